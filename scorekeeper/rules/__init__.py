@@ -1,0 +1,57 @@
+"""The rules engine: pure Python, standard library only (RULES.md and GAME-RECORD.md).
+
+Every screen of the app asks this package what is legal, what a deal scores and what comes
+next; nothing here imports Flask, SQLAlchemy or WTForms.
+"""
+
+from .cards import SEATS, SUIT_SYMBOLS, SUITS, TEAMS, next_seat, team_of, team_totals
+from .contracts import CONTRACTS, FULL, NET, Contract, HouseRules
+from .deal import Deal, FieldSpec
+from .errors import NotARecordError, Problem, RuleError
+from .games import (
+    GAMES,
+    PARTNERSHIP,
+    SOLO,
+    TRIX,
+    TRIX_COMPLEX,
+    TURKISH_KING,
+    Game,
+    GameDef,
+    check_players,
+    check_setup,
+)
+from .messages import REASONS, TEMPLATES, UNITS
+from .record import (
+    Record,
+    check_output,
+    dump_deal,
+    dump_record,
+    dumps_record,
+    load_record,
+    record_from_json,
+)
+from .replay import (
+    DealResult,
+    Evaluation,
+    NextStep,
+    Option,
+    Quota,
+    Replay,
+    evaluate,
+    first_illegal,
+    inserting_deal,
+    parse_deal,
+    replay,
+    with_deal,
+    without_deal,
+)
+
+__all__ = [
+    "CONTRACTS", "FULL", "GAMES", "NET", "PARTNERSHIP", "REASONS", "SEATS", "SOLO", "SUITS",
+    "SUIT_SYMBOLS", "TEAMS", "TEMPLATES", "TRIX", "TRIX_COMPLEX", "TURKISH_KING", "UNITS",
+    "Contract", "Deal", "DealResult", "Evaluation", "FieldSpec", "Game", "GameDef", "HouseRules",
+    "NextStep", "NotARecordError", "Option", "Problem", "Quota", "Record", "Replay", "RuleError",
+    "check_output", "check_players", "check_setup", "dump_deal", "dump_record", "dumps_record",
+    "evaluate", "first_illegal", "inserting_deal", "load_record", "next_seat", "parse_deal",
+    "record_from_json", "replay", "team_of", "team_totals", "with_deal", "without_deal",
+]

@@ -1,0 +1,241 @@
+"""The contracts of all three games: what each records, what it scores, its own checks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .cards import SEATS, SUITS
+from .deal import (
+    CARD_SEATS,
+    COUNTS,
+    OPTIONAL_CARD_SEATS,
+    OPTIONAL_SEAT,
+    ORDER,
+    SEAT,
+    SEAT_PAIR,
+    SUIT,
+    Deal,
+    FieldSpec,
+)
+from .errors import Problem
+
+NET = "net"
+FULL = "full"
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """The switches RULES.md allows a table (Trix games only)."""
+
+    doubling: bool = True
+    doubled_self_take: str = NET
+    swap_diamonds_ltoosh: bool = False
+
+
+Scores = tuple[int, ...]
+Scorer = Callable[[Deal, HouseRules], Scores]
+Checker = Callable[[Deal, HouseRules], list[Problem]]
+
+POSITIVE = "positive"
+NEGATIVE = "negative"
+TRUMP = "trump"
+
+
+def _no_checks(deal: Deal, rules: HouseRules) -> list[Problem]:
+    return []
+
+
+@dataclass(frozen=True)
+class Contract:
+    """A contract: its id, the fields it records, its kind, how it scores, its own checks."""
+
+    id: str
+    fields: tuple[FieldSpec, ...]
+    kind: str
+    score: Scorer
+    check: Checker = _no_checks
+
+    def field(self, name: str) -> FieldSpec:
+        """The spec of one field by name."""
+        for spec in self.fields:
+            if spec.name == name:
+                return spec
+        raise KeyError(name)
+
+
+def _charge_card(scores: list[int], taker: int, doubler: int | None, penalty: int,
+                 rules: HouseRules) -> None:
+    """Apply one card's penalty, doubled if someone doubled it (RULES.md, Doubling)."""
+    if doubler is None:
+        scores[taker] -= penalty
+    elif doubler != taker:
+        scores[taker] -= 2 * penalty
+        scores[doubler] += penalty
+    elif rules.doubled_self_take == FULL:
+        scores[taker] -= 2 * penalty
+    else:
+        scores[taker] -= penalty  # -2p for taking it, +p for doubling it
+
+
+def _doubling_checks(deal: Deal, rules: HouseRules) -> list[Problem]:
+    doubled = deal.values.get("doubled_by")
+    if not rules.doubling and doubled not in (None, {}):
+        return [Problem("doubled_by", "doubling_off")]
+    return []
+
+
+def _per_item(penalty: int, name: str) -> Scorer:
+    def score(deal: Deal, rules: HouseRules) -> Scores:
+        return tuple(-penalty * count for count in deal.counts(name))
+    return score
+
+
+# --- Trix --------------------------------------------------------------------------------------
+
+KING_OF_HEARTS_PENALTY = 75
+QUEEN_PENALTY = 25
+TRIX_PLACES = (200, 150, 100, 50)
+
+
+def diamond_penalty(rules: HouseRules) -> int:
+    """Per diamond in the Trix contract: 10, or 15 with swap_diamonds_ltoosh."""
+    return 15 if rules.swap_diamonds_ltoosh else 10
+
+
+def ltoosh_penalty(rules: HouseRules) -> int:
+    """Per trick in Ltoosh: 15, or 10 with swap_diamonds_ltoosh."""
+    return 10 if rules.swap_diamonds_ltoosh else 15
+
+
+def _score_king_of_hearts(deal: Deal, rules: HouseRules) -> Scores:
+    scores = [0, 0, 0, 0]
+    _charge_card(scores, deal.seat("taker"), deal.optional_seat("doubled_by"),
+                 KING_OF_HEARTS_PENALTY, rules)
+    return tuple(scores)
+
+
+def _score_queens(deal: Deal, rules: HouseRules) -> Scores:
+    scores = [0, 0, 0, 0]
+    doublers = deal.cards("doubled_by")
+    for suit, taker in deal.cards("takers").items():
+        _charge_card(scores, taker, doublers.get(suit), QUEEN_PENALTY, rules)
+    return tuple(scores)
+
+
+def _score_diamonds(deal: Deal, rules: HouseRules) -> Scores:
+    return tuple(-diamond_penalty(rules) * count for count in deal.counts("counts"))
+
+
+def _score_ltoosh(deal: Deal, rules: HouseRules) -> Scores:
+    return tuple(-ltoosh_penalty(rules) * count for count in deal.counts("tricks"))
+
+
+def _score_trix(deal: Deal, rules: HouseRules) -> Scores:
+    scores = [0, 0, 0, 0]
+    for place, seat in enumerate(deal.counts("order")):
+        scores[seat] = TRIX_PLACES[place]
+    return tuple(scores)
+
+
+# --- Trix Complex ------------------------------------------------------------------------------
+
+COMPLEX_TRICK, COMPLEX_DIAMOND = 15, 10
+KING_OF_HEARTS_CARD = "KH"
+
+
+def _score_complex(deal: Deal, rules: HouseRules) -> Scores:
+    scores = [-COMPLEX_TRICK * t - COMPLEX_DIAMOND * d
+              for t, d in zip(deal.counts("tricks"), deal.counts("diamonds"), strict=True)]
+    doublers = deal.cards("doubled_by")
+    for suit, taker in deal.cards("queens").items():
+        _charge_card(scores, taker, doublers.get(suit), QUEEN_PENALTY, rules)
+    _charge_card(scores, deal.seat("king_of_hearts"), doublers.get(KING_OF_HEARTS_CARD),
+                 KING_OF_HEARTS_PENALTY, rules)
+    return tuple(scores)
+
+
+def _check_complex(deal: Deal, rules: HouseRules) -> list[Problem]:
+    problems = _doubling_checks(deal, rules)
+    tricks, diamonds = deal.counts("tricks"), deal.counts("diamonds")
+    queens = deal.cards("queens")
+    king = deal.seat("king_of_hearts")
+    for seat in SEATS:
+        queens_taken = sum(1 for taker in queens.values() if taker == seat)
+        has_queen_of_diamonds = queens["D"] == seat
+        cards = (diamonds[seat] + queens_taken + (1 if king == seat else 0)
+                 - (1 if has_queen_of_diamonds else 0))
+        if tricks[seat] == 0 and (diamonds[seat] or queens_taken or king == seat):
+            problems.append(Problem(f"tricks[{seat}]", "no_tricks_no_cards"))
+        elif cards > 4 * tricks[seat]:
+            problems.append(Problem(f"tricks[{seat}]", "cards_exceed_tricks",
+                                    {"cards": cards, "tricks": tricks[seat]}))
+    if diamonds[queens["D"]] == 0:
+        problems.append(Problem("queens.D", "queen_diamond_without_diamond"))
+    return problems
+
+
+# --- Turkish King ------------------------------------------------------------------------------
+
+TRUMP_TRICK = 50
+
+
+def _score_no_last_two(deal: Deal, rules: HouseRules) -> Scores:
+    scores = [0, 0, 0, 0]
+    for seat in deal.counts("last_two"):
+        scores[seat] -= 180
+    return tuple(scores)
+
+
+def _score_no_king(deal: Deal, rules: HouseRules) -> Scores:
+    scores = [0, 0, 0, 0]
+    scores[deal.seat("taker")] -= 320
+    return tuple(scores)
+
+
+def _score_trump(deal: Deal, rules: HouseRules) -> Scores:
+    return tuple(TRUMP_TRICK * count for count in deal.counts("tricks"))
+
+
+def _counts(name: str, maximum: int, unit: str) -> FieldSpec:
+    return FieldSpec(name, COUNTS, maximum=maximum, total=maximum, unit=unit)
+
+
+QUEEN_CARDS = SUITS
+COMPLEX_DOUBLE_CARDS = (KING_OF_HEARTS_CARD, *SUITS)
+
+CONTRACTS: dict[str, Contract] = {
+    contract.id: contract
+    for contract in (
+        Contract("king-of-hearts",
+                 (FieldSpec("taker", SEAT), FieldSpec("doubled_by", OPTIONAL_SEAT)),
+                 NEGATIVE, _score_king_of_hearts, _doubling_checks),
+        Contract("queens",
+                 (FieldSpec("takers", CARD_SEATS, cards=QUEEN_CARDS),
+                  FieldSpec("doubled_by", OPTIONAL_CARD_SEATS, cards=QUEEN_CARDS)),
+                 NEGATIVE, _score_queens, _doubling_checks),
+        Contract("diamonds", (_counts("counts", 13, "diamonds"),), NEGATIVE, _score_diamonds),
+        Contract("ltoosh", (_counts("tricks", 13, "tricks"),), NEGATIVE, _score_ltoosh),
+        Contract("trix", (FieldSpec("order", ORDER),), POSITIVE, _score_trix),
+        Contract("complex",
+                 (_counts("tricks", 13, "tricks"), _counts("diamonds", 13, "diamonds"),
+                  FieldSpec("queens", CARD_SEATS, cards=QUEEN_CARDS),
+                  FieldSpec("king_of_hearts", SEAT),
+                  FieldSpec("doubled_by", OPTIONAL_CARD_SEATS, cards=COMPLEX_DOUBLE_CARDS)),
+                 NEGATIVE, _score_complex, _check_complex),
+        Contract("trump", (FieldSpec("suit", SUIT), _counts("tricks", 13, "tricks")),
+                 TRUMP, _score_trump),
+        Contract("no-king", (FieldSpec("taker", SEAT),), NEGATIVE, _score_no_king),
+        Contract("no-queens", (_counts("counts", 4, "queens"),), NEGATIVE,
+                 _per_item(100, "counts")),
+        Contract("no-boys", (_counts("counts", 8, "kings and jacks"),), NEGATIVE,
+                 _per_item(60, "counts")),
+        Contract("no-hearts", (_counts("counts", 13, "hearts"),), NEGATIVE,
+                 _per_item(30, "counts")),
+        Contract("no-last-two", (FieldSpec("last_two", SEAT_PAIR),), NEGATIVE,
+                 _score_no_last_two),
+        Contract("no-tricks", (_counts("tricks", 13, "tricks"),), NEGATIVE,
+                 _per_item(50, "tricks")),
+    )
+}
+"""Every contract by its id (RULES.md tables)."""

@@ -1,0 +1,64 @@
+"""Problems (why an entry is refused) and the exceptions that carry them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from .messages import TEMPLATES, UNITS
+
+ParamValue = int | str
+
+
+def _identity(text: str) -> str:
+    return text
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One refusal: which field, which rule (a message id) and the numbers or words it needs."""
+
+    field: str
+    code: str
+    params: Mapping[str, ParamValue] = field(default_factory=dict)
+
+    def render(
+        self,
+        translate: Callable[[str], str] = _identity,
+        field_label: str | None = None,
+    ) -> str:
+        """The message in words, translated by `translate`; `field_label` replaces the key path."""
+        values: dict[str, ParamValue] = dict(self.params)
+        unit = values.get("unit")
+        if isinstance(unit, str) and unit in UNITS:
+            values["unit"] = translate(UNITS[unit])
+        values["field"] = field_label if field_label is not None else self.field
+        return translate(TEMPLATES[self.code]).format(**values)
+
+    @property
+    def message(self) -> str:
+        """The English message with the record's field path, as `scorekeeper check` prints it."""
+        return self.render()
+
+
+class RuleError(ValueError):
+    """An entry the rules refuse; `problems` lists every reason, the first is the headline."""
+
+    def __init__(self, problems: list[Problem], *, deal_number: int | None = None,
+                 contract: str | None = None) -> None:
+        self.problems = problems
+        self.deal_number = deal_number
+        self.contract = contract
+        super().__init__(self.headline())
+
+    def headline(self) -> str:
+        """One line naming the deal (if any) and the first rule broken."""
+        first = self.problems[0].message if self.problems else "invalid"
+        if self.deal_number is None:
+            return first
+        what = f" ({self.contract})" if self.contract else ""
+        return f"deal {self.deal_number}{what}: {first}"
+
+
+class NotARecordError(ValueError):
+    """The input is not a game record at all (not JSON, not an object, wrong format)."""

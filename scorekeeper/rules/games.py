@@ -1,0 +1,129 @@
+"""The three games: how many deals, who chooses, which contracts remain, and the game record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .contracts import CONTRACTS, NEGATIVE, TRUMP, HouseRules
+from .deal import Deal
+from .errors import Problem
+
+TRIX = "trix"
+TRIX_COMPLEX = "trix-complex"
+TURKISH_KING = "turkish-king"
+SOLO = "solo"
+PARTNERSHIP = "partnership"
+
+MAX_NAME_LENGTH = 40
+
+
+@dataclass(frozen=True)
+class GameDef:
+    """A game's shape: its contracts, length and the rules that say who chooses what."""
+
+    id: str
+    contracts: tuple[str, ...]
+    deals_total: int
+    modes: tuple[str, ...]
+    house_rules: tuple[str, ...]
+    """House-rule keys this game uses; the others must stay at their defaults."""
+    kingdoms: int = 0
+    """Trix games: 4 kingdoms, each playing every contract once; 0 for Turkish King."""
+
+    @property
+    def per_kingdom(self) -> int:
+        """Deals in one kingdom (Trix games)."""
+        return len(self.contracts)
+
+    def kingdom(self, index: int) -> int | None:
+        """Kingdom (0-based) of the deal at 0-based `index`; None in Turkish King."""
+        return index // self.per_kingdom if self.kingdoms else None
+
+    def chooser(self, first: int, index: int) -> int:
+        """The king (Trix games) or declarer (Turkish King) of the deal at `index`."""
+        kingdom = self.kingdom(index)
+        return (first + (index if kingdom is None else kingdom)) % 4
+
+    def dealer(self, first: int, index: int) -> int | None:
+        """Who deals: the king in Trix (unknown for the very first deal); the declarer's left
+        hand in Turkish King."""
+        chooser = self.chooser(first, index)
+        if self.kingdoms:
+            return None if index == 0 else chooser
+        return (chooser + 3) % 4
+
+
+GAMES: dict[str, GameDef] = {
+    TRIX: GameDef(TRIX, ("king-of-hearts", "queens", "diamonds", "ltoosh", "trix"), 20,
+                  (SOLO, PARTNERSHIP), ("doubling", "doubled_self_take", "swap_diamonds_ltoosh"),
+                  kingdoms=4),
+    TRIX_COMPLEX: GameDef(TRIX_COMPLEX, ("trix", "complex"), 8, (SOLO, PARTNERSHIP),
+                          ("doubling", "doubled_self_take"), kingdoms=4),
+    TURKISH_KING: GameDef(TURKISH_KING, ("trump", "no-king", "no-queens", "no-boys", "no-hearts",
+                                         "no-last-two", "no-tricks"), 20, (SOLO,), ()),
+}
+
+TURKISH_NEGATIVES = tuple(c for c in GAMES[TURKISH_KING].contracts if CONTRACTS[c].kind == NEGATIVE)
+TRUMPS_PER_PLAYER = 2
+NEGATIVES_PER_PLAYER = 3
+PLAYS_PER_NEGATIVE = 2
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game record's rules-relevant part: the setup and the deals entered so far."""
+
+    game: str
+    mode: str
+    players: tuple[str, ...]
+    first: int
+    house_rules: HouseRules = field(default_factory=HouseRules)
+    deals: tuple[Deal, ...] = ()
+
+    @property
+    def definition(self) -> GameDef:
+        """The game's :class:`GameDef`."""
+        return GAMES[self.game]
+
+
+def name_key(name: str) -> str:
+    """How names are compared for sameness: ignoring case and surrounding spaces."""
+    return name.strip().casefold()
+
+
+def check_players(players: list[object] | tuple[object, ...]) -> list[Problem]:
+    """Four non-blank names of at most 40 characters, all different."""
+    if len(players) != 4:
+        return [Problem("players", "wrong_length", {"expected": 4})]
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    for seat, name in enumerate(players):
+        path = f"players[{seat}]"
+        if not isinstance(name, str):
+            problems.append(Problem(path, "not_text"))
+        elif not name.strip():
+            problems.append(Problem(path, "blank_name"))
+        elif len(name) > MAX_NAME_LENGTH:
+            problems.append(Problem(path, "long_name", {"maximum": MAX_NAME_LENGTH}))
+        elif name_key(name) in seen:
+            problems.append(Problem(path, "same_name"))
+        else:
+            seen.add(name_key(name))
+    return problems
+
+
+def check_setup(game: str, mode: str, house_rules: HouseRules) -> list[Problem]:
+    """The game id, the mode it allows, and house rules that apply to it."""
+    if game not in GAMES:
+        return [Problem("game", "unknown_game")]
+    definition = GAMES[game]
+    problems: list[Problem] = []
+    if mode not in (SOLO, PARTNERSHIP):
+        problems.append(Problem("mode", "unknown_mode"))
+    elif mode not in definition.modes:
+        problems.append(Problem("mode", "solo_only"))
+    defaults = HouseRules()
+    for key in ("doubling", "doubled_self_take", "swap_diamonds_ltoosh"):
+        if key not in definition.house_rules and getattr(house_rules, key) != getattr(defaults, key):
+            problems.append(Problem(f"house_rules.{key}", "rule_not_for_game"))
+    return problems

@@ -1,0 +1,284 @@
+"""Load and dump the game record (GAME-RECORD.md, format ``scorekeeper-game/1``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from .contracts import CONTRACTS, FULL, NET, HouseRules
+from .deal import Deal, dump_value, is_int
+from .errors import NotARecordError, Problem, RuleError
+from .games import GAMES, Game, check_players, check_setup
+from .replay import Replay, parse_deal, replay
+
+FORMAT = "scorekeeper-game/1"
+SETUP_KEYS = ("format", "game", "mode", "players", "first", "house_rules", "deals")
+TEXT_KEYS = ("name", "notes", "created_at", "updated_at")
+DERIVED_KEYS = ("totals", "team_totals", "finished", "next", "winners")
+DEAL_DERIVED_KEYS = ("number", "chooser", "kingdom", "scores")
+HOUSE_RULE_KEYS = ("doubling", "doubled_self_take", "swap_diamonds_ltoosh")
+
+
+@dataclass(frozen=True)
+class Record:
+    """A game record: the game itself plus the table's own text."""
+
+    game: Game
+    name: str | None = None
+    notes: str | None = None
+    created_at: str | None = None
+    updated_at: str | None = None
+
+
+class _Object(dict[str, Any]):
+    """A JSON object that remembers the keys it saw twice."""
+
+    duplicates: list[str]
+
+
+def _object_hook(pairs: list[tuple[str, Any]]) -> _Object:
+    result = _Object()
+    result.duplicates = []
+    for key, value in pairs:
+        if key in result:
+            result.duplicates.append(key)
+        result[key] = value
+    return result
+
+
+def _refuse_constant(name: str) -> None:
+    raise NotARecordError(f"not JSON: {name} is not a JSON value")
+
+
+def parse_json(text: str | bytes) -> Any:
+    """Parse strict JSON (no NaN/Infinity), remembering duplicate keys; NotARecordError if not."""
+    try:
+        return json.loads(text, object_pairs_hook=_object_hook, parse_constant=_refuse_constant)
+    except NotARecordError:
+        raise
+    except (ValueError, RecursionError) as error:
+        raise NotARecordError(f"not JSON: {error}") from None
+
+
+def _fail(problem: Problem, deal_number: int | None = None, contract: str | None = None) -> None:
+    raise RuleError([problem], deal_number=deal_number, contract=contract)
+
+
+def _check_keys(obj: Mapping[str, Any], allowed: tuple[str, ...], prefix: str = "",
+                deal_number: int | None = None, contract: str | None = None) -> None:
+    for key in getattr(obj, "duplicates", ()):
+        _fail(Problem(prefix + key, "duplicate_key"), deal_number, contract)
+    for key in obj:
+        if key not in allowed:
+            _fail(Problem(prefix + key, "unknown_key"), deal_number, contract)
+
+
+def load_record(text: str | bytes) -> Record:
+    """Parse, check and replay a record; NotARecordError or RuleError (first violation) if bad."""
+    return record_from_json(parse_json(text))
+
+
+def record_from_json(data: Any) -> Record:
+    """Check a parsed JSON value as a record; see :func:`load_record`."""
+    if not isinstance(data, dict):
+        raise NotARecordError("not a game record: the JSON value is not an object")
+    if data.get("format") != FORMAT:
+        raise NotARecordError(f"not a game record: format must be {FORMAT!r}")
+    record, raw_deals = _load_setup(data)
+    game = record.game
+    definition = game.definition
+    deals: list[Deal] = []
+    for number, raw in enumerate(raw_deals, start=1):
+        contract = raw.get("contract") if isinstance(raw, dict) else None
+        label = contract if isinstance(contract, str) else None
+        if not isinstance(raw, dict):
+            _replay_prefix(game, deals, raw_deals)
+            _fail(Problem(f"deals[{number - 1}]", "not_object"))
+        _check_keys(raw, ("contract", *_field_names(contract), *DEAL_DERIVED_KEYS),
+                    deal_number=number, contract=label)
+        entered = {k: v for k, v in raw.items() if k not in DEAL_DERIVED_KEYS}
+        deal, problems = parse_deal(definition, entered)
+        if deal is None:
+            _replay_prefix(game, deals, raw_deals)
+            raise RuleError(problems[:1], deal_number=number, contract=label)
+        deals.append(deal)
+    game = replace(game, deals=tuple(deals))
+    result = _replay_prefix(game, deals, raw_deals)
+    _check_derived(data, check_output(result), DERIVED_KEYS, None)
+    return replace(record, game=game)
+
+
+def _field_names(contract: object) -> tuple[str, ...]:
+    if isinstance(contract, str) and contract in CONTRACTS:
+        return tuple(spec.name for spec in CONTRACTS[contract].fields)
+    return ()
+
+
+def _replay_prefix(game: Game, deals: list[Deal], raw_deals: list[Any]) -> Replay:
+    """Replay the deals parsed so far, checking any derived keys they carry, in deal order."""
+    prefix = replace(game, deals=tuple(deals))
+    try:
+        result = replay(prefix)
+    except RuleError as error:
+        assert error.deal_number is not None
+        legal = replay(replace(game, deals=tuple(deals[: error.deal_number - 1])))
+        _check_deal_derived(legal, raw_deals)
+        raise
+    _check_deal_derived(result, raw_deals)
+    return result
+
+
+def _check_deal_derived(result: Replay, raw_deals: list[Any]) -> None:
+    for deal_json, raw in zip(deal_entries(result), raw_deals, strict=False):
+        _check_derived(raw, deal_json, DEAL_DERIVED_KEYS, deal_json["number"], deal_json["contract"])
+
+
+def _check_derived(raw: Mapping[str, Any], computed: Mapping[str, Any], keys: tuple[str, ...],
+                   deal_number: int | None, contract: str | None = None) -> None:
+    for key in keys:
+        if key in raw and not strict_equal(raw[key], computed[key]):
+            _fail(Problem(key, "derived_mismatch"), deal_number, contract)
+
+
+def strict_equal(a: Any, b: Any) -> bool:
+    """JSON equality that tells true from 1 and 1.0 from 1."""
+    if type(a) is not type(b) and not (isinstance(a, list | tuple) and isinstance(b, list | tuple)):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(strict_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple):
+        return len(a) == len(b) and all(strict_equal(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def _load_setup(data: dict[str, Any]) -> tuple[Record, list[Any]]:
+    _check_keys(data, (*SETUP_KEYS, *TEXT_KEYS, *DERIVED_KEYS))
+    for key in ("game", "mode", "players", "first", "deals"):
+        if key not in data or data[key] is None:
+            _fail(Problem(key, "missing"))
+    game_id, mode = data["game"], data["mode"]
+    if not isinstance(game_id, str) or game_id not in GAMES:
+        _fail(Problem("game", "unknown_game"))
+    if not isinstance(mode, str):
+        _fail(Problem("mode", "unknown_mode"))
+    players = data["players"]
+    if not isinstance(players, list):
+        _fail(Problem("players", "not_list"))
+    for problem in check_players(players):
+        _fail(problem)
+    first = data["first"]
+    if not is_int(first) or first not in range(4):
+        _fail(Problem("first", "not_seat"))
+    house_rules = _load_house_rules(data.get("house_rules"))
+    for problem in check_setup(game_id, mode, house_rules):
+        _fail(problem)
+    texts: dict[str, str | None] = {}
+    for key in TEXT_KEYS:
+        value = data.get(key)
+        if value is not None and not isinstance(value, str):
+            _fail(Problem(key, "not_text"))
+        if value is not None and key.endswith("_at"):
+            try:
+                datetime.fromisoformat(value)
+            except ValueError:
+                _fail(Problem(key, "not_text"))
+        texts[key] = value
+    if not isinstance(data["deals"], list):
+        _fail(Problem("deals", "not_list"))
+    game = Game(game_id, mode, tuple(players), first, house_rules)
+    return Record(game, **texts), data["deals"]
+
+
+def _load_house_rules(raw: Any) -> HouseRules:
+    if raw is None:
+        return HouseRules()
+    if not isinstance(raw, dict):
+        _fail(Problem("house_rules", "not_object"))
+    _check_keys(raw, HOUSE_RULE_KEYS, prefix="house_rules.")
+    defaults = HouseRules()
+    doubling = raw.get("doubling")
+    swap = raw.get("swap_diamonds_ltoosh")
+    self_take = raw.get("doubled_self_take")
+    for key, value in (("doubling", doubling), ("swap_diamonds_ltoosh", swap)):
+        if value is not None and not isinstance(value, bool):
+            _fail(Problem(f"house_rules.{key}", "not_bool"))
+    if self_take is not None and self_take not in (NET, FULL):
+        _fail(Problem("house_rules.doubled_self_take", "bad_self_take"))
+    return HouseRules(
+        doubling=defaults.doubling if doubling is None else doubling,
+        doubled_self_take=defaults.doubled_self_take if self_take is None else self_take,
+        swap_diamonds_ltoosh=defaults.swap_diamonds_ltoosh if swap is None else swap,
+    )
+
+
+def dump_deal(deal: Deal) -> dict[str, object]:
+    """A deal as the record writes it: contract, then its fields (absent optional ones left out)."""
+    out: dict[str, object] = {"contract": deal.contract}
+    for spec in CONTRACTS[deal.contract].fields:
+        value = deal.values.get(spec.name)
+        if value is None or value == {}:
+            continue
+        out[spec.name] = dump_value(spec, value)
+    return out
+
+
+def dump_house_rules(game: Game) -> dict[str, object]:
+    """The house rules that apply to the game, every key written out."""
+    rules = game.house_rules
+    values: dict[str, object] = {"doubling": rules.doubling,
+                                 "doubled_self_take": rules.doubled_self_take,
+                                 "swap_diamonds_ltoosh": rules.swap_diamonds_ltoosh}
+    return {key: values[key] for key in game.definition.house_rules}
+
+
+def dump_record(record: Record, *, derived: bool = False) -> dict[str, object]:
+    """The record as a JSON-ready dict; with `derived`, the engine's scores and totals too."""
+    game = record.game
+    out: dict[str, object] = {
+        "format": FORMAT, "game": game.game, "mode": game.mode, "players": list(game.players),
+        "first": game.first,
+    }
+    rules = dump_house_rules(game)
+    if rules:
+        out["house_rules"] = rules
+    for key in TEXT_KEYS:
+        value = getattr(record, key)
+        if value is not None:
+            out[key] = value
+    if not derived:
+        out["deals"] = [dump_deal(deal) for deal in game.deals]
+        return out
+    result = replay(game)
+    out["deals"] = [{**dump_deal(r.deal), **{k: v for k, v in entry.items() if k != "contract"}}
+                    for r, entry in zip(result.deals, deal_entries(result), strict=True)]
+    summary = check_output(result)
+    del summary["deals"]
+    out.update(summary)
+    return out
+
+
+def deal_entries(result: Replay) -> list[dict[str, Any]]:
+    """Per deal, what `scorekeeper check` prints: number, contract, chooser, kingdom, scores."""
+    return [{"number": r.number, "contract": r.contract, "chooser": r.chooser,
+             "kingdom": r.kingdom, "scores": list(r.scores)} for r in result.deals]
+
+
+def check_output(result: Replay) -> dict[str, Any]:
+    """The object `scorekeeper check` prints for a valid record."""
+    return {
+        "deals": deal_entries(result),
+        "totals": list(result.totals),
+        "team_totals": list(result.team_totals) if result.team_totals is not None else None,
+        "finished": result.finished,
+        "next": None if result.next is None else {"chooser": result.next.chooser,
+                                                  "contracts": result.next.contracts},
+        "winners": list(result.winners) if result.winners is not None else None,
+    }
+
+
+def dumps_record(record: Record, *, derived: bool = False) -> str:
+    """The record as JSON text (UTF-8 friendly: names stay readable)."""
+    return json.dumps(dump_record(record, derived=derived), ensure_ascii=False, indent=2)

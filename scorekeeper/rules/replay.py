@@ -1,0 +1,301 @@
+"""Replaying a game: check each deal in context, score it, and say what comes next."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from .cards import team_totals
+from .contracts import CONTRACTS, TRUMP
+from .deal import Deal, Value, parse_field
+from .errors import Problem, RuleError
+from .games import (
+    NEGATIVES_PER_PLAYER,
+    PARTNERSHIP,
+    PLAYS_PER_NEGATIVE,
+    TRUMPS_PER_PLAYER,
+    TURKISH_NEGATIVES,
+    Game,
+    GameDef,
+)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A contract on the chooser's menu: open, or closed with the reason (a REASONS id)."""
+
+    contract: str
+    open: bool
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class Quota:
+    """A Turkish King player's declarations so far."""
+
+    trumps: int = 0
+    negatives: int = 0
+
+    @property
+    def forced(self) -> str | None:
+        """'negative' or 'trump' when the player may declare only that kind, else None."""
+        if self.trumps >= TRUMPS_PER_PLAYER and self.negatives < NEGATIVES_PER_PLAYER:
+            return "negative"
+        if self.negatives >= NEGATIVES_PER_PLAYER and self.trumps < TRUMPS_PER_PLAYER:
+            return "trump"
+        return None
+
+
+@dataclass(frozen=True)
+class NextStep:
+    """What the table does next: the deal number, its chooser, dealer, leader and choices."""
+
+    number: int
+    kingdom: int | None
+    chooser: int
+    dealer: int | None
+    leader: int
+    options: tuple[Option, ...]
+
+    @property
+    def contracts(self) -> list[str]:
+        """The open contracts, sorted (as `scorekeeper check` prints them)."""
+        return sorted(option.contract for option in self.options if option.open)
+
+    def is_open(self, contract: str) -> bool:
+        """Whether the chooser may pick `contract` now."""
+        return any(o.contract == contract and o.open for o in self.options)
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """A replayed deal: where it stood in the game and what it scored."""
+
+    number: int
+    deal: Deal
+    chooser: int
+    kingdom: int | None
+    dealer: int | None
+    leader: int
+    scores: tuple[int, ...]
+    running: tuple[int, ...]
+    """Totals per seat after this deal."""
+
+    @property
+    def contract(self) -> str:
+        """The deal's contract id."""
+        return self.deal.contract
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A whole game replayed: every deal scored, the totals, and what comes next."""
+
+    game: Game
+    deals: tuple[DealResult, ...]
+    totals: tuple[int, ...]
+    team_totals: tuple[int, int] | None
+    finished: bool
+    next: NextStep | None
+    winners: tuple[int, ...] | None
+    quotas: tuple[Quota, ...] | None
+    """Turkish King: each player's declarations so far; None in Trix games."""
+    negative_plays: Mapping[str, int] | None
+    """Turkish King: how often each negative contract was played; None in Trix games."""
+
+
+@dataclass
+class _Tally:
+    """Mutable progress while replaying: what has been played, by whom."""
+
+    definition: GameDef
+    first: int
+    played_in_kingdom: dict[int, set[str]] = field(default_factory=dict)
+    trumps: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    negatives: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    negative_plays: dict[str, int] = field(
+        default_factory=lambda: dict.fromkeys(TURKISH_NEGATIVES, 0))
+
+    def step(self, index: int) -> NextStep:
+        definition = self.definition
+        chooser = definition.chooser(self.first, index)
+        kingdom = definition.kingdom(index)
+        options = tuple(self._option(contract, chooser, kingdom)
+                        for contract in definition.contracts)
+        return NextStep(index + 1, kingdom, chooser, definition.dealer(self.first, index),
+                        chooser, options)
+
+    def _option(self, contract: str, chooser: int, kingdom: int | None) -> Option:
+        if kingdom is not None:
+            if contract in self.played_in_kingdom.get(kingdom, ()):
+                return Option(contract, False, "contract_played")
+            return Option(contract, True)
+        if CONTRACTS[contract].kind == TRUMP:
+            if self.trumps[chooser] >= TRUMPS_PER_PLAYER:
+                return Option(contract, False, "trump_quota")
+            return Option(contract, True)
+        if self.negatives[chooser] >= NEGATIVES_PER_PLAYER:
+            return Option(contract, False, "negative_quota")
+        if self.negative_plays[contract] >= PLAYS_PER_NEGATIVE:
+            return Option(contract, False, "negative_twice")
+        return Option(contract, True)
+
+    def record(self, step: NextStep, deal: Deal) -> None:
+        if step.kingdom is not None:
+            self.played_in_kingdom.setdefault(step.kingdom, set()).add(deal.contract)
+        elif CONTRACTS[deal.contract].kind == TRUMP:
+            self.trumps[step.chooser] += 1
+        else:
+            self.negatives[step.chooser] += 1
+            self.negative_plays[deal.contract] += 1
+
+
+def parse_deal(definition: GameDef, raw: Mapping[str, object]) -> tuple[Deal | None, list[Problem]]:
+    """Type and range-check a raw deal (from JSON or a form) for this game; no context yet."""
+    contract_id = raw.get("contract")
+    if not isinstance(contract_id, str) or contract_id not in definition.contracts:
+        return None, [Problem("contract", "unknown_contract")]
+    contract = CONTRACTS[contract_id]
+    names = {spec.name for spec in contract.fields}
+    problems = [Problem(key, "unknown_key") for key in raw if key != "contract" and key not in names]
+    values: dict[str, Value] = {}
+    for spec in contract.fields:
+        if spec.name not in raw and spec.required:
+            problems.append(Problem(spec.name, "missing"))
+            continue
+        value, field_problems = parse_field(spec, raw.get(spec.name))
+        problems.extend(field_problems)
+        if not field_problems and value is not None:
+            values[spec.name] = value
+    if problems:
+        return None, problems
+    return Deal(contract_id, values), []
+
+
+def _context_problems(game: Game, step: NextStep | None, deal: Deal) -> list[Problem]:
+    if step is None:
+        return [Problem("contract", "game_finished")]
+    for option in step.options:
+        if option.contract == deal.contract and not option.open:
+            assert option.reason is not None
+            return [Problem("contract", option.reason)]
+    return []
+
+
+def deal_problems(game: Game, step: NextStep | None, deal: Deal) -> list[Problem]:
+    """Every reason a parsed deal is illegal as the next deal after `step` (empty if legal)."""
+    return _context_problems(game, step, deal) + CONTRACTS[deal.contract].check(
+        deal, game.house_rules)
+
+
+def replay(game: Game) -> Replay:
+    """Check and score every deal in order; raise RuleError naming the first illegal deal."""
+    definition = game.definition
+    tally = _Tally(definition, game.first)
+    running = (0, 0, 0, 0)
+    results: list[DealResult] = []
+    for index, deal in enumerate(game.deals):
+        step = tally.step(index) if index < definition.deals_total else None
+        problems = deal_problems(game, step, deal)
+        if problems:
+            raise RuleError(problems, deal_number=index + 1, contract=deal.contract)
+        assert step is not None
+        scores = CONTRACTS[deal.contract].score(deal, game.house_rules)
+        running = tuple(a + b for a, b in zip(running, scores, strict=True))
+        results.append(DealResult(index + 1, deal, step.chooser, step.kingdom, step.dealer,
+                                  step.leader, scores, running))
+        tally.record(step, deal)
+    finished = len(results) == definition.deals_total
+    teams = team_totals(running) if game.mode == PARTNERSHIP else None
+    winners = _winners(running, teams) if finished else None
+    turkish = not definition.kingdoms
+    return Replay(
+        game=game,
+        deals=tuple(results),
+        totals=running,
+        team_totals=teams,
+        finished=finished,
+        next=None if finished else tally.step(len(results)),
+        winners=winners,
+        quotas=tuple(Quota(t, n) for t, n in zip(tally.trumps, tally.negatives, strict=True))
+        if turkish else None,
+        negative_plays=dict(tally.negative_plays) if turkish else None,
+    )
+
+
+def _winners(totals: tuple[int, ...], teams: tuple[int, int] | None) -> tuple[int, ...]:
+    if teams is None:
+        best = max(totals)
+        return tuple(seat for seat, total in enumerate(totals) if total == best)
+    best = max(teams)
+    return tuple(sorted(seat for seat in range(4) if teams[seat % 2] == best))
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A candidate deal judged in context: the parsed deal, its problems, and its scores."""
+
+    deal: Deal | None
+    problems: list[Problem]
+    scores: tuple[int, ...] | None = None
+    later: RuleError | None = None
+    """For an edit: the first later deal the change would make illegal."""
+
+    @property
+    def ok(self) -> bool:
+        """True when the deal may be saved."""
+        return not self.problems and self.later is None
+
+
+def evaluate(game: Game, raw: Mapping[str, object], index: int | None = None) -> Evaluation:
+    """Judge a raw deal as the next deal (index None) or as a replacement for deal `index`."""
+    definition = game.definition
+    position = len(game.deals) if index is None else index
+    before = replace(game, deals=game.deals[:position])
+    deal, problems = parse_deal(definition, raw)
+    # the menu in force at that point, even when the game is over after it
+    history = replay(before)
+    step = history.next
+    if deal is None:
+        if step is not None and isinstance(raw.get("contract"), str):
+            closed = _context_problems(before, step, Deal(str(raw["contract"])))
+            if closed and not any(p.code == "unknown_contract" for p in problems):
+                problems = closed + problems
+        return Evaluation(None, problems)
+    problems = deal_problems(before, step, deal)
+    if problems:
+        return Evaluation(deal, problems)
+    scores = CONTRACTS[deal.contract].score(deal, game.house_rules)
+    if index is not None:
+        edited = replace(game, deals=game.deals[:index] + (deal,) + game.deals[index + 1:])
+        try:
+            replay(edited)
+        except RuleError as error:
+            return Evaluation(deal, [], scores, later=error)
+    return Evaluation(deal, [], scores)
+
+
+def first_illegal(game: Game) -> RuleError | None:
+    """The first deal that breaks a rule after an edit, insertion or removal, or None."""
+    try:
+        replay(game)
+    except RuleError as error:
+        return error
+    return None
+
+
+def with_deal(game: Game, deal: Deal, index: int | None = None) -> Game:
+    """The game with `deal` appended (index None) or replacing deal `index`."""
+    if index is None:
+        return replace(game, deals=(*game.deals, deal))
+    return replace(game, deals=game.deals[:index] + (deal,) + game.deals[index + 1:])
+
+
+def without_deal(game: Game, index: int) -> Game:
+    """The game with deal `index` removed."""
+    return replace(game, deals=game.deals[:index] + game.deals[index + 1:])
+
+
+def inserting_deal(game: Game, deal: Deal, index: int) -> Game:
+    """The game with `deal` inserted before deal `index`."""
+    return replace(game, deals=game.deals[:index] + (deal,) + game.deals[index:])
