@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .messages import TEMPLATES, UNITS
 
@@ -20,7 +21,7 @@ class Problem:
 
     field: str
     code: str
-    params: Mapping[str, ParamValue] = field(default_factory=dict)
+    params: Mapping[str, ParamValue] = dataclasses.field(default_factory=dict)
 
     def render(
         self,

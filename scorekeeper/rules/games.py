@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .contracts import CONTRACTS, NEGATIVE, TRUMP, HouseRules
+from .contracts import CONTRACTS, NEGATIVE, HouseRules
 from .deal import Deal
 from .errors import Problem
 
@@ -124,6 +124,7 @@ def check_setup(game: str, mode: str, house_rules: HouseRules) -> list[Problem]:
         problems.append(Problem("mode", "solo_only"))
     defaults = HouseRules()
     for key in ("doubling", "doubled_self_take", "swap_diamonds_ltoosh"):
-        if key not in definition.house_rules and getattr(house_rules, key) != getattr(defaults, key):
+        applies = key in definition.house_rules
+        if not applies and getattr(house_rules, key) != getattr(defaults, key):
             problems.append(Problem(f"house_rules.{key}", "rule_not_for_game"))
     return problems

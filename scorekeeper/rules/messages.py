@@ -9,7 +9,7 @@ without importing any translation library.
 from __future__ import annotations
 
 
-def N_(text: str) -> str:  # noqa: N802 - the conventional name for a deferred gettext marker
+def N_(text: str) -> str:  # the conventional name for a deferred gettext marker
     """Mark a string for extraction into translation catalogues; return it unchanged."""
     return text
 

@@ -157,7 +157,8 @@ def parse_deal(definition: GameDef, raw: Mapping[str, object]) -> tuple[Deal | N
         return None, [Problem("contract", "unknown_contract")]
     contract = CONTRACTS[contract_id]
     names = {spec.name for spec in contract.fields}
-    problems = [Problem(key, "unknown_key") for key in raw if key != "contract" and key not in names]
+    problems = [Problem(key, "unknown_key")
+                for key in raw if key != "contract" and key not in names]
     values: dict[str, Value] = {}
     for spec in contract.fields:
         if spec.name not in raw and spec.required:
@@ -192,7 +193,7 @@ def replay(game: Game) -> Replay:
     """Check and score every deal in order; raise RuleError naming the first illegal deal."""
     definition = game.definition
     tally = _Tally(definition, game.first)
-    running = (0, 0, 0, 0)
+    running: tuple[int, ...] = (0, 0, 0, 0)
     results: list[DealResult] = []
     for index, deal in enumerate(game.deals):
         step = tally.step(index) if index < definition.deals_total else None
@@ -267,9 +268,8 @@ def evaluate(game: Game, raw: Mapping[str, object], index: int | None = None) ->
         return Evaluation(deal, problems)
     scores = CONTRACTS[deal.contract].score(deal, game.house_rules)
     if index is not None:
-        edited = replace(game, deals=game.deals[:index] + (deal,) + game.deals[index + 1:])
         try:
-            replay(edited)
+            replay(with_deal(game, deal, index))
         except RuleError as error:
             return Evaluation(deal, [], scores, later=error)
     return Evaluation(deal, [], scores)
@@ -288,7 +288,7 @@ def with_deal(game: Game, deal: Deal, index: int | None = None) -> Game:
     """The game with `deal` appended (index None) or replacing deal `index`."""
     if index is None:
         return replace(game, deals=(*game.deals, deal))
-    return replace(game, deals=game.deals[:index] + (deal,) + game.deals[index + 1:])
+    return replace(game, deals=(*game.deals[:index], deal, *game.deals[index + 1:]))
 
 
 def without_deal(game: Game, index: int) -> Game:
@@ -298,4 +298,4 @@ def without_deal(game: Game, index: int) -> Game:
 
 def inserting_deal(game: Game, deal: Deal, index: int) -> Game:
     """The game with `deal` inserted before deal `index`."""
-    return replace(game, deals=game.deals[:index] + (deal,) + game.deals[index:])
+    return replace(game, deals=(*game.deals[:index], deal, *game.deals[index:]))
