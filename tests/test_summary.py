@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
@@ -32,7 +33,7 @@ def bracket(text: str) -> str:
     return f"[{text}]"
 
 
-TAKES = [
+TAKES: list[tuple[str, dict[str, Any], str]] = [
     ("trix", {"contract": "king-of-hearts", "taker": 1}, "K♥ Lina"),
     ("trix", {"contract": "king-of-hearts", "taker": 1, "doubled_by": 2}, "K♥ Lina (×2 Omar)"),
     ("trix", {"contract": "queens", "takers": {"S": 0, "H": 1, "D": 1, "C": 3},
