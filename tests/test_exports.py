@@ -6,6 +6,8 @@ import csv
 import io
 import json
 import re
+import subprocess
+import sys
 from dataclasses import replace
 from datetime import date
 from itertools import accumulate
@@ -25,7 +27,10 @@ from scorekeeper.exports import (
 )
 from scorekeeper.rules import Record, load_record, replay
 
-EXAMPLES = Path("/work/shared/examples")
+# the examples of GAME-RECORD.md: the repository's copy, else the shared original
+EXAMPLES = next((d for d in (Path(__file__).parent / "rules" / "examples",
+                             Path("/work/shared/examples")) if d.is_dir()),
+                Path(__file__).parent / "rules" / "examples")
 RECORDS = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".check.json"))
 FIXED_COLUMNS = 6  # deal, kingdom, chooser, contract, trump suit, takes
 TODAY = date(2025, 1, 31)
@@ -213,3 +218,16 @@ def test_export_json_round_trips_with_derived_values(path: Path) -> None:
     again = load_record(text.encode("utf-8"))
     assert again == record
     assert replay(again.game).totals == tuple(check["totals"])
+
+
+# --- boundaries ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("module", ["scorekeeper.summary", "scorekeeper.exports",
+                                    "scorekeeper.chart"])
+def test_module_imports_no_web_stack(module: str) -> None:
+    code = ("import sys, importlib; importlib.import_module(sys.argv[1]); "
+            "print(' '.join(m for m in ('flask', 'flask_babel', 'sqlalchemy', 'wtforms') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code, module], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == ""
