@@ -41,6 +41,49 @@ def check(path: str) -> int:
     return 0
 
 
+def upgrade_database() -> None:
+    """Create or migrate the database to the newest schema (Alembic through Flask-Migrate)."""
+    from flask_migrate import upgrade
+
+    from . import create_app
+
+    app = create_app()
+    with app.app_context():
+        upgrade()
+
+
+def local_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback, for the phones on the same Wi-Fi."""
+    import socket
+
+    found: list[str] = []
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        infos = []
+    for info in infos:
+        address = str(info[4][0])
+        if not address.startswith("127.") and address not in found:
+            found.append(address)
+    return found
+
+
+def serve(host: str, port: int, workers: int) -> int:
+    """Migrate the database, then run the app under gunicorn with several worker processes."""
+    from .server import run
+
+    upgrade_database()
+    shown = local_addresses() if host in ("0.0.0.0", "::", "") else [host]
+    print("Scorekeeper is running. Open it from a phone on the same network:")
+    for address in shown or ["127.0.0.1"]:
+        print(f"  http://{address}:{port}/")
+    if host in ("0.0.0.0", "::", ""):
+        print(f"  (on this machine: http://127.0.0.1:{port}/)")
+    sys.stdout.flush()
+    run(host, port, workers)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line: one subcommand per task."""
     parser = argparse.ArgumentParser(
@@ -49,6 +92,11 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     checker = commands.add_parser("check", help="check a game record and print its scores")
     checker.add_argument("file", metavar="FILE", help="a game record (JSON), or - for stdin")
+    server = commands.add_parser("serve", help="run the app for the table (production server)")
+    server.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
+    server.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    server.add_argument("--workers", type=int, default=4, help="worker processes (default: 4)")
+    commands.add_parser("init-db", help="create or migrate the database, then exit")
     return parser
 
 
@@ -58,6 +106,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "check":
         return check(args.file)
+    if args.command == "serve":
+        return serve(args.host, args.port, args.workers)
+    if args.command == "init-db":
+        upgrade_database()
+        print("database is up to date")
+        return 0
     parser.print_help()
     return 0
 

@@ -126,7 +126,9 @@ def _parse_sequence(spec: FieldSpec, raw: object) -> tuple[Value, list[Problem]]
     problems: list[Problem] = []
     for index, item in enumerate(raw):
         path = f"{name}[{index}]"
-        if spec.kind == COUNTS:
+        if item is None:
+            problems.append(Problem(path, "missing"))
+        elif spec.kind == COUNTS:
             if not is_int(item):
                 problems.append(Problem(path, "not_int"))
             elif not 0 <= item <= spec.maximum:

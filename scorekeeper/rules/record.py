@@ -89,21 +89,16 @@ def record_from_json(data: Any) -> Record:
         raise NotARecordError(f"not a game record: format must be {FORMAT!r}")
     record, raw_deals = _load_setup(data)
     game = record.game
-    definition = game.definition
     deals: list[Deal] = []
     for number, raw in enumerate(raw_deals, start=1):
-        contract = raw.get("contract") if isinstance(raw, dict) else None
-        label = contract if isinstance(contract, str) else None
-        if not isinstance(raw, dict):
-            _replay_prefix(game, deals, raw_deals)
-            _fail(Problem(f"deals[{number - 1}]", "not_object"))
-        _check_keys(raw, ("contract", *_field_names(contract), *DEAL_DERIVED_KEYS),
-                    deal_number=number, contract=label)
-        entered = {k: v for k, v in raw.items() if k not in DEAL_DERIVED_KEYS}
-        deal, problems = parse_deal(definition, entered)
+        deal, problem = _parse_raw_deal(game, raw)
         if deal is None:
+            assert problem is not None
+            # an earlier deal that is illegal in context is the first violation, not this one
             _replay_prefix(game, deals, raw_deals)
-            raise RuleError(problems[:1], deal_number=number, contract=label)
+            contract = raw.get("contract") if isinstance(raw, dict) else None
+            label = contract if isinstance(contract, str) else None
+            raise RuleError([problem], deal_number=number, contract=label)
         deals.append(deal)
     game = replace(game, deals=tuple(deals))
     result = _replay_prefix(game, deals, raw_deals)
@@ -111,10 +106,44 @@ def record_from_json(data: Any) -> Record:
     return replace(record, game=game)
 
 
-def _field_names(contract: object) -> tuple[str, ...]:
-    if isinstance(contract, str) and contract in CONTRACTS:
-        return tuple(spec.name for spec in CONTRACTS[contract].fields)
-    return ()
+def _parse_raw_deal(game: Game, raw: Any) -> tuple[Deal | None, Problem | None]:
+    """One entry of `deals` as a typed deal, or the first problem with its shape and values."""
+    if not isinstance(raw, dict):
+        return None, Problem("deal", "not_object")
+    duplicate = _first_duplicate(raw)
+    if duplicate is not None:
+        return None, Problem(duplicate, "duplicate_key")
+    definition = game.definition
+    contract = raw.get("contract")
+    if contract is None:
+        return None, Problem("contract", "missing")
+    if not isinstance(contract, str) or contract not in definition.contracts:
+        # judged before the other keys: they are only unknown because the contract is
+        return None, Problem("contract", "unknown_contract")
+    allowed = ("contract", *(spec.name for spec in CONTRACTS[contract].fields), *DEAL_DERIVED_KEYS)
+    for key in raw:
+        if key not in allowed:
+            return None, Problem(key, "unknown_key")
+    entered = {k: v for k, v in raw.items() if k not in DEAL_DERIVED_KEYS}
+    deal, problems = parse_deal(definition, entered)
+    return deal, (problems[0] if deal is None else None)
+
+
+def _first_duplicate(value: Any, path: str = "") -> str | None:
+    """The path of the first key that appears twice in one object, at any depth."""
+    if isinstance(value, dict):
+        for key in getattr(value, "duplicates", ()):
+            return f"{path}.{key}" if path else str(key)
+        for key, item in value.items():
+            found = _first_duplicate(item, f"{path}.{key}" if path else str(key))
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _first_duplicate(item, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
 
 
 def _replay_prefix(game: Game, deals: list[Deal], raw_deals: list[Any]) -> Replay:
@@ -132,8 +161,8 @@ def _replay_prefix(game: Game, deals: list[Deal], raw_deals: list[Any]) -> Repla
 
 
 def _check_deal_derived(result: Replay, raw_deals: list[Any]) -> None:
-    for deal_json, raw in zip(deal_entries(result), raw_deals, strict=False):
-        _check_derived(raw, deal_json, DEAL_DERIVED_KEYS, deal_json["number"], deal_json["contract"])
+    for entry, raw in zip(deal_entries(result), raw_deals, strict=False):
+        _check_derived(raw, entry, DEAL_DERIVED_KEYS, entry["number"], entry["contract"])
 
 
 def _check_derived(raw: Mapping[str, Any], computed: Mapping[str, Any], keys: tuple[str, ...],
@@ -145,17 +174,22 @@ def _check_derived(raw: Mapping[str, Any], computed: Mapping[str, Any], keys: tu
 
 def strict_equal(a: Any, b: Any) -> bool:
     """JSON equality that tells true from 1 and 1.0 from 1."""
-    if type(a) is not type(b) and not (isinstance(a, list | tuple) and isinstance(b, list | tuple)):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(strict_equal(a[k], b[k]) for k in a)
-    if isinstance(a, list | tuple):
-        return len(a) == len(b) and all(strict_equal(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
+    # parsed objects are a dict subclass (they remember duplicate keys): compare as dicts
+    if isinstance(a, dict) or isinstance(b, dict):
+        return (isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys()
+                and all(strict_equal(a[k], b[k]) for k in a))
+    if isinstance(a, list | tuple) or isinstance(b, list | tuple):
+        return (isinstance(a, list | tuple) and isinstance(b, list | tuple) and len(a) == len(b)
+                and all(strict_equal(x, y) for x, y in zip(a, b, strict=True)))
+    return type(a) is type(b) and bool(a == b)
 
 
 def _load_setup(data: dict[str, Any]) -> tuple[Record, list[Any]]:
     _check_keys(data, (*SETUP_KEYS, *TEXT_KEYS, *DERIVED_KEYS))
+    # keys twice inside nested objects (house_rules, next); each deal is checked in its turn
+    duplicate = _first_duplicate({k: v for k, v in data.items() if k != "deals"})
+    if duplicate is not None:
+        _fail(Problem(duplicate, "duplicate_key"))
     for key in ("game", "mode", "players", "first", "deals"):
         if key not in data or data[key] is None:
             _fail(Problem(key, "missing"))

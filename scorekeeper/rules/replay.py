@@ -258,7 +258,10 @@ def evaluate(game: Game, raw: Mapping[str, object], index: int | None = None) ->
     history = replay(before)
     step = history.next
     if deal is None:
-        if step is not None and isinstance(raw.get("contract"), str):
+        if step is None:
+            # nothing can be entered after the last deal, however the entry is filled in
+            problems = [Problem("contract", "game_finished"), *problems]
+        elif isinstance(raw.get("contract"), str):
             closed = _context_problems(before, step, Deal(str(raw["contract"])))
             if closed and not any(p.code == "unknown_contract" for p in problems):
                 problems = closed + problems

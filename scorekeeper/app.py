@@ -1,0 +1,140 @@
+"""The application factory: configuration, extensions, blueprints and CLI — wiring only."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, request, session
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+from .extensions import babel, csrf, db, migrate
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+LANGUAGES = ("en", "ar", "tr")
+RTL_LANGUAGES = ("ar",)
+
+
+def _resource_dir(name: str) -> str:
+    """templates/ and static/ sit at the top of a checkout, or inside the package in a wheel."""
+    inside = PACKAGE_DIR / name
+    return str(inside if inside.is_dir() else PACKAGE_DIR.parent / name)
+
+
+def default_instance_path() -> str:
+    """The instance folder: $SCOREKEEPER_INSTANCE, else ./instance of the working directory."""
+    return os.path.abspath(os.environ.get("SCOREKEEPER_INSTANCE", "instance"))
+
+
+def database_url(instance_path: str) -> str:
+    """$DATABASE_URL (PostgreSQL by psycopg 3), else SQLite in the instance folder."""
+    url = os.environ.get("DATABASE_URL", "").strip()
+    if not url:
+        return "sqlite:///" + os.path.join(instance_path, "scorekeeper.sqlite")
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def load_secret_key(instance_path: str) -> str:
+    """$SECRET_KEY, else a key generated once into the instance folder (never in the repo)."""
+    configured = os.environ.get("SECRET_KEY")
+    if configured:
+        return configured
+    path = Path(instance_path) / "secret_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    key = secrets.token_hex(32)
+    try:
+        with open(path, "x") as handle:  # "x": another worker may have won the race
+            handle.write(key)
+        os.chmod(path, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    return key
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
+    """SQLite: write-ahead log and a busy timeout, so concurrent workers don't lose saves."""
+    module = type(dbapi_connection).__module__
+    if module.startswith("sqlite3"):
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+
+def select_locale() -> str:
+    """The language the reader chose (cookie), else the browser's best match, else English."""
+    chosen = request.cookies.get("lang")
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES) or "en"
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """Build the Flask app; `config` overrides (tests pass a database URL and such)."""
+    instance_path = (config or {}).get("INSTANCE_PATH") or default_instance_path()
+    os.makedirs(instance_path, exist_ok=True)
+    app = Flask(
+        __name__,
+        instance_path=instance_path,
+        instance_relative_config=True,
+        template_folder=_resource_dir("templates"),
+        static_folder=_resource_dir("static"),
+    )
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI=database_url(instance_path),
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        MAX_CONTENT_LENGTH=256 * 1024,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=os.environ.get("SCOREKEEPER_HTTPS", "") == "1",
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
+        WTF_CSRF_TIME_LIMIT=None,
+        BABEL_DEFAULT_LOCALE="en",
+        BABEL_TRANSLATION_DIRECTORIES=str(PACKAGE_DIR / "translations"),
+        SEND_FILE_MAX_AGE_DEFAULT=60 * 60 * 24 * 365,
+    )
+    app.config.from_pyfile("config.py", silent=True)
+    if config:
+        app.config.update(config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = load_secret_key(instance_path)
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(PACKAGE_DIR / "migrations"))
+    csrf.init_app(app)
+    babel.init_app(app, locale_selector=select_locale)
+
+    from .views import register
+
+    register(app)
+
+    @app.before_request
+    def _keep_session() -> None:
+        session.permanent = True
+
+    @app.after_request
+    def _security_headers(response: Response) -> Response:
+        response.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+            "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        )
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["X-Frame-Options"] = "DENY"
+        response.vary.add("HX-Request")
+        return response
+
+    return app

@@ -1,0 +1,212 @@
+"""WTForms classes: they type the input; the rules engine judges it.
+
+Deal forms are built per contract from the engine's field specs, so a new contract needs no
+form code: every value is a row of tap targets (radio "chips") that parses to a seat, a count
+or a suit, or stays unset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, Field, HiddenField, RadioField, StringField, TextAreaField
+from wtforms.validators import InputRequired, Length, Optional
+
+from .rules import CONTRACTS, GAMES, SUITS, FieldSpec
+from .rules.deal import (
+    CARD_SEATS,
+    COUNTS,
+    OPTIONAL_CARD_SEATS,
+    OPTIONAL_SEAT,
+    ORDER,
+    SEAT,
+    SEAT_PAIR,
+    SUIT,
+)
+from .text import clean_text
+
+
+class ChipField(Field):
+    """One tap-target group: an int (or suit letter) out of a fixed set, or unset (None)."""
+
+    def __init__(self, label: str = "", choices: tuple[Any, ...] = (), **kwargs: Any) -> None:
+        super().__init__(label, **kwargs)
+        self.choices = choices
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        self.data = None
+        if not valuelist or valuelist[0] == "":
+            return
+        raw = valuelist[0].strip()
+        for choice in self.choices:
+            if str(choice) == raw:
+                self.data = choice
+                return
+        raise ValueError(_l("Not one of the choices offered."))
+
+    def _value(self) -> str:
+        return "" if self.data is None else str(self.data)
+
+
+@dataclass(frozen=True)
+class Chips:
+    """How a deal form lays out one spec field: its chip fields (name, caption key) in order."""
+
+    spec: FieldSpec
+    names: tuple[str, ...]
+    keys: tuple[Any, ...]
+    """Per chip field: the seat index, card letter, place index, or None for a single field."""
+    choices: tuple[Any, ...]
+
+
+def chip_groups(contract: str) -> list[Chips]:
+    """The chip layout of a contract's form, derived from the engine's field specs."""
+    groups: list[Chips] = []
+    for spec in CONTRACTS[contract].fields:
+        if spec.kind in (SEAT, OPTIONAL_SEAT):
+            groups.append(Chips(spec, (spec.name,), (None,), (0, 1, 2, 3)))
+        elif spec.kind == SUIT:
+            groups.append(Chips(spec, (spec.name,), (None,), SUITS))
+        elif spec.kind == COUNTS:
+            groups.append(Chips(spec, tuple(f"{spec.name}-{i}" for i in range(4)), (0, 1, 2, 3),
+                                tuple(range(spec.maximum + 1))))
+        elif spec.kind in (ORDER, SEAT_PAIR):
+            size = 4 if spec.kind == ORDER else 2
+            groups.append(Chips(spec, tuple(f"{spec.name}-{i}" for i in range(size)),
+                                tuple(range(size)), (0, 1, 2, 3)))
+        else:
+            assert spec.kind in (CARD_SEATS, OPTIONAL_CARD_SEATS)
+            groups.append(Chips(spec, tuple(f"{spec.name}-{c}" for c in spec.cards), spec.cards,
+                                (0, 1, 2, 3)))
+    return groups
+
+
+class DealForm(FlaskForm):
+    """Fields every deal form carries: its contract and the state it was made against."""
+
+    contract = HiddenField()
+    number = HiddenField()
+    version = HiddenField()
+
+    contract_id: str = ""
+
+    def groups(self) -> list[Chips]:
+        """Chip groups of this form's contract."""
+        return chip_groups(self.contract_id)
+
+    def raw(self) -> dict[str, Any]:
+        """The entry as the engine's raw deal: lists for per-seat values, maps for cards."""
+        raw: dict[str, Any] = {"contract": self.contract_id}
+        for group in self.groups():
+            spec = group.spec
+            values = [self[name].data for name in group.names]
+            if spec.kind in (SEAT, OPTIONAL_SEAT, SUIT):
+                if values[0] is not None or spec.kind != OPTIONAL_SEAT:
+                    raw[spec.name] = values[0]
+            elif spec.kind in (COUNTS, ORDER, SEAT_PAIR):
+                raw[spec.name] = values
+            else:
+                raw[spec.name] = {card: value for card, value in zip(group.keys, values,
+                                                                    strict=True)
+                                  if value is not None}
+        return raw
+
+    def fill(self, raw: Mapping[str, Any]) -> None:
+        """Set the chips from a raw deal (prefill for an edit, or values the app filled in)."""
+        for group in self.groups():
+            value = raw.get(group.spec.name)
+            for name, key in zip(group.names, group.keys, strict=True):
+                if key is None:
+                    self[name].data = value
+                elif isinstance(value, list | tuple) and isinstance(key, int) and key < len(value):
+                    self[name].data = value[key]
+                elif isinstance(value, Mapping):
+                    self[name].data = value.get(key)
+                else:
+                    self[name].data = None
+
+    def unset(self) -> list[str]:
+        """Names of required chip fields still untouched."""
+        return [name for group in self.groups() if group.spec.required
+                for name in group.names if self[name].data is None]
+
+
+@cache
+def deal_form_class(contract: str) -> type[DealForm]:
+    """A DealForm subclass with one ChipField per value the contract records."""
+    fields: dict[str, Any] = {"contract_id": contract}
+    for group in chip_groups(contract):
+        for name in group.names:
+            fields[name] = ChipField(choices=group.choices)
+    return type(f"DealForm_{contract.replace('-', '_')}", (DealForm,), fields)
+
+
+def make_deal_form(contract: str, **kwargs: Any) -> DealForm:
+    """Bind a deal form for `contract` to the request (or to `data`)."""
+    return deal_form_class(contract)(**kwargs)
+
+
+GAME_CHOICES: tuple[tuple[str, Any], ...] = (
+    ("trix", _l("Trix")),
+    ("trix-complex", _l("Trix Complex")),
+    ("turkish-king", _l("Turkish King")),
+)
+
+
+class NewGameForm(FlaskForm):
+    """A new game: which game, solo or partnership, the four players, house rules, a name."""
+
+    game = RadioField(_l("Game"), choices=GAME_CHOICES, default="trix",
+                      validators=[InputRequired()])
+    mode = RadioField(_l("Play"), choices=(("solo", _l("Solo: every player for themself")),
+                                           ("partnership", _l("Partnership: 1st & 3rd "
+                                                              "against 2nd & 4th"))),
+                      default="solo", validators=[InputRequired()])
+    player_0 = StringField(_l("1st player"), validators=[Length(max=40)], filters=[clean_text])
+    player_1 = StringField(_l("2nd player"), validators=[Length(max=40)], filters=[clean_text])
+    player_2 = StringField(_l("3rd player"), validators=[Length(max=40)], filters=[clean_text])
+    player_3 = StringField(_l("4th player"), validators=[Length(max=40)], filters=[clean_text])
+    doubling = BooleanField(_l("Doubling"), default=True)
+    doubled_self_take = RadioField(
+        _l("A doubler who takes their own card"),
+        choices=(("net", _l("loses the plain penalty (−75 / −25)")),
+                 ("full", _l("loses the full doubled penalty (−150 / −50)"))),
+        default="net", validators=[InputRequired()])
+    swap_diamonds_ltoosh = BooleanField(_l("Diamonds −15 each, Ltoosh −10 a trick"),
+                                        default=False)
+    name = StringField(_l("Name for the evening (optional)"),
+                       validators=[Optional(), Length(max=80)], filters=[clean_text])
+
+    def players(self) -> list[str]:
+        """The four names in order of play."""
+        return [self[f"player_{seat}"].data or "" for seat in range(4)]
+
+    def player_fields(self) -> Iterator[Field]:
+        """The four name fields in order of play."""
+        for seat in range(4):
+            yield self[f"player_{seat}"]
+
+
+class ConfirmForm(FlaskForm):
+    """An empty form: a CSRF-protected button (choose the first seat, undo, delete)."""
+
+
+class NotesForm(FlaskForm):
+    """The game's name and notes, editable at any time."""
+
+    name = StringField(_l("Name"), validators=[Optional(), Length(max=80)], filters=[clean_text])
+    notes = TextAreaField(_l("Notes"), validators=[Optional(), Length(max=2000)],
+                          filters=[lambda v: clean_text(v, multiline=True)])
+
+
+def games_offered() -> dict[str, Any]:
+    """Game ids to their GameDef, for the new-game page."""
+    return dict(GAMES)
+
+
+Translate = Callable[[str], str]
