@@ -53,16 +53,35 @@ def upgrade_database() -> None:
 
 
 def local_addresses() -> list[str]:
-    """This machine's IPv4 addresses other than loopback, for the phones on the same Wi-Fi."""
+    """This machine's IPv4 addresses other than loopback, for the phones on the same Wi-Fi.
+
+    Read from the network interfaces (Linux ioctl) and the host name; nothing is sent.
+    """
     import socket
 
     found: list[str] = []
+    candidates: list[str] = []
     try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+        import fcntl
+        import struct
+
+        probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        with probe:
+            for _, name in socket.if_nameindex():
+                try:
+                    packed = fcntl.ioctl(probe.fileno(), 0x8915,  # SIOCGIFADDR
+                                         struct.pack("256s", name[:15].encode()))
+                except OSError:
+                    continue
+                candidates.append(socket.inet_ntoa(packed[20:24]))
+    except (ImportError, OSError):
+        pass
+    try:
+        candidates += [str(info[4][0]) for info in
+                       socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
     except OSError:
-        infos = []
-    for info in infos:
-        address = str(info[4][0])
+        pass
+    for address in candidates:
         if not address.startswith("127.") and address not in found:
             found.append(address)
     return found
