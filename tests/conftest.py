@@ -1,0 +1,430 @@
+"""Fixtures for the web tests: the app on a migrated database, a client, and a `Table` helper.
+
+The schema is always created through the committed Alembic migration (``flask_migrate.upgrade``),
+so the migration is tested too. CSRF stays on: the helpers read the token from the rendered form
+or from the ``hx-headers`` attribute on ``<body>``, as a browser would.
+
+When ``TEST_POSTGRES_URL`` names a PostgreSQL server, every test using ``app`` runs twice, on
+SQLite and on a fresh PostgreSQL database created for the session (and dropped at its end).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from collections.abc import Iterator, Mapping
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient, FlaskCliRunner
+from werkzeug.test import TestResponse
+
+from scorekeeper import create_app
+from scorekeeper.app import database_url
+
+POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "").strip()
+BACKENDS = ["sqlite", "postgresql"] if POSTGRES_URL else ["sqlite"]
+
+
+# --- databases -------------------------------------------------------------------------------
+
+
+def _sqlalchemy_url(url: str) -> str:
+    """The app's own mapping of a DATABASE_URL (postgresql:// → postgresql+psycopg://)."""
+    saved = os.environ.get("DATABASE_URL")
+    os.environ["DATABASE_URL"] = url
+    try:
+        return database_url("/nonexistent")
+    finally:
+        if saved is None:
+            del os.environ["DATABASE_URL"]
+        else:
+            os.environ["DATABASE_URL"] = saved
+
+
+def _with_database(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return parts._replace(path="/" + name).geturl()
+
+
+def _make_app(instance_path: Path, uri: str, **extra: Any) -> Flask:
+    config: dict[str, Any] = {
+        "TESTING": True,
+        "INSTANCE_PATH": str(instance_path),
+        "SQLALCHEMY_DATABASE_URI": uri,
+        "SECRET_KEY": "test-" + secrets.token_hex(8),
+    }
+    config.update(extra)
+    return create_app(config)
+
+
+def _migrate(app: Flask) -> None:
+    from flask_migrate import upgrade
+
+    with app.app_context():
+        upgrade()
+
+
+def _dispose(app: Flask) -> None:
+    from scorekeeper.extensions import db
+
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def postgres_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A fresh PostgreSQL database for this session, migrated; its SQLAlchemy URL."""
+    if not POSTGRES_URL:
+        pytest.fail("TEST_POSTGRES_URL is not set")
+    import psycopg
+
+    name = "scorekeeper_test_" + secrets.token_hex(6)
+    with psycopg.connect(POSTGRES_URL, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    uri = _sqlalchemy_url(_with_database(POSTGRES_URL, name))
+    app = _make_app(tmp_path_factory.mktemp("pg-instance"), uri)
+    _migrate(app)
+    _dispose(app)
+    try:
+        yield uri
+    finally:
+        with psycopg.connect(POSTGRES_URL, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=BACKENDS)
+def database_uri(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A migrated, empty database: SQLite in a temporary folder, or the session's PostgreSQL."""
+    if request.param == "sqlite":
+        yield "sqlite:///" + str(tmp_path / "scorekeeper.sqlite")
+        return
+    uri = request.getfixturevalue("postgres_database")
+    yield uri
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(uri)
+    with engine.begin() as connection:
+        connection.execute(text("TRUNCATE games RESTART IDENTITY"))
+    engine.dispose()
+
+
+def make_app(tmp_path: Path, database_uri: str, **config: Any) -> Flask:
+    """Another app on the same database (for tests that need a second config)."""
+    app = _make_app(tmp_path / "instance", database_uri, **config)
+    if database_uri.startswith("sqlite"):
+        _migrate(app)  # idempotent: the migration runs once per database
+    return app
+
+
+@pytest.fixture
+def app(tmp_path: Path, database_uri: str) -> Iterator[Flask]:
+    """The app with CSRF on, on a database built by the committed migration."""
+    app = make_app(tmp_path, database_uri)
+    yield app
+    _dispose(app)
+
+
+@pytest.fixture
+def app_without_csrf(tmp_path: Path, database_uri: str) -> Iterator[Flask]:
+    """The same app with CSRF checks off, for tests that post hand-made forms."""
+    app = make_app(tmp_path, database_uri, WTF_CSRF_ENABLED=False)
+    yield app
+    _dispose(app)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> FlaskCliRunner:
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def table(app: Flask, client: FlaskClient) -> Table:
+    """A `Table` driving the app like a phone at the card table."""
+    return Table(app, client)
+
+
+def snapshot(app: Flask) -> list[dict[str, Any]]:
+    """Every row of every table, to compare before and after a request."""
+    from sqlalchemy import text
+
+    from scorekeeper.extensions import db
+
+    with app.app_context():
+        rows = db.session.execute(text("SELECT * FROM games ORDER BY id")).mappings().all()
+        result = [{key: (str(value) if key in ("created_at", "updated_at") else value)
+                   for key, value in row.items()} for row in rows]
+        db.session.remove()
+    return result
+
+
+# --- reading pages ---------------------------------------------------------------------------
+
+
+class Page(HTMLParser):
+    """What a test needs from a page: forms and their inputs, links, the CSRF header, text."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.forms: list[dict[str, Any]] = []
+        self.links: list[str] = []
+        self.hx_headers: dict[str, str] = {}
+        self.text_parts: list[str] = []
+        self._form: dict[str, Any] | None = None
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {key: value or "" for key, value in attrs}
+        if tag == "body" and "hx-headers" in a:
+            self.hx_headers = json.loads(a["hx-headers"])
+        elif tag == "form":
+            self._form = {"action": a.get("action", ""), "method": a.get("method", "get"),
+                          "id": a.get("id", ""), "inputs": []}
+            self.forms.append(self._form)
+        elif tag == "a" and "href" in a:
+            self.links.append(a["href"])
+        elif tag in ("input", "button", "textarea") and self._form is not None:
+            self._form["inputs"].append({"tag": tag, **a})
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self._form = None
+
+    def handle_data(self, data: str) -> None:
+        self.text_parts.append(data)
+
+    @property
+    def text(self) -> str:
+        return " ".join(" ".join(self.text_parts).split())
+
+    @property
+    def csrf_token(self) -> str:
+        """The token a browser would send: the body's hx-headers, else a form's hidden field."""
+        if "X-CSRFToken" in self.hx_headers:
+            return self.hx_headers["X-CSRFToken"]
+        for form in self.forms:
+            for field in form["inputs"]:
+                if field.get("name") == "csrf_token":
+                    return str(field.get("value", ""))
+        raise AssertionError("no CSRF token on the page")
+
+    def form(self, action_part: str) -> dict[str, Any]:
+        """The first form whose action contains `action_part`."""
+        for form in self.forms:
+            if action_part in form["action"]:
+                return form
+        raise AssertionError(f"no form posting to {action_part!r}")
+
+    def hidden(self, action_part: str) -> dict[str, str]:
+        """A form's hidden fields, as a browser would send them."""
+        return {field["name"]: field.get("value", "")
+                for field in self.form(action_part)["inputs"]
+                if field.get("type") == "hidden" and field.get("name")}
+
+    def checked(self, action_part: str) -> dict[str, str]:
+        """A form's checked radio buttons and hidden fields: what submitting it now sends."""
+        values = self.hidden(action_part)
+        for field in self.form(action_part)["inputs"]:
+            if field.get("type") == "radio" and "checked" in field and field.get("value"):
+                values[field["name"]] = field["value"]
+        return values
+
+    def link_with(self, **query: str) -> str:
+        """The first link whose query string has these values."""
+        for href in self.links:
+            args = {k: v[0] for k, v in parse_qs(urlsplit(href).query).items()}
+            if all(args.get(k) == v for k, v in query.items()):
+                return href
+        raise AssertionError(f"no link with {query}")
+
+
+def page(response: TestResponse) -> Page:
+    return Page(response.get_data(as_text=True))
+
+
+def totals_shown(response: TestResponse) -> list[str]:
+    """The four totals of the scoreboard, as shown (+75, −150, 0)."""
+    import re
+
+    html = response.get_data(as_text=True)
+    board = html.split('class="totals"', 1)[1].split("</ol>", 1)[0]
+    return re.findall(r'<span class="total">([^<]*)</span>', board)
+
+
+def team_totals_shown(response: TestResponse) -> list[str]:
+    import re
+
+    html = response.get_data(as_text=True)
+    board = html.split('class="teams"', 1)[1].split("</ol>", 1)[0]
+    return re.findall(r'<span class="total">([^<]*)</span>', board)
+
+
+def signed(value: int) -> str:
+    """A score as the app shows it."""
+    return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
+
+
+# --- driving the app -------------------------------------------------------------------------
+
+
+def form_fields(deal: Mapping[str, Any]) -> dict[str, str]:
+    """A record's deal as the chips a player taps (field name → value; unset chips are "")."""
+    from scorekeeper.forms import chip_groups
+    from scorekeeper.rules.deal import CARD_SEATS, COUNTS, OPTIONAL_CARD_SEATS, ORDER, SEAT_PAIR
+
+    fields: dict[str, str] = {"contract": str(deal["contract"])}
+    for group in chip_groups(str(deal["contract"])):
+        value = deal.get(group.spec.name)
+        if group.spec.kind in (COUNTS, ORDER, SEAT_PAIR):
+            for name, key in zip(group.names, group.keys, strict=True):
+                fields[name] = "" if value is None else str(value[key])
+        elif group.spec.kind in (CARD_SEATS, OPTIONAL_CARD_SEATS):
+            for name, key in zip(group.names, group.keys, strict=True):
+                seat = (value or {}).get(key)
+                fields[name] = "" if seat is None else str(seat)
+        else:
+            fields[group.names[0]] = "" if value is None else str(value)
+    return fields
+
+
+class Table:
+    """One phone at the card table: starts a game and enters deals through the forms only."""
+
+    def __init__(self, app: Flask, client: FlaskClient) -> None:
+        self.app = app
+        self.client = client
+        self.token = ""
+
+    # pages
+    @property
+    def url(self) -> str:
+        return f"/g/{self.token}"
+
+    def game_page(self) -> TestResponse:
+        response = self.client.get(self.url)
+        assert response.status_code == 200, response.status_code
+        return response
+
+    def csrf(self) -> str:
+        """A fresh CSRF token from the page's hx-headers, as htmx sends it."""
+        return page(self.client.get("/")).csrf_token
+
+    def row(self) -> Any:
+        """The game's database row (detached)."""
+        from scorekeeper.extensions import db
+        from scorekeeper.store import find_game
+
+        with self.app.app_context():
+            row = find_game(self.token)
+            assert row is not None
+            db.session.expunge(row)
+            return row
+
+    def record(self) -> Any:
+        """The stored game as a record (scorekeeper.store.record_of)."""
+        from scorekeeper.store import find_game, record_of
+
+        with self.app.app_context():
+            row = find_game(self.token)
+            assert row is not None
+            return record_of(row)
+
+    # setting up
+    def new_game(self, game: str = "trix", mode: str = "solo",
+                 players: tuple[str, ...] = ("Rami", "Lina", "Omar", "Dana"),
+                 name: str = "", *, doubling: bool = True, doubled_self_take: str = "net",
+                 swap_diamonds_ltoosh: bool = False, first: int | None = None) -> TestResponse:
+        """Fill in the new-game form and start; with `first`, also choose the first seat."""
+        form = page(self.client.get("/new"))
+        data: dict[str, Any] = {"csrf_token": form.hidden("/new")["csrf_token"], "game": game,
+                                "mode": mode, "doubled_self_take": doubled_self_take,
+                                "name": name}
+        for seat, player in enumerate(players):
+            data[f"player_{seat}"] = player
+        if doubling:
+            data["doubling"] = "y"
+        if swap_diamonds_ltoosh:
+            data["swap_diamonds_ltoosh"] = "y"
+        response = self.client.post("/new", data=data)
+        assert response.status_code == 303, response.get_data(as_text=True)
+        self.token = response.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
+        if first is not None:
+            return self.choose_first(first)
+        return response
+
+    def choose_first(self, seat: int) -> TestResponse:
+        fields = page(self.game_page()).hidden("/first")
+        response = self.client.post(f"{self.url}/first", data={**fields, "seat": str(seat)})
+        assert response.status_code == 303, response.status_code
+        return response
+
+    # deals
+    def open_deal(self, contract: str) -> Page:
+        """Tap the contract's button on the game page: the deal form."""
+        href = page(self.game_page()).link_with(contract=contract)
+        response = self.client.get(href)
+        assert response.status_code == 200, (response.status_code, href)
+        return page(response)
+
+    def open_edit(self, number: int, contract: str | None = None) -> Page:
+        """Tap "Edit" on a past deal (and optionally another contract)."""
+        href = f"{self.url}/deal/{number}/edit"
+        if contract is not None:
+            href += f"?contract={contract}"
+        response = self.client.get(href)
+        assert response.status_code == 200, (response.status_code, href)
+        return page(response)
+
+    def preview(self, form: Page, taps: Mapping[str, str], *, htmx: bool = True) -> TestResponse:
+        """What htmx posts as the player taps: the form's state plus the taps."""
+        data = {**form.checked("/deal"), **taps}
+        headers = {"HX-Request": "true", "X-CSRFToken": form.csrf_token} if htmx else {}
+        return self.client.post(f"{self.url}/deal/preview", data=data, headers=headers)
+
+    def save(self, form: Page, taps: Mapping[str, str]) -> TestResponse:
+        """Submit the deal form (a plain POST) with these taps."""
+        data = {**form.checked("/deal"), **taps}
+        return self.client.post(f"{self.url}/deal", data=data)
+
+    def enter(self, deal: Mapping[str, Any], *, blank: tuple[str, ...] = ()) -> TestResponse:
+        """Choose the deal's contract, tap its values (leaving `blank` ones for the app to fill
+        in), watch the preview, save; returns the game page after the redirect."""
+        form = self.open_deal(str(deal["contract"]))
+        return self._tap_and_save(form, deal, blank)
+
+    def edit(self, number: int, deal: Mapping[str, Any]) -> TestResponse:
+        """Edit a past deal into `deal` (which may change its contract)."""
+        form = self.open_edit(number, str(deal["contract"]))
+        return self._tap_and_save(form, deal, ())
+
+    def _tap_and_save(self, form: Page, deal: Mapping[str, Any],
+                      blank: tuple[str, ...]) -> TestResponse:
+        wanted = form_fields(deal)
+        taps = {**wanted, **{name: "" for name in blank}}
+        preview = self.preview(form, taps)
+        assert preview.status_code == 200, preview.get_data(as_text=True)
+        filled = Page(preview.get_data(as_text=True))
+        shown = filled.checked("/deal")
+        for name in blank:  # the app filled in what the other taps determine
+            assert shown.get(name) == wanted[name], (name, shown.get(name), wanted[name])
+        response = self.save(filled, {**taps, **{name: shown[name] for name in blank}})
+        assert response.status_code == 303, response.get_data(as_text=True)
+        return self.client.get(response.headers["Location"])
+
+    def undo(self) -> TestResponse:
+        fields = page(self.game_page()).hidden("/undo")
+        response = self.client.post(f"{self.url}/undo", data=fields)
+        assert response.status_code == 303, response.status_code
+        return self.client.get(response.headers["Location"])
