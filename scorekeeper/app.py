@@ -11,11 +11,20 @@ from flask import Flask, Response, request, session
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
+from . import access
 from .extensions import babel, csrf, db, migrate
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 LANGUAGES = ("en", "ar", "tr")
 RTL_LANGUAGES = ("ar",)
+# Keys copied from tutorials and templates: a server using one has sessions anybody can forge.
+KNOWN_DEFAULT_KEYS = frozenset({
+    "dev", "development", "changeme", "change-me", "change_me", "changethis", "secret",
+    "secret-key", "secret_key", "secretkey", "default", "test", "testing", "password", "flask",
+    "scorekeeper", "your-secret-key", "your_secret_key", "your-secret-key-here",
+    "super-secret-key", "supersecretkey", "please-change-me", "change-this-secret-key",
+})
+MIN_SECRET_KEY_LENGTH = 16
 
 
 def _resource_dir(name: str) -> str:
@@ -58,6 +67,20 @@ def load_secret_key(instance_path: str) -> str:
     except FileExistsError:
         return path.read_text().strip()
     return key
+
+
+def refuse_weak_secret_key(app: Flask) -> None:
+    """Stop a production app whose session key is a known default or too short to be secret."""
+    if app.config.get("TESTING") or app.debug:
+        return
+    key = app.config.get("SECRET_KEY") or ""
+    text = key.decode("utf-8", "replace") if isinstance(key, bytes) else str(key)
+    if text.strip().lower() in KNOWN_DEFAULT_KEYS or len(text) < MIN_SECRET_KEY_LENGTH:
+        raise RuntimeError(
+            "Refusing to start: SECRET_KEY is a known default or shorter than "
+            f"{MIN_SECRET_KEY_LENGTH} characters, so anyone could forge sessions. Unset "
+            "SECRET_KEY to have one generated into the instance folder, or set a long random "
+            "one (python -c 'import secrets; print(secrets.token_hex(32))').")
 
 
 @event.listens_for(Engine, "connect")
@@ -110,10 +133,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config.update(config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_secret_key(instance_path)
+    refuse_weak_secret_key(app)
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(PACKAGE_DIR / "migrations"))
     csrf.init_app(app)
+    access.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
 
     from .views import register
