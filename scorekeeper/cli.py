@@ -18,6 +18,15 @@ def _read(path: str) -> bytes:
         return handle.read()
 
 
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+def _one_line(text: str) -> str:
+    """The text with any line break escaped: a refusal is one line however odd a key is."""
+    return "".join(ch.encode("unicode_escape").decode("ascii") if ch in _LINE_BREAKS else ch
+                   for ch in text)
+
+
 def check(path: str) -> int:
     """Replay one record and print what the engine derives (exit 0), or why not (1 or 2)."""
     from .rules.errors import NotARecordError, RuleError
@@ -27,15 +36,15 @@ def check(path: str) -> int:
     try:
         data = _read(path)
     except OSError as error:
-        print(f"cannot read {path}: {error.strerror}", file=sys.stderr)
+        print(_one_line(f"cannot read {path}: {error.strerror}"), file=sys.stderr)
         return 2
     try:
         record = load_record(data)
     except NotARecordError as error:
-        print(str(error), file=sys.stderr)
+        print(_one_line(str(error)), file=sys.stderr)
         return 2
     except RuleError as error:
-        print(error.headline(), file=sys.stderr)
+        print(_one_line(error.headline()), file=sys.stderr)
         return 1
     print(json.dumps(check_output(replay(record.game)), ensure_ascii=False))
     return 0
