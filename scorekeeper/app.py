@@ -11,7 +11,7 @@ from flask import Flask, Response, request, session
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
-from . import access
+from . import access, assets
 from .extensions import babel, csrf, db, migrate
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -135,6 +135,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = load_secret_key(instance_path)
     refuse_weak_secret_key(app)
 
+    assets.init_app(app)  # first: its compression hook must run after every other one
     db.init_app(app)
     migrate.init_app(app, db, directory=str(PACKAGE_DIR / "migrations"))
     csrf.init_app(app)

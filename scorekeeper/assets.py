@@ -1,0 +1,66 @@
+"""Few bytes on a phone's connection: compressed responses and cache-busted static files.
+
+- Responses are compressed by Flask-Compress (zstd, brotli or gzip, whichever the browser
+  takes). Behind a reverse proxy that compresses, set ``COMPRESS_REGISTER = False``.
+- Static files are linked as ``static_url("css/app.css")`` → ``/static/css/app.css?v=<hash>``:
+  the hash of the file's content, computed once per process, so a browser may keep them for a
+  year (``immutable``) and still gets a changed file on the next release.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from functools import cache
+
+from flask import Flask, Response, current_app, request, url_for
+from flask_compress import Compress
+
+compress = Compress()
+
+STATIC_MAX_AGE = 60 * 60 * 24 * 365
+
+
+@cache
+def _content_hash(folder: str, filename: str) -> str | None:
+    """The first 10 hex digits of a static file's SHA-256, or None if it is not there."""
+    try:
+        with open(os.path.join(folder, filename), "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest()[:10]
+    except OSError:
+        return None
+
+
+def static_url(filename: str) -> str:
+    """The URL of a static file with its content hash as the version."""
+    version = _content_hash(current_app.static_folder or "", filename)
+    if version is None:
+        return url_for("static", filename=filename)
+    return url_for("static", filename=filename, v=version)
+
+
+def _static_for_compression(response: Response) -> Response:
+    """Static files: versioned ones are immutable, and all are compressed like pages.
+
+    Flask sends files as streams, which Flask-Compress would only stream-compress without
+    gzip; reading the (small) file into the response lets every encoding apply.
+    """
+    if request.endpoint != "static":
+        return response
+    if request.args.get("v"):
+        response.cache_control.max_age = STATIC_MAX_AGE
+        response.cache_control.public = True
+        response.cache_control.immutable = True
+    if response.status_code == 200 and response.direct_passthrough:
+        response.direct_passthrough = False
+        response.set_data(response.get_data())
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Compression and the `static_url` template global (call before other after_request hooks,
+    so compression runs last)."""
+    app.config.setdefault("COMPRESS_MIN_SIZE", 300)
+    compress.init_app(app)
+    app.after_request(_static_for_compression)  # runs before Flask-Compress's hook
+    app.jinja_env.globals["static_url"] = static_url
