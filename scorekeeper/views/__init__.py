@@ -8,7 +8,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from ..app import RTL_LANGUAGES
-from . import deals, games, presenters
+from . import deals, games, presenters, share
 from .common import is_htmx
 
 
@@ -16,6 +16,7 @@ def register(app: Flask) -> None:
     """Attach the blueprints, error pages and template globals to the app."""
     app.register_blueprint(games.bp)
     app.register_blueprint(deals.bp)
+    app.register_blueprint(share.bp)
     app.jinja_env.globals.update(presenters.TEMPLATE_GLOBALS)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
