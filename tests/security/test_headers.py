@@ -1,0 +1,135 @@
+"""Security headers on every response (errors, static files, 304s and redirects included),
+and the session cookie's flags."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from werkzeug.test import TestResponse
+
+from tests.conftest import Table, make_app
+from tests.security.helpers import route_urls, seed_games
+
+
+def assert_secured(response: TestResponse, what: str) -> None:
+    """The headers every response must carry."""
+    policy = response.headers.get("Content-Security-Policy", "")
+    directives = {part.split()[0]: part.split()[1:] for part in policy.split(";") if part.strip()}
+    assert directives.get("default-src") == ["'self'"], (what, policy)
+    assert directives.get("frame-ancestors") == ["'none'"], (what, policy)
+    for directive in ("script-src", "style-src"):  # no inline script or style is needed
+        assert "'unsafe-inline'" not in directives.get(directive, []), (what, policy)
+    assert response.headers.get("X-Content-Type-Options") == "nosniff", what
+    assert response.headers.get("Referrer-Policy") == "no-referrer", what
+
+
+def test_every_route_and_method(app: Flask, table: Table) -> None:
+    games = seed_games(table)
+    client = table.client
+    seen: set[int] = set()
+    for rule, url in route_urls(app, games):
+        for method in sorted(rule.methods or ()):
+            for headers in ({}, {"HX-Request": "true"}):
+                response = client.open(url, method=method, headers=headers)
+                seen.add(response.status_code)
+                assert response.status_code < 500, (method, url)
+                assert_secured(response, f"{method} {url} {headers}")
+    assert {200, 303, 400, 404} <= seen, seen  # pages, redirects and errors were all covered
+
+
+def test_static_files_and_not_modified(client: object) -> None:
+    from flask.testing import FlaskClient
+
+    assert isinstance(client, FlaskClient)
+    first = client.get("/static/css/app.css")
+    assert first.status_code == 200
+    assert_secured(first, "static")
+    assert first.headers.get("ETag")
+    again = client.get("/static/css/app.css", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    assert_secured(again, "static 304")
+    missing = client.get("/static/nope.css")
+    assert missing.status_code == 404
+    assert_secured(missing, "static 404")
+
+
+@pytest.mark.parametrize(("method", "url", "status"), [
+    ("GET", "/no/such/page", 404),
+    ("DELETE", "/", 405),
+    ("POST", "/", 405),
+    ("GET", "/g/" + "x" * 500, 404),
+])
+def test_error_pages(client: object, method: str, url: str, status: int) -> None:
+    from flask.testing import FlaskClient
+
+    assert isinstance(client, FlaskClient)
+    response = client.open(url, method=method)
+    assert response.status_code == status
+    assert_secured(response, url)
+    assert "text/html" in response.headers["Content-Type"]
+
+
+def test_too_large_a_body_gets_a_page(app: Flask, table: Table) -> None:
+    """Over MAX_CONTENT_LENGTH: 413 with the error page, not a 500, and nothing stored."""
+    games = seed_games(table)
+    limit = app.config["MAX_CONTENT_LENGTH"]
+    assert limit and limit <= 1024 * 1024
+    big = "x" * (limit + 1)
+    for url in (f"/g/{games.playing}/notes", f"/g/{games.playing}/deal", "/new"):
+        response = table.client.post(url, data={"notes": big, "csrf_token": table.csrf()})
+        assert response.status_code == 413, url
+        assert_secured(response, url)
+        assert "too much" in response.get_data(as_text=True)
+        raw = table.client.post(url, data=big.encode(),
+                                headers={"Content-Type": "application/octet-stream"})
+        assert raw.status_code in (400, 413), url
+    assert table.row().notes is None
+
+
+def test_server_error_page(app: Flask) -> None:
+    """Even a crash gets the headers (and a page that says nothing was saved)."""
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+
+    def crash() -> str:
+        raise RuntimeError("boom")
+
+    app.add_url_rule("/crash-for-test", "crash_for_test", crash)
+    response = app.test_client().get("/crash-for-test")
+    assert response.status_code == 500
+    assert_secured(response, "500")
+    assert "boom" not in response.get_data(as_text=True)
+
+
+def test_redirects(app: Flask, table: Table) -> None:
+    games = seed_games(table)
+    response = table.client.post(f"/g/{games.playing}/undo",
+                                 data={"csrf_token": table.csrf(), "number": "99",
+                                       "version": "1"})
+    assert response.status_code == 303
+    assert_secured(response, "303")
+
+
+def test_session_cookie_flags(client: object) -> None:
+    from flask.testing import FlaskClient
+
+    assert isinstance(client, FlaskClient)
+    response = client.get("/new")
+    cookie = next(value for value in response.headers.getlist("Set-Cookie")
+                  if value.startswith("session="))
+    flags = [part.strip().lower() for part in cookie.split(";")]
+    assert "httponly" in flags
+    assert "samesite=lax" in flags
+    assert "secure" not in flags  # plain HTTP on the local Wi-Fi: a Secure cookie would be lost
+
+
+def test_session_cookie_secure_over_https(tmp_path: Path, database_uri: str,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SCOREKEEPER_HTTPS", "1")
+    app = make_app(tmp_path, database_uri)
+    response = app.test_client().get("/new", base_url="https://localhost")
+    cookie = next(value for value in response.headers.getlist("Set-Cookie")
+                  if value.startswith("session="))
+    flags = [part.strip().lower() for part in cookie.split(";")]
+    assert {"secure", "httponly", "samesite=lax"} <= set(flags)

@@ -1,0 +1,90 @@
+"""Player names and notes: length limits, control characters and bidi overrides stripped, and
+always escaped wherever they are shown."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+
+from tests.conftest import Table, page
+from tests.security.helpers import TRIX_KINGDOM
+
+SCRIPT = "<script>alert(1)</script>"
+IMAGE = '<img src=x onerror="alert(2)">'
+BIDI = "\u202eevil"
+
+
+def pages_showing_names(table: Table) -> list[str]:
+    """Every page on which the game's names or notes appear."""
+    view_token = table.row().view_token
+    urls = ["/", table.url, f"/v/{view_token}", f"{table.url}/deal?contract=diamonds"]
+    html = []
+    for url in urls:
+        response = table.client.get(url)
+        assert response.status_code == 200, url
+        html.append(response.get_data(as_text=True))
+    return html
+
+
+def test_markup_in_names_and_notes_shows_as_text(app: Flask, table: Table) -> None:
+    table.new_game(players=(SCRIPT, IMAGE, "Omar", "Dana"), name=SCRIPT, first=0)
+    table.enter(TRIX_KINGDOM[0])
+    fields = page(table.game_page()).hidden("/notes")
+    response = table.client.post(f"{table.url}/notes",
+                                 data={**fields, "name": IMAGE, "notes": SCRIPT + "\n" + IMAGE})
+    assert response.status_code == 303
+    for html in pages_showing_names(table):
+        assert "<script>alert" not in html
+        assert "<img src=x" not in html
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    text = page(table.game_page()).text
+    assert SCRIPT in text and IMAGE in text  # shown, as text
+
+
+def test_bidi_overrides_and_control_characters_are_stripped(app: Flask, table: Table) -> None:
+    table.new_game(players=(BIDI, "Li\u0000na\u001b", "\u2066Omar\u2069", "Da\u200fna"),
+                   name="Friday\u202d night", first=0)
+    row = table.row()
+    assert row.players == ["evil", "Lina", "Omar", "Dana"]
+    assert row.name == "Friday night"
+    fields = page(table.game_page()).hidden("/notes")
+    table.client.post(f"{table.url}/notes",
+                      data={**fields, "name": "", "notes": "line one\n\u202eline two\x07"})
+    assert table.row().notes == "line one\nline two"
+    for html in pages_showing_names(table):
+        for char in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u0000\u001b":
+            assert char not in html
+
+
+def test_joined_arabic_text_survives_cleaning(table: Table) -> None:
+    """Zero-width joiners belong to real names; only controls go."""
+    table.new_game(players=("رامي", "لينا", "عمر", "می\u200cخواهم"))
+    assert table.row().players == ["رامي", "لينا", "عمر", "می\u200cخواهم"]
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("player_0", "x" * 41),
+    ("name", "x" * 81),
+])
+def test_new_game_length_limits(app: Flask, table: Table, field: str, value: str) -> None:
+    form = page(table.client.get("/new"))
+    data = {"csrf_token": form.csrf_token, "game": "trix", "mode": "solo",
+            "doubled_self_take": "net", "player_0": "A", "player_1": "B", "player_2": "C",
+            "player_3": "D", field: value}
+    response = table.client.post("/new", data=data)
+    assert response.status_code == 422
+    from tests.conftest import snapshot
+
+    assert snapshot(app) == []
+
+
+@pytest.mark.parametrize(("field", "value"), [("name", "x" * 81), ("notes", "x" * 2001)])
+def test_notes_length_limits(table: Table, field: str, value: str) -> None:
+    table.new_game(first=0)
+    before = table.row()
+    fields = page(table.game_page()).hidden("/notes")
+    response = table.client.post(f"{table.url}/notes", data={**fields, field: value})
+    assert response.status_code == 303
+    after = table.row()
+    assert (after.name, after.notes, after.version) == (before.name, before.notes,
+                                                         before.version)
