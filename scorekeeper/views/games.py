@@ -101,6 +101,8 @@ def choose_first(token: str) -> Response:
             set_first(row, seat, _int_arg("version", 1, 2**31))
         except StaleStateError:
             flash(gettext("Someone else already started this game."), "warning")
+    elif row.first != seat:  # another phone chose first; a double tap of the same seat is fine
+        flash(gettext("Someone else already started this game."), "warning")
     return redirect(url_for("games.game_page", token=row.token), 303)
 
 

@@ -1,0 +1,209 @@
+"""Nothing lost, nothing twice: double taps, resubmitted forms and two phones on one game."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from scorekeeper.extensions import db
+from scorekeeper.store import StaleStateError, find_game, game_of, save_deals
+from tests.conftest import Page, Table, form_fields, page
+from tests.security.helpers import TRIX_KINGDOM
+
+KING, QUEENS, DIAMONDS, LTOOSH, TRIX = TRIX_KINGDOM
+
+
+def started(table: Table, deals: int = 2) -> Table:
+    table.new_game(first=0)
+    for deal in TRIX_KINGDOM[:deals]:
+        table.enter(deal)
+    return table
+
+
+def second_phone(app: Flask, table: Table) -> Table:
+    """Another phone at the same table, opening the same link."""
+    other = type(table)(app, app.test_client())
+    other.token = table.token
+    return other
+
+
+def flashes(table: Table) -> str:
+    return " ".join(page(table.client.get(table.url)).text.split())
+
+
+def deals_of(table: Table) -> list[dict[str, object]]:
+    return list(table.row().deals)
+
+
+def test_double_tap_saves_one_deal(table: Table) -> None:
+    started(table)
+    form = table.open_deal("diamonds")
+    first = table.save(form, form_fields(DIAMONDS))
+    second = table.save(form, form_fields(DIAMONDS))
+    assert first.status_code == second.status_code == 303
+    assert second.headers["Location"] == first.headers["Location"]
+    assert deals_of(table) == [KING, QUEENS, DIAMONDS]
+    shown = flashes(table)
+    assert "Deal 3 saved" in shown  # the saved state is shown, with no warning
+    assert "another phone" not in shown
+
+
+def test_double_tap_over_htmx_saves_one_deal(table: Table) -> None:
+    started(table)
+    form = table.open_deal("diamonds")
+    data = {**form.checked("/deal"), **form_fields(DIAMONDS)}
+    headers = {"HX-Request": "true", "X-CSRFToken": form.csrf_token}
+    responses = [table.client.post(f"{table.url}/deal", data=data, headers=headers)
+                 for _ in range(3)]
+    assert all(response.status_code == 303 for response in responses)
+    assert deals_of(table) == [KING, QUEENS, DIAMONDS]
+
+
+def test_resubmitting_an_old_form_after_more_deals_saves_nothing(table: Table) -> None:
+    started(table)
+    form = table.open_deal("diamonds")
+    table.save(form, form_fields(DIAMONDS))
+    table.enter(LTOOSH)
+    again = table.save(form, form_fields(DIAMONDS))  # the browser's back button, then submit
+    assert again.status_code == 303
+    assert deals_of(table) == [KING, QUEENS, DIAMONDS, LTOOSH]
+
+
+def test_two_phones_enter_the_same_deal_differently(app: Flask, table: Table) -> None:
+    """B saves after A with a form made for the same deal: refused, told, A's deal kept."""
+    started(table)
+    phone_b = second_phone(app, table)
+    form_a = table.open_deal("diamonds")
+    form_b = phone_b.open_deal("ltoosh")
+    assert table.save(form_a, form_fields(DIAMONDS)).status_code == 303
+    refused = phone_b.save(form_b, form_fields(LTOOSH))
+    assert refused.status_code == 303
+    shown = flashes(phone_b)
+    assert "Deal 3 was already entered on another phone" in shown
+    assert "Diamonds" in shown  # the current state: the deal A saved is in the history
+    assert deals_of(table) == [KING, QUEENS, DIAMONDS]
+    assert phone_b.enter(LTOOSH).status_code == 200  # B enters the next deal afresh
+    assert deals_of(table) == [KING, QUEENS, DIAMONDS, LTOOSH]
+
+
+def test_two_phones_enter_the_same_deal_alike(app: Flask, table: Table) -> None:
+    """Both phones typed the same deal: one is saved, B sees it, no warning needed."""
+    started(table)
+    phone_b = second_phone(app, table)
+    form_a = table.open_deal("diamonds")
+    form_b = phone_b.open_deal("diamonds")
+    table.save(form_a, form_fields(DIAMONDS))
+    phone_b.save(form_b, form_fields(DIAMONDS))
+    assert deals_of(table) == [KING, QUEENS, DIAMONDS]
+    assert "already entered" not in flashes(phone_b)
+
+
+def test_new_deal_against_a_stale_version_is_refused(app: Flask, table: Table) -> None:
+    """A edits deal 1 while B enters deal 3: B's form is stale; B is told, A's edit kept."""
+    started(table)
+    phone_b = second_phone(app, table)
+    form_b = phone_b.open_deal("diamonds")
+    edited_king = {"contract": "king-of-hearts", "taker": 2}
+    table.edit(1, edited_king)
+    refused = phone_b.save(form_b, form_fields(DIAMONDS))
+    assert refused.status_code == 303
+    assert "changed on another phone" in flashes(phone_b)
+    assert deals_of(table) == [edited_king, QUEENS]
+    phone_b.enter(DIAMONDS)
+    assert deals_of(table) == [edited_king, QUEENS, DIAMONDS]
+
+
+def test_edits_check_the_version(app: Flask, table: Table) -> None:
+    """Two phones edit the same past deal: the second edit is refused, the first kept."""
+    started(table, deals=3)
+    phone_b = second_phone(app, table)
+    form_a = table.open_edit(1, "king-of-hearts")
+    form_b = phone_b.open_edit(1, "king-of-hearts")
+    assert table.save(form_a, form_fields({"contract": "king-of-hearts", "taker": 2})
+                      ).status_code == 303
+    refused = phone_b.save(form_b, form_fields({"contract": "king-of-hearts", "taker": 3}))
+    assert refused.status_code == 303
+    assert "changed on another phone" in flashes(phone_b)
+    assert deals_of(table)[0] == {"contract": "king-of-hearts", "taker": 2}
+    assert len(deals_of(table)) == 3
+
+
+def test_edit_racing_a_new_deal_loses_nothing(app: Flask, table: Table) -> None:
+    started(table)
+    phone_b = second_phone(app, table)
+    form_b = phone_b.open_edit(2, "queens")
+    table.enter(DIAMONDS)
+    phone_b.save(form_b, form_fields({"contract": "queens",
+                                       "takers": {"S": 3, "H": 2, "D": 1, "C": 0}}))
+    assert deals_of(table) == [KING, QUEENS, DIAMONDS]
+    assert "changed on another phone" in flashes(phone_b)
+
+
+def _undo_fields(table: Table) -> dict[str, str]:
+    return page(table.game_page()).hidden("/undo")
+
+
+def test_double_tap_on_undo_removes_one_deal(table: Table) -> None:
+    started(table, deals=3)
+    fields = _undo_fields(table)
+    for _ in range(3):
+        assert table.client.post(f"{table.url}/undo", data=fields).status_code == 303
+    assert deals_of(table) == [KING, QUEENS]
+
+
+def test_stale_undo_removes_nothing(app: Flask, table: Table) -> None:
+    """B taps undo on a page that predates A's new deal: A's deal stays."""
+    started(table)
+    phone_b = second_phone(app, table)
+    fields_b = _undo_fields(phone_b)
+    table.enter(DIAMONDS)
+    assert phone_b.client.post(f"{table.url}/undo", data=fields_b).status_code == 303
+    assert deals_of(table) == [KING, QUEENS, DIAMONDS]
+    assert "nothing was undone" in flashes(phone_b)
+
+
+def test_stale_notes_are_refused(app: Flask, table: Table) -> None:
+    started(table)
+    phone_b = second_phone(app, table)
+    fields_a = page(table.game_page()).hidden("/notes")
+    fields_b = page(phone_b.game_page()).hidden("/notes")
+    table.client.post(f"{table.url}/notes", data={**fields_a, "notes": "A's notes"})
+    phone_b.client.post(f"{table.url}/notes", data={**fields_b, "notes": "B's notes"})
+    assert table.row().notes == "A's notes"
+    assert "notes were not saved" in flashes(phone_b)
+
+
+def test_first_chooser_is_chosen_once(app: Flask, table: Table) -> None:
+    table.new_game()
+    phone_b = second_phone(app, table)
+    fields_a = page(table.game_page()).hidden("/first")
+    fields_b = page(phone_b.game_page()).hidden("/first")
+    table.client.post(f"{table.url}/first", data={**fields_a, "seat": "2"})
+    phone_b.client.post(f"{table.url}/first", data={**fields_b, "seat": "3"})
+    assert table.row().first == 2
+    assert "Someone else already started" in flashes(phone_b)
+
+
+def test_store_refuses_a_write_against_an_old_version(app: Flask, table: Table) -> None:
+    """The version check is in the UPDATE itself, so it holds across processes and hosts."""
+    started(table)
+    with app.app_context():
+        row = find_game(table.token)
+        assert row is not None
+        game, old = game_of(row), row.version
+        save_deals(row, game, old)
+        try:
+            save_deals(row, game, old)
+        except StaleStateError:
+            pass
+        else:
+            raise AssertionError("a write against an old version went through")
+        assert find_game(table.token).version == old + 1  # type: ignore[union-attr]
+        db.session.remove()
+
+
+def test_forms_carry_the_deal_number_and_version(table: Table) -> None:
+    started(table)
+    form: Page = table.open_deal("diamonds")
+    hidden = form.hidden("/deal")
+    assert hidden["number"] == "3"
+    assert hidden["version"] == str(table.row().version)
