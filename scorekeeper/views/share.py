@@ -242,7 +242,8 @@ def live(view_token: str) -> Response:
     if version is None:
         abort(404)
     tag = _etag(version)
-    if tag in request.if_none_match:
+    # weak: the same fragment compressed or not (Flask-Compress leaves weak tags alone)
+    if request.if_none_match.contains_weak(tag):
         response = Response(status=304)
     elif request.args.get("v") == tag:
         response = Response(status=204)  # htmx swaps nothing on 204
@@ -250,7 +251,7 @@ def live(view_token: str) -> Response:
         row = _view_or_404(view_token)
         tag = _etag(row.version)  # the version may have moved since the lookup above
         response = Response(render_template("_live.html", **_live_args(row)))
-    response.set_etag(tag)
+    response.set_etag(tag, weak=True)
     response.headers["Cache-Control"] = "private, no-cache"
     response.vary.update(("Cookie", "Accept-Language"))
     return response

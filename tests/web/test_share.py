@@ -1,0 +1,261 @@
+"""The view link, the live fragment, the QR code and the chart.
+
+The view link reads and never writes: every route that can change a game is tried with the view
+token (404 or 405, database unchanged), and nothing under /v/ takes anything but GET.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.routing import Rule
+
+from tests.conftest import Table, page, snapshot, totals_shown
+
+WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+
+
+def started(table: Table) -> str:
+    """A Trix partnership game with two deals entered; its view token."""
+    table.new_game("trix", "partnership", name="Majlis", first=1)
+    table.enter({"contract": "king-of-hearts", "taker": 2, "doubled_by": 1})
+    table.enter({"contract": "diamonds", "counts": [3, 4, 5, 1]})
+    return str(table.row().view_token)
+
+
+def game_rules(app: Flask) -> list[Rule]:
+    return [rule for rule in app.url_map.iter_rules() if "token" in rule.arguments]
+
+
+def url_for_rule(rule: Rule, token: str) -> str:
+    values: dict[str, Any] = {"token": token, "number": 1}
+    return rule.build({k: v for k, v in values.items() if k in rule.arguments})[1]
+
+
+def test_the_view_page_shows_the_game_and_no_way_to_change_it(table: Table) -> None:
+    view_token = started(table)
+    row = table.row()
+    response = table.client.get(f"/v/{view_token}")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert totals_shown(response) == totals_shown(table.game_page())
+    assert "Majlis" in html and "Rami" in html
+    assert "Deal 3 of 20" in html  # where the game is
+    assert 'class="history"' in html and "King of Hearts" in html
+    assert 'class="chart running-totals"' in html
+    assert row.token not in html  # the scorekeeper's link is never shown to viewers
+    shown = page(response)
+    assert not any("/g/" in link for link in shown.links)
+    assert [form["action"] for form in shown.forms] == []
+    assert "Edit" not in shown.text and "Undo" not in shown.text
+    assert f"/v/{view_token}/export.json" in shown.links
+    assert f"/v/{view_token}/export.csv" in shown.links
+
+
+def test_a_view_link_is_never_remembered_as_a_scorekeepers(app: Flask, table: Table) -> None:
+    view_token = started(table)
+    viewer = app.test_client()
+    assert viewer.get(f"/v/{view_token}").status_code == 200
+    assert table.row().token not in viewer.get("/").get_data(as_text=True)
+    assert viewer.get("/backup.json").get_data(as_text=True).strip() == "[]"
+
+
+def test_views_exports_work(table: Table) -> None:
+    view_token = started(table)
+    scorekeeper = table.client.get(f"{table.url}/export.json").get_data(as_text=True)
+    viewer = table.client.get(f"/v/{view_token}/export.json")
+    assert viewer.status_code == 200 and viewer.get_data(as_text=True) == scorekeeper
+    csv = table.client.get(f"/v/{view_token}/export.csv")
+    assert csv.status_code == 200 and csv.mimetype == "text/csv"
+
+
+def test_unknown_view_tokens_are_404(client: FlaskClient) -> None:
+    for url in ("/v/nope", "/v/nope/live", "/v/nope/export.json", "/v/" + "x" * 100 + "/live"):
+        assert client.get(url).status_code == 404
+
+
+def test_nothing_under_v_accepts_a_write(app: Flask, table: Table) -> None:
+    view_token = started(table)
+    rules = [rule for rule in app.url_map.iter_rules() if rule.rule.startswith("/v/")]
+    assert {rule.endpoint for rule in rules} >= {"share.view_page", "share.live"}
+    before = snapshot(app)
+    for rule in rules:
+        assert rule.methods is not None and rule.methods <= {"GET", "HEAD", "OPTIONS"}, rule
+        url = rule.build({"view_token": view_token})[1]
+        for method in WRITE_METHODS:
+            response = table.client.open(url, method=method,
+                                         headers={"X-CSRFToken": table.csrf()})
+            assert response.status_code == 405, (method, url)
+    assert snapshot(app) == before
+
+
+def test_every_write_route_refuses_the_view_token(app: Flask, table: Table) -> None:
+    view_token = started(table)
+    version = table.row().version
+    token = table.csrf()  # a valid CSRF token: a refusal can only come from the link
+    rules = game_rules(app)
+    writes = [rule for rule in rules if rule.methods and set(WRITE_METHODS) & rule.methods]
+    # the routes the web app has today; a new one is covered automatically
+    assert {rule.endpoint for rule in writes} >= {
+        "games.choose_first", "games.undo", "games.notes", "games.delete",
+        "deals.preview", "deals.save_deal"}
+    form = {"seat": "0", "number": "3", "version": str(version), "contract": "queens",
+            "name": "hacked", "notes": "hacked", "editing": "", "takers-S": "0",
+            "csrf_token": token}
+    before = snapshot(app)
+    for rule in rules:
+        url = url_for_rule(rule, view_token)
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            response = table.client.open(url, method=method, data=form,
+                                         headers={"X-CSRFToken": token})
+            assert response.status_code in (404, 405), (method, url, response.status_code)
+    assert snapshot(app) == before
+    # the same request with the scorekeeper's token does reach the game
+    notes = table.client.post(f"{table.url}/notes", data=form, headers={"X-CSRFToken": token})
+    assert notes.status_code == 303
+    assert table.row().name == "hacked"
+
+
+def test_a_saved_deal_shows_up_in_the_live_fragment(app: Flask, table: Table) -> None:
+    view_token = started(table)
+    viewer = app.test_client()
+    html = viewer.get(f"/v/{view_token}").get_data(as_text=True)
+    poll = re.search(r'<div class="live" hx-get="([^"]+)" hx-trigger="every 3s" '
+                     r'hx-swap="outerHTML">', html)
+    assert poll is not None
+    poll_url = poll.group(1).replace("&amp;", "&")
+    live = viewer.get(f"/v/{view_token}/live")
+    etag = live.headers["ETag"]
+    assert live.status_code == 200 and etag
+
+    # nothing changed: 304 to a conditional request, 204 to htmx's poll (no swap)
+    unchanged = viewer.get(f"/v/{view_token}/live", headers={"If-None-Match": etag})
+    assert unchanged.status_code == 304 and unchanged.data == b""
+    assert viewer.get(poll_url, headers={"HX-Request": "true"}).status_code == 204
+
+    table.enter({"contract": "ltoosh", "tricks": [4, 3, 3, 3]})
+    changed = viewer.get(poll_url, headers={"HX-Request": "true", "If-None-Match": etag})
+    assert changed.status_code == 200
+    assert changed.headers["ETag"] != etag
+    fragment = changed.get_data(as_text=True)
+    assert fragment.startswith('<div class="live"')  # a fragment, not a page
+    assert "<html" not in fragment
+    assert "Ltoosh" in fragment and "Deal 4 of 20" in fragment
+    assert totals_shown(changed) == totals_shown(table.game_page())
+    assert table.row().token not in fragment
+    # the new fragment polls for the next change
+    assert f"v={changed.get_etag()[0]}" in fragment
+
+
+def test_304_holds_for_compressed_responses(table: Table) -> None:
+    view_token = started(table)
+    browser = {"Accept-Encoding": "gzip, deflate, br"}
+    first = table.client.get(f"/v/{view_token}/live", headers=browser)
+    assert first.status_code == 200
+    again = table.client.get(f"/v/{view_token}/live",
+                             headers={**browser, "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+
+
+def test_an_unchanged_game_is_answered_without_loading_it(
+        app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorekeeper.views import share
+
+    view_token = started(table)
+    etag = table.client.get(f"/v/{view_token}/live").headers["ETag"]
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the whole game was loaded")
+
+    monkeypatch.setattr(share, "find_game_by_view_token", refuse)
+    monkeypatch.setattr(share, "game_view", refuse)
+    response = table.client.get(f"/v/{view_token}/live", headers={"If-None-Match": etag})
+    assert response.status_code == 304
+
+
+def test_the_etag_depends_on_the_language(table: Table) -> None:
+    view_token = started(table)
+    english = table.client.get(f"/v/{view_token}/live").headers["ETag"]
+    arabic = table.client.get(f"/v/{view_token}/live",
+                              headers={"Accept-Language": "ar"}).headers["ETag"]
+    assert english != arabic
+    response = table.client.get(f"/v/{view_token}/live",
+                                headers={"Accept-Language": "ar", "If-None-Match": english})
+    assert response.status_code == 200
+
+
+def test_a_game_not_started_yet_can_be_followed(app: Flask, table: Table) -> None:
+    table.new_game("turkish-king")
+    view_token = table.row().view_token
+    response = app.test_client().get(f"/v/{view_token}")
+    assert response.status_code == 200
+    assert "has not started yet" in response.get_data(as_text=True)
+    table.choose_first(2)
+    live = app.test_client().get(f"/v/{view_token}/live")
+    assert "declares" in live.get_data(as_text=True)
+
+
+def test_the_game_page_shares_the_view_link_as_a_qr_code(table: Table) -> None:
+    view_token = started(table)
+    html = table.game_page().get_data(as_text=True)
+    assert f"http://localhost/v/{view_token}" in html
+    qr = re.search(r"<svg[^>]*class=\"qr-code\".*?</svg>", html, re.S)
+    assert qr is not None
+    assert "style" not in qr.group(0)
+    assert "width=" not in qr.group(0).split(">", 1)[0]
+    assert f"/g/{table.token}/export.json" in html and f"/g/{table.token}/export.csv" in html
+
+
+@pytest.mark.parametrize("url", ["game", "view"])
+def test_pages_carry_no_inline_style(table: Table, url: str) -> None:
+    view_token = started(table)
+    response = table.game_page() if url == "game" else table.client.get(f"/v/{view_token}")
+    html = response.get_data(as_text=True)
+    assert not re.search(r"\sstyle\s*=", html)
+    assert "<style" not in html
+    assert "style-src 'self'" in response.headers["Content-Security-Policy"]
+
+
+def rotate(deal: dict[str, Any], shift: int) -> dict[str, Any]:
+    """The same deal with every seat moved `shift` places (so each kingdom differs)."""
+    if deal["contract"] == "trix":
+        return {"contract": "trix", "order": [(seat + shift) % 4 for seat in deal["order"]]}
+    return {**deal, "king_of_hearts": (deal["king_of_hearts"] + shift) % 4}
+
+
+def test_the_chart_is_on_the_game_page_and_the_finished_game(table: Table) -> None:
+    table.new_game("trix-complex", "solo", first=0)
+    deals = [
+        {"contract": "trix", "order": [0, 1, 2, 3]},
+        {"contract": "complex", "tricks": [4, 3, 3, 3], "diamonds": [4, 3, 3, 3],
+         "queens": {"S": 0, "H": 1, "D": 2, "C": 3}, "king_of_hearts": 0},
+    ]
+    for kingdom in range(4):
+        for deal in deals:
+            table.enter(rotate(deal, kingdom))
+    html = table.game_page().get_data(as_text=True)
+    assert "Final standings" in html
+    assert 'class="chart running-totals"' in html
+    caption = re.search(r"<figcaption[^>]*>([^<]*)</figcaption>", html)
+    assert caption is not None and caption.group(1).startswith("After deal 8 of 8:")
+    totals = {name: int(total.replace("−", "-")) for name, total in
+              zip(table.row().players, totals_shown(table.game_page()), strict=True)}
+    for name, total in totals.items():
+        assert f"{name} {total}" in caption.group(1)
+
+
+def test_the_chart_follows_the_page_direction(table: Table) -> None:
+    view_token = started(table)
+    html = table.client.get(f"/v/{view_token}", headers={"Accept-Language": "ar"}).get_data(
+        as_text=True)
+    assert 'dir="rtl"' in html
+    assert 'class="chart running-totals"' in html
+
+
+def test_home_links_to_backup_and_import(client: FlaskClient) -> None:
+    links = page(client.get("/")).links
+    assert "/import" in links
