@@ -1,0 +1,169 @@
+"""Bytes on the phone's connection: the first load of a game page, then every tap's response.
+
+Requests ask for gzip only (the issue's unit; browsers that take brotli or zstd get less).
+"First load" is the game page's HTML plus every stylesheet, script and icon it links, with an
+empty cache. A tap is what the browser sends as the player enters one deal of each kind:
+choosing the contract (a boosted navigation), the form's load-time preview, one preview per
+chip, and saving (the boosted POST, its 303 and the game page it leads to).
+
+    python bench/bytes_bench.py
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import (
+    TAP_SCRIPTS,
+    Results,
+    init_db,
+    log,
+    make_games,
+    server,
+    temp_instance,
+)
+from httpraw import Client, Reply, assets_of
+
+FIRST_LOAD_TARGET = 25 * 1024
+TAP_TARGET = 1536
+BOOSTED = {"HX-Request": "true", "HX-Boosted": "true"}
+FRAGMENT = {"HX-Request": "true"}
+CSRF_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
+HIDDEN_RE = re.compile(r'<input[^>]*type="hidden"[^>]*>')
+
+
+def hidden_fields(html: str) -> dict[str, str]:
+    """The deal form's hidden inputs (csrf_token, contract, number, version, editing)."""
+    fields = {}
+    for tag in HIDDEN_RE.findall(html):
+        name = re.search(r'name="([^"]+)"', tag)
+        value = re.search(r'value="([^"]*)"', tag)
+        if name:
+            fields[name.group(1)] = value.group(1) if value else ""
+    return fields
+
+
+def checked_fields(html: str) -> dict[str, str]:
+    """Chips the re-rendered form shows checked (tapped, filled in by the app, or "nobody")."""
+    fields = {}
+    for tag in re.findall(r'<input[^>]*type="radio"[^>]*>', html):
+        if " checked" in tag:
+            name = re.search(r'name="([^"]+)"', tag)
+            value = re.search(r'value="([^"]*)"', tag)
+            if name and value:
+                fields[name.group(1)] = value.group(1)
+    return fields
+
+
+def first_load(base: str, token: str) -> tuple[int, int, list[str]]:
+    """Compressed bytes of the page and everything it links; header bytes; the parts."""
+    client = Client(base)
+    page = client.request("GET", f"/g/{token}")
+    assert page.status == 200, page.status
+    replies: list[tuple[str, Reply]] = [("page", page)]
+    missing: list[str] = []
+    for url in assets_of(page.text):
+        reply = client.request("GET", url)
+        name = url.split("?")[0].rsplit("/", 1)[-1]
+        if reply.status != 200:
+            missing.append(f"{name} answered {reply.status}")
+            continue
+        replies.append((name, reply))
+    client.close()
+    body = sum(len(r.raw) for _, r in replies)
+    headers = sum(r.header_bytes for _, r in replies)
+    parts = [f"{name} {len(r.raw)} B ({r.headers.get('Content-Encoding', 'identity')})"
+             for name, r in replies]
+    return body, headers, parts + missing
+
+
+def static_headers(base: str, token: str) -> list[str]:
+    """Cache-Control of each static file the page links (must be long-lived)."""
+    client = Client(base)
+    page = client.request("GET", f"/g/{token}")
+    found = []
+    for url in assets_of(page.text):
+        reply = client.request("GET", url)
+        found.append(f"{url}: {reply.headers.get('Cache-Control')}")
+    client.close()
+    return found
+
+
+def deal_taps(base: str, token: str, script: object) -> list[tuple[str, int, int]]:
+    """(what, compressed body bytes, status) of every response while entering one deal."""
+    from common import TapScript
+
+    assert isinstance(script, TapScript)
+    client = Client(base)
+    client.request("GET", f"/g/{token}")  # the session that opened the game
+    sizes: list[tuple[str, int, int]] = []
+    page = client.request("GET", f"/g/{token}/deal?contract={script.contract}", headers=BOOSTED)
+    sizes.append(("choose contract (page)", len(page.raw), page.status))
+    form = hidden_fields(page.text) | checked_fields(page.text)
+    csrf = {"X-CSRFToken": form["csrf_token"]}
+    reply = client.request("POST", f"/g/{token}/deal/preview", form=form,
+                           headers=FRAGMENT | csrf)
+    sizes.append(("preview on load", len(reply.raw), reply.status))
+    for name, value in script.taps:
+        form[name] = value
+        reply = client.request("POST", f"/g/{token}/deal/preview", form=form,
+                               headers=FRAGMENT | csrf)
+        assert reply.status == 200, reply.status
+        sizes.append((f"tap {name}={value} (preview)", len(reply.raw), reply.status))
+        form = hidden_fields(reply.text) | checked_fields(reply.text)
+    saved = client.request("POST", f"/g/{token}/deal", form=form, headers=BOOSTED | csrf)
+    assert saved.status == 303, (saved.status, saved.text[:500])
+    after = client.request("GET", saved.headers["Location"], headers=BOOSTED)
+    sizes.append(("save: 303 + game page", len(saved.raw) + len(after.raw), after.status))
+    client.close()
+    return sizes
+
+
+def run(quick: bool = False) -> Results:
+    """Measure and return the figures."""
+    results = Results()
+    with temp_instance() as instance:
+        init_db(instance)
+        page_game = make_games(instance, 1, "trix", deals=10)[0][0]
+        needed = {s.game: sum(1 for t in TAP_SCRIPTS if t.game == s.game) for s in TAP_SCRIPTS}
+        fresh = {game: [t for t, _ in make_games(instance, count, game)]
+                 for game, count in needed.items()}
+        with server(instance) as base:
+            log("bytes: first load")
+            body, headers, parts = first_load(base, page_game)
+            results.add("first load of a game page, gzip (HTML+CSS+JS+icons)",
+                        f"{body / 1024:.1f} KB", "≤ 25 KB", body <= FIRST_LOAD_TARGET,
+                        "; ".join(parts) + f"; headers {headers} B more")
+            cache = static_headers(base, page_game)
+            long_lived = all("max-age=31536000" in c and "immutable" in c for c in cache)
+            results.add("static files: content hash in URL, long-lived cache",
+                        "yes" if long_lived else "no", "yes", long_lived, "; ".join(cache))
+            worst: dict[str, tuple[int, str]] = {}
+            used: dict[str, int] = {}
+            for script in TAP_SCRIPTS:
+                token = fresh[script.game][used.get(script.game, 0)]
+                used[script.game] = used.get(script.game, 0) + 1
+                log(f"bytes: {script.label}")
+                for what, size, _ in deal_taps(base, token, script):
+                    kind = what.split(" (")[0].split(":")[0]
+                    kind = "tap" if what.startswith("tap ") else kind
+                    if size > worst.get(kind, (0, ""))[0]:
+                        worst[kind] = (size, f"{script.label}: {what}")
+            for kind, label in (("choose contract", "choosing the contract (boosted page)"),
+                                ("preview on load", "deal form's preview on load"),
+                                ("tap", "each chip tap (preview fragment)"),
+                                ("save", "saving (303 + boosted game page)")):
+                size, where = worst[kind]
+                results.add(f"largest response: {label}, gzip", f"{size} B", "≤ 1536 B",
+                            size <= TAP_TARGET, where)
+    return results
+
+
+if __name__ == "__main__":
+    from run import print_table
+
+    print_table(run())
