@@ -1,0 +1,302 @@
+"""Durability: the real server (gunicorn, several workers) killed with SIGKILL mid-burst loses
+nothing it confirmed, duplicates nothing, and leaves a database that passes its integrity check
+and replays cleanly through the engine."""
+
+from __future__ import annotations
+
+import base64
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+import pytest
+
+from tests.conftest import Page, form_fields
+from tests.security.helpers import TRIX_KINGDOM
+
+pytestmark = pytest.mark.slow
+
+GAMES = 8
+WORKERS = 3
+SHARED_GAMES = 2  # games scored by two phones at once (stale forms and refusals happen)
+BURST_SECONDS = (1.5, 2.0)  # the server is killed this long into each burst
+DEAL_OF = {deal["contract"]: deal for deal in TRIX_KINGDOM}
+
+
+class ServerGone(Exception):
+    """The connection failed: the server was killed (or is restarting)."""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Server:
+    """`scorekeeper serve` in its own process group, so one SIGKILL takes every worker."""
+
+    def __init__(self, instance: Path) -> None:
+        self.instance = instance
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = instance / "server.log"
+
+    def command(self) -> list[str]:
+        script = shutil.which("scorekeeper")
+        base = [script] if script else [sys.executable, "-m", "scorekeeper.cli"]
+        return [*base, "serve", "--host", "127.0.0.1", "--port", str(self.port),
+                "--workers", str(WORKERS)]
+
+    def start(self) -> None:
+        env = {key: value for key, value in os.environ.items()
+               if key not in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_ACCESS_CODE")}
+        env["SCOREKEEPER_INSTANCE"] = str(self.instance)
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(self.command(), cwd=self.instance, env=env,
+                                            stdout=log, stderr=subprocess.STDOUT,
+                                            start_new_session=True)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, self.log.read_text()
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+                connection.request("GET", "/")
+                if connection.getresponse().status == 200:
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise AssertionError("the server did not start:\n" + self.log.read_text())
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group: master and workers die mid-request."""
+        assert self.process is not None
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=10)
+
+
+def session_flashes(cookie: str) -> list[str]:
+    """The flash messages in a Flask session cookie (readable; only its signature is secret)."""
+    compressed = cookie.startswith(".")
+    payload = cookie.lstrip(".").split(".")[0]
+    raw = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+    data = json.loads(zlib.decompress(raw) if compressed else raw)
+    messages = []
+    for entry in data.get("_flashes", []):
+        pair = entry.get(" t", entry) if isinstance(entry, dict) else entry
+        messages.append(str(pair[1]))
+    return messages
+
+
+class Phone:
+    """One browser over real HTTP: keeps its session cookie, reads forms like a browser."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.cookie = ""
+
+    def request(self, method: str, path: str, data: dict[str, str] | None = None
+                ) -> tuple[int, dict[str, str], str]:
+        headers = {"Cookie": f"session={self.cookie}"} if self.cookie else {}
+        body = None
+        if data is not None:
+            body = urlencode(data)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15)
+            connection.request(method, path, body=body, headers=headers)
+            response = connection.getresponse()
+            text = response.read().decode()
+            connection.close()
+        except (OSError, http.client.HTTPException) as error:
+            raise ServerGone from error
+        for header in response.headers.get_all("Set-Cookie") or []:
+            jar: SimpleCookie = SimpleCookie(header)
+            if "session" in jar:
+                self.cookie = jar["session"].value
+        return response.status, dict(response.headers), text
+
+    def flashes(self) -> list[str]:
+        return session_flashes(self.cookie) if self.cookie else []
+
+    def new_game(self, players: tuple[str, ...]) -> str:
+        status, _, html = self.request("GET", "/new")
+        assert status == 200
+        data = {"csrf_token": Page(html).hidden("/new")["csrf_token"], "game": "trix",
+                "mode": "solo", "doubled_self_take": "net", "doubling": "y",
+                **{f"player_{seat}": name for seat, name in enumerate(players)}}
+        status, headers, _ = self.request("POST", "/new", data)
+        assert status == 303, status
+        token = headers["Location"].rstrip("/").rsplit("/", 1)[-1]
+        status, _, html = self.request("GET", f"/g/{token}")
+        status, _, _ = self.request("POST", f"/g/{token}/first",
+                                    {**Page(html).hidden("/first"), "seat": "0"})
+        assert status == 303
+        return token
+
+
+@dataclass
+class Tally:
+    """What the phones were told, for the checks after the kill."""
+
+    confirmed: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    posted: dict[str, int] = field(default_factory=dict)  # highest deal number posted per game
+    saves: int = 0
+    refused: int = 0  # answered 303 but not saved: a stale form from the other phone
+    cut: int = 0  # requests the kill left without an answer
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def next_deal(phone: Phone, token: str) -> tuple[dict[str, str], dict[str, Any]] | None:
+    """The form for the game's next deal (None when the game is over)."""
+    status, _, html = phone.request("GET", f"/g/{token}")
+    assert status == 200, status
+    contracts = []
+    for href in Page(html).links:
+        parts = urlsplit(href)
+        if parts.path == f"/g/{token}/deal":
+            contracts += parse_qs(parts.query).get("contract", [])
+    if not contracts:
+        return None
+    deal = DEAL_OF[contracts[0]]
+    status, _, html = phone.request("GET", f"/g/{token}/deal?contract={contracts[0]}")
+    if status != 200:
+        return None
+    return {**Page(html).hidden("/deal"), **form_fields(deal)}, deal
+
+
+def score(phone: Phone, token: str, tally: Tally, stop: threading.Event) -> None:
+    """Enter deals until the game ends or the server dies; double-tap every third save."""
+    taps = 0
+    try:
+        while not stop.is_set():
+            found = next_deal(phone, token)
+            if found is None:
+                return
+            data, deal = found
+            number = int(data["number"])
+            with tally.lock:
+                tally.posted[token] = max(tally.posted.get(token, 0), number)
+            taps += 1
+            for _ in range(2 if taps % 3 == 0 else 1):
+                status, _, _ = phone.request("POST", f"/g/{token}/deal", data)
+                assert status == 303, status
+                with tally.lock:
+                    tally.saves += 1
+                    if f"Deal {number} saved." in phone.flashes():
+                        tally.confirmed[(token, number)] = deal
+                    else:
+                        tally.refused += 1
+    except ServerGone:
+        with tally.lock:
+            tally.cut += 1
+
+
+def burst(port: int, tokens: list[str], tally: Tally, seconds: float,
+          kill: Any) -> None:
+    """Phones score every game at once (two phones on the shared games); kill mid-burst."""
+    stop = threading.Event()
+    threads = []
+    for index, token in enumerate(tokens):
+        for _ in range(2 if index < SHARED_GAMES else 1):
+            phone = Phone(port)
+            threads.append(threading.Thread(target=score, args=(phone, token, tally, stop)))
+    for thread in threads:
+        thread.start()
+    time.sleep(seconds)
+    kill()
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=30)
+        assert not thread.is_alive()
+
+
+def check_database(instance: Path, tally: Tally) -> dict[str, int]:
+    """Integrity, every confirmed deal exactly once, and a clean replay of every game."""
+    from scorekeeper import create_app
+    from scorekeeper.extensions import db
+    from scorekeeper.models import GameRow
+    from scorekeeper.rules import replay
+    from scorekeeper.store import game_of
+
+    path = instance / "scorekeeper.sqlite"
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(instance),
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+    deals = 0
+    with app.app_context():
+        rows = {row.token: row for row in db.session.query(GameRow)}
+        for (token, number), deal in tally.confirmed.items():
+            row = rows[token]
+            assert number <= len(row.deals), (token, number)
+            assert row.deals[number - 1] == deal, (token, number)
+        for token, row in rows.items():
+            assert row.deal_count == len(row.deals)
+            assert len(row.deals) <= tally.posted.get(token, 0)  # nothing beyond what was sent
+            result = replay(game_of(row))  # raises if a stored deal breaks a rule
+            assert result.finished == row.finished
+            deals += len(row.deals)
+        db.session.remove()
+        db.engine.dispose()
+    return {"games": len(rows), "deals": deals}
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def test_sigkill_mid_burst_loses_nothing(server: Server) -> None:
+    server.start()
+    organiser = Phone(server.port)
+    tokens = [organiser.new_game((f"A{n}", f"B{n}", f"C{n}", f"D{n}")) for n in range(GAMES)]
+    tally = Tally()
+    kills = 0
+    for seconds in BURST_SECONDS:
+        cut_before = tally.cut
+        burst(server.port, tokens, tally, seconds, server.kill)
+        kills += 1
+        assert tally.cut > cut_before  # the kill really happened mid-burst
+        check_database(server.instance, tally)
+        server.start()  # the restarted server opens the database the kill left behind
+    totals = check_database(server.instance, tally)
+    phone = Phone(server.port)
+    for token in tokens:  # and every game still works over HTTP
+        status, _, _ = phone.request("GET", f"/g/{token}")
+        assert status == 200
+    assert totals["games"] == GAMES
+    assert len(tally.confirmed) > GAMES  # several saves per game were confirmed
+    assert totals["deals"] >= len(tally.confirmed)
+    print(f"\ndurability: {kills} SIGKILLs survived, {tally.saves} save requests answered "
+          f"({tally.refused} stale forms refused), {tally.cut} requests cut by the kills, "
+          f"{len(tally.confirmed)} deals confirmed and all present once; {totals['deals']} "
+          f"deals stored in {GAMES} games")
