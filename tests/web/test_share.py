@@ -259,3 +259,47 @@ def test_the_chart_follows_the_page_direction(table: Table) -> None:
 def test_home_links_to_backup_and_import(client: FlaskClient) -> None:
     links = page(client.get("/")).links
     assert "/import" in links
+
+
+@pytest.mark.browser
+def test_a_viewers_phone_follows_the_game_without_reloading(app: Flask, table: Table) -> None:
+    """In Chromium: the view page's htmx poll brings in a new deal; 204s swap nothing."""
+    import shutil
+    import threading
+
+    from werkzeug.serving import make_server
+
+    sync_api = pytest.importorskip("playwright.sync_api")
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("Chromium is not installed")
+    view_token = started(table)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    statuses: list[int] = []
+    problems: list[str] = []
+    try:
+        with sync_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium,
+                                                 args=["--no-sandbox"])
+            viewer = browser.new_page(viewport={"width": 360, "height": 740})
+            viewer.on("response", lambda r: statuses.append(r.status) if "/live" in r.url
+                      else None)
+            viewer.on("console", lambda m: problems.append(m.text) if m.type == "error"
+                      else None)
+            viewer.goto(f"http://127.0.0.1:{server.server_port}/v/{view_token}")
+            viewer.evaluate("window.notReloaded = true")
+            viewer.wait_for_timeout(3500)  # at least one poll while nothing changed
+            assert viewer.locator(".history tbody tr").count() == 2
+            table.enter({"contract": "ltoosh", "tricks": [4, 3, 3, 3]})
+            viewer.locator(".history tbody tr").nth(2).wait_for(timeout=8000)
+            assert viewer.evaluate("window.notReloaded") is True
+            assert viewer.locator("div.live").count() == 1
+            assert viewer.locator("svg.running-totals").count() == 1
+            browser.close()
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+    assert 204 in statuses and 200 in statuses
+    assert problems == []
