@@ -26,7 +26,7 @@ BENCHES = ("taps", "bytes", "throughput", "tables", "growth", "engine")
 
 
 def _loader(name: str) -> Callable[[bool], Results]:
-    module = __import__(name if name != "bytes" else "bytes_bench")
+    module = __import__({"bytes": "bytes_bench", "engine": "engine_bench"}.get(name, name))
     return module.run  # type: ignore[no-any-return]
 
 

@@ -1,0 +1,218 @@
+"""Server throughput as a share of a bare Flask "hello" under the same gunicorn settings.
+
+`scorekeeper serve --workers 4` (gthread, 2 threads each) and `bench/hello_app.py` (the same
+`scorekeeper.server.run`) are loaded in turn by wrk on loopback. Every request carries what a
+phone sends: the session cookie, `Accept-Encoding: gzip` (so compression is paid), htmx headers
+and the CSRF token where the app wants them. Hello is measured before and after the app's
+endpoints; the share is against their mean.
+
+- game page: GET /g/<token> of a Trix game 10 deals in;
+- preview: the deal form after the third Diamonds count (the app fills the 4th, judges, scores);
+- saving a deal: POST /g/<token>/deal, each request the next legal deal of one of many games
+  (checked afterwards: every request saved exactly one deal); the 303 is not followed;
+- live view poll: GET /v/<view_token>/live with If-None-Match of the current ETag → 304.
+
+    python bench/throughput.py [--quick]
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlencode
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import (
+    Results,
+    form_fields,
+    game_plan,
+    init_db,
+    log,
+    make_games,
+    server,
+    temp_instance,
+)
+from httpraw import Client
+
+TARGETS = {"game page": 0.10, "preview": 0.50, "saving a deal": 0.10, "live view poll (304)": 0.60}
+THREADS = 2
+CONNECTIONS = 16
+
+
+def lua_string(text: str) -> str:
+    """A Lua string literal."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def request_script(method: str, headers: dict[str, str], body: str | None = None) -> str:
+    """A wrk script sending one fixed request."""
+    lines = [f"wrk.method = {lua_string(method)}"]
+    lines += [f"wrk.headers[{lua_string(k)}] = {lua_string(v)}" for k, v in headers.items()]
+    if body is not None:
+        lines.append(f"wrk.body = {lua_string(body)}")
+    return "\n".join(lines) + "\n"
+
+
+def save_script(tokens: list[str], bodies: list[str], headers: dict[str, str]) -> str:
+    """A wrk script saving the next deal of game after game (each thread owns its own games)."""
+    header_lines = "\n".join(f"  [{lua_string(k)}] = {lua_string(v)}," for k, v in headers.items())
+    return f"""
+local tokens = {{{", ".join(lua_string(t) for t in tokens)}}}
+local bodies = {{{", ".join(lua_string(b) for b in bodies)}}}
+local headers = {{
+{header_lines}
+}}
+local threads = {{}}
+local next_id = 0
+function setup(thread)
+  thread:set("id", next_id)
+  table.insert(threads, thread)
+  next_id = next_id + 1
+end
+local mine, done, turn = {{}}, {{}}, 0
+function init(args)
+  for i = 1, #tokens do
+    if (i - 1) % {THREADS} == id then table.insert(mine, i) end
+  end
+end
+function request()
+  for _ = 1, #mine do
+    turn = turn % #mine + 1
+    local game = mine[turn]
+    local k = (done[game] or 0) + 1
+    if k <= #bodies then
+      done[game] = k
+      return wrk.format("POST", "/g/" .. tokens[game] .. "/deal", headers, bodies[k])
+    end
+  end
+  wrk.thread:stop()
+  return wrk.format("GET", "/")
+end
+"""
+
+
+def wrk(base: str, path: str, script: str, seconds: int) -> tuple[float, int, int, str]:
+    """Run wrk; requests per second, requests, failures (errors or 4xx/5xx), latency text."""
+    script_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-wrk-{os.getpid()}.lua"
+    script_path.write_text(script)
+    try:
+        out = subprocess.run(
+            ["wrk", "-t", str(THREADS), "-c", str(CONNECTIONS), "-d", f"{seconds}s",
+             "--latency", "-s", str(script_path), base + path],
+            capture_output=True, text=True, timeout=seconds + 60, check=True).stdout
+    finally:
+        script_path.unlink(missing_ok=True)
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    total = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
+    failed = sum(int(n) for n in re.findall(r"Non-2xx or 3xx responses: (\d+)", out))
+    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)",
+                       out)
+    if errors:
+        failed += sum(int(n) for n in errors.groups())
+    p50 = re.search(r"50%\s+(\S+)", out)
+    p99 = re.search(r"99%\s+(\S+)", out)
+    latency = f"p50 {p50.group(1) if p50 else '?'}, p99 {p99.group(1) if p99 else '?'}"
+    return rate, total, failed, latency
+
+
+def stored_deals(instance: str, tokens: list[str]) -> int:
+    """Deals stored in these games (SQLite in the instance)."""
+    import sqlite3
+
+    with sqlite3.connect(os.path.join(instance, "scorekeeper.sqlite")) as connection:
+        marks = ",".join("?" * len(tokens))
+        return int(connection.execute(
+            f"SELECT COALESCE(SUM(deal_count), 0) FROM games WHERE token IN ({marks})",
+            tokens).fetchone()[0])
+
+
+def run(quick: bool = False) -> Results:
+    """Measure every endpoint and hello; figures are shares of hello."""
+    results = Results()
+    if shutil.which("wrk") is None:
+        results.add("throughput", "wrk not installed", "apt-get install wrk", None)
+        return results
+    seconds = 4 if quick else 10
+    with temp_instance() as instance:
+        init_db(instance)
+        page_token, view_token = make_games(instance, 1, "trix", deals=10)[0]
+        preview_token = make_games(instance, 1, "trix")[0][0]
+        save_games = [t for t, _ in make_games(instance, 120 if quick else 300, "turkish-king")]
+        plan = game_plan("turkish-king")
+        rates: dict[str, tuple[float, int, int, str]] = {}
+        with server(instance, hello=True) as base:
+            log("throughput: hello")
+            rates["hello before"] = wrk(base, "/", request_script("GET", {
+                "Accept-Encoding": "gzip"}), seconds)
+        with server(instance) as base:
+            client = Client(base)
+            client.request("GET", f"/g/{page_token}")
+            deal_page = client.request("GET", f"/g/{preview_token}/deal?contract=diamonds").text
+            csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', deal_page)
+            assert csrf, "no CSRF token on the deal form"
+            token = csrf.group(1)
+            cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+            live = client.request("GET", f"/v/{view_token}/live")
+            etag = live.headers.get("ETag", "")
+            client.close()
+            common = {"Accept-Encoding": "gzip", "Cookie": cookie}
+            htmx = common | {"HX-Request": "true", "X-CSRFToken": token,
+                             "Content-Type": "application/x-www-form-urlencoded"}
+            preview_body = urlencode({"csrf_token": token, "contract": "diamonds", "number": "1",
+                                      "version": "2", "counts-0": "5", "counts-1": "4",
+                                      "counts-2": "3"})
+            log("throughput: game page")
+            rates["game page"] = wrk(base, f"/g/{page_token}", request_script("GET", common),
+                                     seconds)
+            log("throughput: preview")
+            rates["preview"] = wrk(base, f"/g/{preview_token}/deal/preview",
+                                   request_script("POST", htmx, preview_body), seconds)
+            if live.status == 200 and etag:
+                log("throughput: live view poll")
+                rates["live view poll (304)"] = wrk(
+                    base, f"/v/{view_token}/live",
+                    request_script("GET", common | {"If-None-Match": etag}), seconds)
+            else:
+                results.notes.append(f"live view poll: /v/<view_token>/live answered "
+                                     f"{live.status} without an ETag; not measured")
+            log("throughput: saving deals")
+            bodies = [urlencode({"csrf_token": token, "number": str(k + 1),
+                                 "version": str(k + 2), **form_fields(raw)})
+                      for k, raw in enumerate(plan)]
+            boosted = htmx | {"HX-Boosted": "true"}
+            rates["saving a deal"] = wrk(base, "/", save_script(save_games, bodies, boosted),
+                                         seconds)
+        saved = stored_deals(instance, save_games)
+        with server(instance, hello=True) as base:
+            log("throughput: hello again")
+            rates["hello after"] = wrk(base, "/", request_script("GET", {
+                "Accept-Encoding": "gzip"}), seconds)
+    hello = (rates["hello before"][0] + rates["hello after"][0]) / 2
+    results.add("hello baseline (same gunicorn settings)", f"{hello:.0f} req/s", "–", None,
+                f"before {rates['hello before'][0]:.0f}, after {rates['hello after'][0]:.0f} "
+                f"req/s; wrk -t{THREADS} -c{CONNECTIONS} -d{seconds}s, 4 workers × 2 threads")
+    for name, target in TARGETS.items():
+        if name not in rates:
+            results.add(f"throughput: {name}", "not measured", f"≥ {target:.0%} of hello", None)
+            continue
+        rate, total, failed, latency = rates[name]
+        note = f"{rate:.0f} req/s, {total} requests, {failed} failed, {latency}"
+        ok = rate / hello >= target and failed == 0
+        if name == "saving a deal":
+            made = total - failed
+            note += f"; deals stored {saved} (requests {made})"
+            ok = ok and saved >= made - CONNECTIONS  # wrk may count a few in flight at stop
+        results.add(f"throughput: {name}", f"{rate / hello:.0%} of hello",
+                    f"≥ {target:.0%}", ok, note)
+    return results
+
+
+if __name__ == "__main__":
+    from run import print_table
+
+    print_table(run("--quick" in sys.argv))
