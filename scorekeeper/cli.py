@@ -9,6 +9,10 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 
 def _read(path: str) -> bytes:
@@ -107,8 +111,76 @@ def serve(host: str, port: int, workers: int) -> int:
         print(f"  http://{address}:{port}/")
     if host in ("0.0.0.0", "::", ""):
         print(f"  (on this machine: http://127.0.0.1:{port}/)")
+    print_qr(f"http://{(shown or ['127.0.0.1'])[0]}:{port}/")
     sys.stdout.flush()
     run(host, port, workers)
+    return 0
+
+
+def print_qr(address: str) -> None:
+    """The address as a QR code in the terminal, for a phone's camera."""
+    try:
+        import segno
+
+        segno.make(address, error="m").terminal(compact=True)
+    except (ImportError, OSError, UnicodeError):
+        pass  # the printed address is enough
+
+
+def _app_with_database() -> Flask:
+    """The app on the configured database, created or migrated to the newest schema."""
+    from flask_migrate import upgrade
+
+    from . import create_app
+
+    app = create_app()
+    with app.app_context():
+        upgrade()
+    return app
+
+
+def export_games(path: str) -> int:
+    """Write every game in the database as a JSON array of records (`-`: standard output)."""
+    from .transfer import all_rows, exportable, records_json
+
+    app = _app_with_database()
+    with app.app_context():
+        rows = all_rows()
+        body = records_json(rows)
+        skipped = len(rows) - len(exportable(rows))
+    if path == "-":
+        sys.stdout.write(body)
+        sys.stdout.flush()
+    else:
+        try:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(body)
+        except OSError as error:
+            print(f"cannot write {path}: {error.strerror}", file=sys.stderr)
+            return 2
+    note = f" ({skipped} not started yet, left out)" if skipped else ""
+    print(f"exported {len(rows) - skipped} games{note}", file=sys.stderr)
+    return 0
+
+
+def import_games(path: str) -> int:
+    """Load a record or an array of records, all or nothing; exit 1 (rule) or 2 (not records)."""
+    from .rules.errors import NotARecordError
+    from .transfer import ImportRefused, import_records
+
+    try:
+        data = _read(path)
+    except OSError as error:
+        print(f"cannot read {path}: {error.strerror}", file=sys.stderr)
+        return 2
+    app = _app_with_database()
+    with app.app_context():
+        try:
+            rows = import_records(data)
+        except ImportRefused as refused:
+            print(f"nothing imported: {refused.headline()}", file=sys.stderr)
+            return 2 if isinstance(refused.error, NotARecordError) else 1
+        print(f"imported {len(rows)} games", file=sys.stderr)
     return 0
 
 
@@ -125,6 +197,10 @@ def build_parser() -> argparse.ArgumentParser:
     server.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     server.add_argument("--workers", type=int, default=4, help="worker processes (default: 4)")
     commands.add_parser("init-db", help="create or migrate the database, then exit")
+    exporter = commands.add_parser("export", help="write every game as a JSON array of records")
+    exporter.add_argument("file", metavar="FILE", help="where to write, or - for stdout")
+    importer = commands.add_parser("import", help="load game records (all or nothing)")
+    importer.add_argument("file", metavar="FILE", help="a record or an array, or - for stdin")
     return parser
 
 
@@ -140,6 +216,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         upgrade_database()
         print("database is up to date")
         return 0
+    if args.command == "export":
+        return export_games(args.file)
+    if args.command == "import":
+        return import_games(args.file)
     parser.print_help()
     return 0
 
