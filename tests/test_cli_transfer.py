@@ -116,3 +116,13 @@ def test_check_stays_free_of_flask() -> None:
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_serve_prints_its_address_as_a_qr_code(capsys: pytest.CaptureFixture[str]) -> None:
+    from scorekeeper.cli import print_qr
+
+    print_qr("http://192.168.1.20:8000/")
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert len(lines) >= 10  # a version-2 code, two module rows per line (compact)
+    assert any(block in out for block in "█▀▄")
