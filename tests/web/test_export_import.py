@@ -237,3 +237,21 @@ def test_an_unstarted_game_has_no_export_yet(table: Table) -> None:
     table.new_game("turkish-king")
     assert table.client.get(f"{table.url}/export.json").status_code == 404
     assert json.loads(table.client.get("/backup.json").get_data(as_text=True)) == []
+
+
+def test_a_backup_larger_than_a_form_imports(app: Flask, client: FlaskClient) -> None:
+    record = json.loads((DATA / "turkish-king-complete.json").read_text())
+    body = json.dumps([record] * 120, indent=2)
+    assert len(body) > app.config["MAX_CONTENT_LENGTH"]  # the import page allows more
+    assert upload(client, body).status_code == 303
+    assert len(snapshot(app)) == 120
+
+
+def test_the_refusal_is_in_the_readers_language(client: FlaskClient) -> None:
+    record = json.loads((DATA / "trix-partnership-complete.json").read_text())
+    client.set_cookie("lang", "ar")
+    response = upload(client, json.dumps([record, bad_deal(record)]))
+    assert response.status_code == 422
+    text = page(response).text
+    assert "Nothing was imported" not in text
+    assert "2" in text and "3" in text
