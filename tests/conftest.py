@@ -57,7 +57,7 @@ def _make_app(instance_path: Path, uri: str, **extra: Any) -> Flask:
         "TESTING": True,
         "INSTANCE_PATH": str(instance_path),
         "SQLALCHEMY_DATABASE_URI": uri,
-        "SECRET_KEY": "test-" + secrets.token_hex(8),
+        "SECRET_KEY": secrets.token_hex(32),
     }
     config.update(extra)
     return create_app(config)
@@ -369,6 +369,20 @@ class Table:
         response = self.client.post(f"{self.url}/first", data={**fields, "seat": str(seat)})
         assert response.status_code == 303, response.status_code
         return response
+
+    def load(self, record: Mapping[str, Any]) -> None:
+        """Store a game straight from a record (JSON dict), skipping the forms: for set-ups."""
+        from scorekeeper.rules import HouseRules, load_record
+        from scorekeeper.store import create_game, find_game, save_deals, set_first
+
+        game = load_record(json.dumps({"format": "scorekeeper-game/1", **record})).game
+        with self.app.app_context():
+            row = create_game(game.game, game.mode, list(game.players),
+                              HouseRules(**record.get("house_rules", {})), record.get("name"))
+            self.token = row.token
+            set_first(row, game.first, row.version)
+            save_deals(row, game, row.version)
+            assert find_game(self.token) is not None
 
     # deals
     def open_deal(self, contract: str) -> Page:

@@ -10,7 +10,7 @@ from werkzeug.wrappers import Response
 
 from ..forms import DealForm, make_deal_form
 from ..models import GameRow
-from ..rules import CONTRACTS, Evaluation, dump_deal, evaluate, parse_deal, with_deal
+from ..rules import CONTRACTS, Evaluation, Problem, dump_deal, evaluate, parse_deal, with_deal
 from ..rules.autofill import autofill
 from ..store import StaleStateError, save_deals
 from .common import GameView, game_or_404, game_view, is_htmx
@@ -145,9 +145,13 @@ def preview(token: str) -> Any:
     form.validate()
     if form.errors.get("csrf_token"):
         abort(400)
+    if editing is None and view.result.next is None:
+        return _finished(view)
+    # a value no chip offers (seat 7, count "abc") comes from a tampered form, not from taps
+    status = 422 if form.errors else 200
     _, evaluation, errors = _judge(view, form, editing, show_missing=False)
     return _render_form(view, form, contract=contract, editing=editing, evaluation=evaluation,
-                        errors=errors, fragment=is_htmx())
+                        errors=errors, status=status, fragment=is_htmx())
 
 
 @bp.post("/g/<token>/deal")
@@ -161,9 +165,14 @@ def save_deal(token: str) -> Any:
     number, version = request.form.get("number", ""), request.form.get("version", "")
     if not number.isdigit() or not version.isdigit():
         abort(400)
+    # no form this game ever rendered carries a later deal number or a future version
+    if not 1 <= int(number) <= len(view.game.deals) + 1 or not 1 <= int(version) <= row.version:
+        abort(400)
     raw, evaluation, errors = _judge(view, form, editing, show_missing=True)
     if editing is None and int(number) != len(view.game.deals) + 1:
         return _already_saved(view, raw, int(number))
+    if editing is None and view.result.next is None:
+        return _finished(view)
     if int(version) != row.version:
         flash(gettext("The game changed on another phone. Check the current state and enter "
                       "the deal again if it is still missing."), "warning")
@@ -183,6 +192,12 @@ def save_deal(token: str) -> Any:
     else:
         flash(gettext("Deal %(number)d changed.", number=editing), "success")
     return redirect(url_for("games.game_page", token=token), 303)
+
+
+def _finished(view: GameView) -> tuple[str, int]:
+    """A new deal sent to a finished game (a form left open on another phone): save nothing."""
+    message = problem_text(Problem("contract", "game_finished"), "", view.players)
+    return render_template("error.html", code=409, message=message), 409
 
 
 def _already_saved(view: GameView, raw: dict[str, Any], number: int) -> Response:

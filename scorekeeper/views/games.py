@@ -68,7 +68,9 @@ def new_game() -> Any:
         for problem in problems:
             target = problem.field.replace("players[", "player_").rstrip("]")
             field = form._fields.get(target) or form.mode
-            field.errors = [*field.errors, problem_text(problem, "", players)]
+            # the message sits under its field, so it names the field as the form does
+            field.errors = [*field.errors, problem_text(problem, "", players,
+                                                        label=str(field.label.text))]
         if not problems:
             row = create_game(form.game.data, form.mode.data, players, rules, form.name.data)
             remember(row.token)
@@ -133,8 +135,11 @@ def notes(token: str) -> Any:
     row = game_or_404(token)
     form = NotesForm()
     if not form.validate():
-        flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
-        return redirect(url_for("games.game_page", token=row.token), 303)
+        if row.first is None:
+            abort(400)  # the page that shows this form is not there yet
+        view = game_view(row)  # the game page again, with the messages next to the fields
+        return render_template("game.html", **view.template_args(
+            confirm=ConfirmForm(), notes_form=form)), 422
     try:
         save_text(row, form.name.data, form.notes.data, _int_arg("version", 1, 2**31))
     except StaleStateError:

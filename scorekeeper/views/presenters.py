@@ -61,10 +61,14 @@ def field_label(contract: str, path: str, players: Sequence[str]) -> str:
     return label
 
 
-def problem_text(problem: Problem, contract: str, players: Sequence[str]) -> str:
-    """A refusal as a sentence in the reader's language."""
-    label = field_label(contract, problem.field, players)
+def problem_text(problem: Problem, contract: str, players: Sequence[str],
+                 label: str | None = None) -> str:
+    """A refusal as a sentence in the reader's language (`label` names the field instead)."""
+    if label is None:
+        label = field_label(contract, problem.field, players)
     text = problem.render(gettext, field_label=label)
+    if text and text[-1] not in ".!?؟":
+        text += "."
     return text[:1].upper() + text[1:]
 
 
