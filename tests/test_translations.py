@@ -15,7 +15,7 @@ TRANSLATIONS = Path(__file__).resolve().parent.parent / "scorekeeper" / "transla
 TRANSLATED = ("ar", "tr")
 EXTRACT = ("pybabel extract -F babel.cfg -k _l -k N_ -k lazy_gettext --no-location "
            "--sort-output -o scorekeeper/translations/messages.pot . && pybabel update -i "
-           "scorekeeper/translations/messages.pot -d scorekeeper/translations --no-location")
+           "scorekeeper/translations/messages.pot -d scorekeeper/translations -N --ignore-obsolete")
 PLACEHOLDER = re.compile(r"%\([a-z_]+\)[sd]|\{[a-z_]+\}")
 
 
