@@ -11,7 +11,7 @@ from flask import Flask, Response, request, session
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
-from . import access, assets
+from . import access, assets, fastpaths
 from .extensions import babel, csrf, db, migrate
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -145,6 +145,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from .views import register
 
     register(app)
+    fastpaths.init_app(app)
 
     @app.before_request
     def _keep_session() -> None:

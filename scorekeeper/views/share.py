@@ -7,6 +7,7 @@ opens no scorekeeper route (those look games up by the other token).
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
+from functools import lru_cache
 from typing import Any
 
 import segno
@@ -76,10 +77,15 @@ def running_chart_summary(result: Replay, players: tuple[str, ...]) -> str:
 @bp.app_template_global()
 def qr_svg(text: str) -> Markup:
     """A QR code as inline SVG: no size, no style attribute (the CSP forbids inline styles)."""
-    svg = segno.make(text, error="m").svg_inline(
+    return Markup(_qr_svg(text, gettext("QR code of the view link")))
+
+
+@lru_cache(maxsize=2048)
+def _qr_svg(text: str, title: str) -> str:
+    # encoding a QR code costs ~15 ms, more than the rest of the game page: once per link
+    return str(segno.make(text, error="m").svg_inline(
         scale=1, omitsize=True, svgclass="qr-code", lineclass="qr-dark", light="#fff",
-        dark="#000", title=gettext("QR code of the view link"))
-    return Markup(svg)
+        dark="#000", title=title))
 
 
 def _view_or_404(view_token: str) -> GameRow:
