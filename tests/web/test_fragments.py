@@ -1,0 +1,88 @@
+"""One URL, two answers: htmx gets the fragment, everyone else the page, and caches are told."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import Page, Table, form_fields, page
+
+KING_OF_HEARTS = {"contract": "king-of-hearts", "taker": 1, "doubled_by": 2}
+
+
+@pytest.fixture
+def started(table: Table) -> Table:
+    table.new_game("trix", "partnership", first=0)
+    return table
+
+
+def preview(table: Table, headers: dict[str, str]) -> tuple[int, str, str]:
+    form = table.open_deal("king-of-hearts")
+    data = {**form.checked("/deal"), **form_fields(KING_OF_HEARTS)}
+    response = table.client.post(f"{table.url}/deal/preview", data=data,
+                                 headers={"X-CSRFToken": form.csrf_token, **headers})
+    return response.status_code, response.get_data(as_text=True), response.headers["Vary"]
+
+
+def test_htmx_preview_is_a_fragment(started: Table) -> None:
+    status, html, vary = preview(started, {"HX-Request": "true"})
+    assert status == 200
+    assert "<html" not in html and "<body" not in html
+    assert html.lstrip().startswith('<form id="deal-form"')
+    assert "HX-Request" in vary
+    # the engine's scores of the deal, and Save enabled because it accepts the deal
+    assert "−150" in html and "+75" in html
+    assert 'class="button primary save">' in html
+
+
+def test_plain_preview_is_a_page(started: Table) -> None:
+    status, html, vary = preview(started, {})
+    assert status == 200
+    assert "<html" in html and 'id="deal-form"' in html
+    assert "HX-Request" in vary
+
+
+def test_boosted_preview_is_a_page(started: Table) -> None:
+    status, html, vary = preview(started, {"HX-Request": "true", "HX-Boosted": "true"})
+    assert status == 200
+    assert "<html" in html
+    assert "HX-Request" in vary
+
+
+def test_htmx_preview_of_a_partial_entry_keeps_save_disabled(started: Table) -> None:
+    form = started.open_deal("diamonds")
+    response = started.preview(form, {"counts-0": "3", "counts-1": "4"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200 and "<html" not in html
+    assert 'class="button primary save" disabled' in html
+    assert "2 values left to tap." in Page(html).text
+
+
+def test_htmx_preview_fills_in_the_last_count_and_the_fourth_place(started: Table) -> None:
+    form = started.open_deal("diamonds")
+    response = started.preview(form, {"counts-0": "3", "counts-1": "4", "counts-2": "5"})
+    assert Page(response.get_data(as_text=True)).checked("/deal")["counts-3"] == "1"
+    form = started.open_deal("trix")
+    response = started.preview(form, {"order-0": "2", "order-1": "0", "order-2": "3"})
+    assert Page(response.get_data(as_text=True)).checked("/deal")["order-3"] == "1"
+
+
+@pytest.mark.parametrize("path", ["/", "/new", "/g/{token}", "/g/{token}/deal?contract=trix",
+                                  "/g/nowhere"])
+@pytest.mark.parametrize("htmx", [False, True])
+def test_every_page_varies_on_hx_request(started: Table, path: str, htmx: bool) -> None:
+    headers = {"HX-Request": "true"} if htmx else {}
+    response = started.client.get(path.format(token=started.token), headers=headers)
+    assert response.status_code in (200, 404)
+    assert "HX-Request" in response.headers["Vary"]
+
+
+def test_csrf_token_rides_on_the_body(started: Table) -> None:
+    """htmx sends the token from <body hx-headers>; it is the one the forms carry."""
+    game = page(started.game_page())
+    assert game.hx_headers["X-CSRFToken"]
+    response = started.client.post(f"{started.url}/deal/preview",
+                                   data={**started.open_deal("trix").checked("/deal"),
+                                         "csrf_token": ""},
+                                   headers={"HX-Request": "true",
+                                            "X-CSRFToken": game.hx_headers["X-CSRFToken"]})
+    assert response.status_code == 200
