@@ -10,11 +10,11 @@ from werkzeug.wrappers import Response
 
 from ..forms import DealForm, make_deal_form
 from ..models import GameRow
-from ..rules import CONTRACTS, Evaluation, Problem, dump_deal, evaluate, parse_deal, with_deal
+from ..rules import Evaluation, Problem, dump_deal, evaluate, parse_deal, with_deal
 from ..rules.autofill import autofill
 from ..store import StaleStateError, save_deals
 from .common import GameView, game_or_404, game_view, is_htmx
-from .presenters import problem_group, problem_text
+from .presenters import contract_name, problem_group, problem_text
 
 bp = Blueprint("deals", __name__)
 
@@ -104,7 +104,7 @@ def new_deal(token: str) -> Any:
     contract = _contract_arg(view, request.args.get("contract"))
     if not view.result.next.is_open(contract):
         flash(gettext("%(contract)s cannot be chosen now.",
-                      contract=CONTRACTS[contract].id), "warning")
+                      contract=contract_name(contract)), "warning")
         return redirect(url_for("games.game_page", token=token), 303)
     return _render_form(view, _new_form(view, contract, None), contract=contract, editing=None,
                         evaluation=None, errors={}, preview_on_load=True)
