@@ -173,6 +173,9 @@ def save_deal(token: str) -> Any:
         return _already_saved(view, raw, int(number))
     if editing is None and view.result.next is None:
         return _finished(view)
+    if editing is not None and int(version) != row.version and _already_changed(view, raw,
+                                                                                  editing):
+        return redirect(url_for("games.game_page", token=token), 303)  # "Save changes" twice
     if int(version) != row.version:
         flash(gettext("The game changed on another phone. Check the current state and enter "
                       "the deal again if it is still missing."), "warning")
@@ -198,6 +201,12 @@ def _finished(view: GameView) -> tuple[str, int]:
     """A new deal sent to a finished game (a form left open on another phone): save nothing."""
     message = problem_text(Problem("contract", "game_finished"), "", view.players)
     return render_template("error.html", code=409, message=message), 409
+
+
+def _already_changed(view: GameView, raw: dict[str, Any], number: int) -> bool:
+    """Whether past deal `number` already holds exactly this entry (an edit sent twice)."""
+    deal, _ = parse_deal(view.game.definition, raw)
+    return deal is not None and dump_deal(deal) == view.row.deals[number - 1]
 
 
 def _already_saved(view: GameView, raw: dict[str, Any], number: int) -> Response:
