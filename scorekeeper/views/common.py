@@ -71,6 +71,12 @@ def game_view(row: GameRow) -> GameView:
     return GameView(row, game, replay(game))
 
 
+def is_number(value: str) -> bool:
+    """ASCII digits only, and few of them: str.isdigit() also passes "²" and "٣", which int()
+    refuses or reads, and int() refuses strings of thousands of digits."""
+    return value.isascii() and value.isdigit() and len(value) <= 12
+
+
 def is_htmx() -> bool:
     """An htmx request that wants a fragment (boosted navigations get whole pages)."""
     return request.headers.get("HX-Request") == "true" and not request.headers.get("HX-Boosted")

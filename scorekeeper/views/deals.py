@@ -13,7 +13,7 @@ from ..models import GameRow
 from ..rules import Evaluation, Problem, dump_deal, evaluate, parse_deal, with_deal
 from ..rules.autofill import autofill
 from ..store import StaleStateError, save_deals
-from .common import GameView, game_or_404, game_view, is_htmx
+from .common import GameView, game_or_404, game_view, is_htmx, is_number
 from .presenters import contract_name, problem_group, problem_text
 
 bp = Blueprint("deals", __name__)
@@ -31,7 +31,7 @@ def _editing(view: GameView, value: str | None) -> int | None:
     if value in (None, ""):
         return None
     assert value is not None
-    if not value.isdigit() or not 1 <= int(value) <= len(view.game.deals):
+    if not is_number(value) or not 1 <= int(value) <= len(view.game.deals):
         abort(400)
     return int(value)
 
@@ -163,7 +163,7 @@ def save_deal(token: str) -> Any:
     if form.errors.get("csrf_token"):
         abort(400)
     number, version = request.form.get("number", ""), request.form.get("version", "")
-    if not number.isdigit() or not version.isdigit():
+    if not is_number(number) or not is_number(version):
         abort(400)
     # no form this game ever rendered carries a later deal number or a future version
     if not 1 <= int(number) <= len(view.game.deals) + 1 or not 1 <= int(version) <= row.version:

@@ -23,7 +23,7 @@ from ..forms import ConfirmForm, NewGameForm, NotesForm
 from ..models import GameRow
 from ..rules import HouseRules, check_players, check_setup, without_deal
 from ..store import StaleStateError, create_game, delete_game, save_deals, save_text, set_first
-from .common import forget, game_or_404, game_view, remember
+from .common import forget, game_or_404, game_view, is_number, remember
 from .presenters import problem_text
 
 bp = Blueprint("games", __name__)
@@ -32,7 +32,7 @@ bp = Blueprint("games", __name__)
 def _int_arg(name: str, low: int, high: int) -> int:
     """A whole number from the form within [low, high], else 400."""
     raw = request.form.get(name, "")
-    if not raw.isdigit() or not low <= int(raw) <= high:
+    if not is_number(raw) or not low <= int(raw) <= high:
         abort(400)
     return int(raw)
 
