@@ -7,7 +7,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, request, session
+from flask import Flask, Response, abort, request, session
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
@@ -150,6 +150,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     @app.before_request
     def _keep_session() -> None:
         session.permanent = True
+
+    @app.before_request
+    def _unknown_link() -> None:
+        """A link token no game could have is a 404 before any query (PostgreSQL refuses NULs)."""
+        from .store import is_token
+
+        for name in ("token", "view_token"):
+            value = (request.view_args or {}).get(name)
+            if isinstance(value, str) and not is_token(value):
+                abort(404)
 
     @app.after_request
     def _security_headers(response: Response) -> Response:

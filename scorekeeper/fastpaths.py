@@ -22,6 +22,8 @@ from flask import Flask
 from sqlalchemy import bindparam, select
 from werkzeug.http import HTTP_STATUS_CODES
 
+from .store import is_token
+
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
@@ -47,7 +49,7 @@ class LivePollShortcut:
                 or not path.endswith("/live")):
             return self.wsgi_app(environ, start_response)
         token = path[3:-5]
-        if not token or "/" in token or len(token) > 64:
+        if not is_token(token):  # let Flask answer 404 (PostgreSQL refuses NUL bytes)
             return self.wsgi_app(environ, start_response)
         status, tag = self._unchanged(environ, token)
         if status is None or status not in self.headers:

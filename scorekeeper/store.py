@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import replace
 from typing import Any
@@ -14,6 +15,7 @@ from .rules import Deal, Game, HouseRules, Record, Replay, dump_deal, replay
 from .rules.record import dump_house_rules
 
 TOKEN_BYTES = 16  # 128 bits from secrets: links cannot be guessed
+_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what token_urlsafe makes
 
 
 class StaleStateError(Exception):
@@ -25,13 +27,22 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
+def is_token(text: str) -> bool:
+    """Whether `text` could be a token; anything else (a NUL byte, say) is never looked up."""
+    return _TOKEN_SHAPE.fullmatch(text) is not None
+
+
 def find_game(token: str) -> GameRow | None:
     """The game with this scorekeeper token, or None."""
+    if not is_token(token):
+        return None
     return db.session.execute(select(GameRow).where(GameRow.token == token)).scalar_one_or_none()
 
 
 def find_game_by_view_token(token: str) -> GameRow | None:
     """The game with this read-only view token, or None."""
+    if not is_token(token):
+        return None
     return db.session.execute(
         select(GameRow).where(GameRow.view_token == token)).scalar_one_or_none()
 

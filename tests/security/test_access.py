@@ -158,3 +158,19 @@ def test_access_code_from_the_environment(tmp_path: Path, database_uri: str,
     assert client.get("/").status_code == 303
     assert enter_code(client, CODE).status_code == 303  # type: ignore[attr-defined]
     assert client.get("/").status_code == 200
+
+
+def test_links_with_impossible_tokens_are_404s(app: Flask, table: Table) -> None:
+    """A NUL byte or invalid UTF-8 in a link is a 404 like any unknown token (PostgreSQL would
+    refuse to compare a NUL; the fuzzer found that 500)."""
+    seed_games(table)
+    for rule in routes(app):
+        if not rule.arguments & {"token", "view_token"}:
+            continue
+        for raw in ("%00", "abc%00def", "%ff%fe", "%E2%80%AEevil", "..", "a b"):
+            url = url_for_rule(rule, "PLACEHOLDER").replace("PLACEHOLDER", raw)
+            for headers in ({}, {"If-None-Match": 'W/"3-en"'}):
+                method = "GET" if "GET" in (rule.methods or ()) else "POST"
+                response = table.client.open(url + "?v=3-en", method=method,
+                                             headers={**headers, "X-CSRFToken": table.csrf()})
+                assert response.status_code == 404, (method, url)

@@ -133,3 +133,37 @@ def test_session_cookie_secure_over_https(tmp_path: Path, database_uri: str,
                   if value.startswith("session="))
     flags = [part.strip().lower() for part in cookie.split(";")]
     assert {"secure", "httponly", "samesite=lax"} <= set(flags)
+
+
+def test_live_poll_not_modified_and_no_content(app: Flask, table: Table) -> None:
+    """The view page's poll answers 304/204 while nothing changed: those carry headers too."""
+    games = seed_games(table)
+    viewer = app.test_client()
+    url = f"/v/{games.playing_view}/live"
+    first = viewer.get(url, headers={"HX-Request": "true"})
+    assert first.status_code == 200
+    assert_secured(first, "live 200")
+    tag = first.headers["ETag"]
+    unchanged = viewer.get(url, headers={"HX-Request": "true", "If-None-Match": tag})
+    assert unchanged.status_code == 304
+    assert_secured(unchanged, "live 304")
+    bare = tag.removeprefix("W/").strip('"')
+    empty = viewer.get(f"{url}?v={bare}", headers={"HX-Request": "true"})
+    assert empty.status_code == 204
+    assert_secured(empty, "live 204")
+    unknown = viewer.get(f"/v/{games.playing}/live", headers={"If-None-Match": tag})
+    assert unknown.status_code == 404
+    assert_secured(unknown, "live 404")
+
+
+def test_live_poll_behind_the_access_code(app: Flask, table: Table) -> None:
+    """The poll's shortcut must not skip the access code."""
+    games = seed_games(table)
+    url = f"/v/{games.playing_view}/live"
+    tag = table.client.get(url).headers["ETag"]
+    app.config["ACCESS_CODE"] = "correct horse"
+    stranger = app.test_client()
+    for headers in ({}, {"If-None-Match": tag}):
+        response = stranger.get(url, headers=headers)
+        assert response.status_code == 303
+        assert_secured(response, "live behind code")
