@@ -1,8 +1,9 @@
 """Bytes on the phone's connection: the first load of a game page, then every tap's response.
 
 Requests ask for gzip only (the issue's unit; browsers that take brotli or zstd get less).
-"First load" is the game page's HTML plus every stylesheet, script and icon it links, with an
-empty cache. A tap is what the browser sends as the player enters one deal of each kind:
+"First load" is the game page's HTML (a Trix game 10 deals in) plus every file Chromium fetches
+for it with an empty cache (or, without Chromium, every stylesheet, script and icon it links).
+A tap is what the browser sends as the player enters one deal of each kind:
 choosing the contract (a boosted navigation), the form's load-time preview, one preview per
 chip, and saving (the boosted POST, its 303 and the game page it leads to).
 
@@ -59,14 +60,41 @@ def checked_fields(html: str) -> dict[str, str]:
     return fields
 
 
+def fetched_by_chromium(base: str, token: str) -> list[str] | None:
+    """Same-origin URLs Chromium fetches on a first visit of the page (None without it)."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return None
+    from taps import CHROMIUM, CHROMIUM_ARGS
+
+    if not Path(CHROMIUM).exists():
+        return None
+    urls: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                   has_touch=True).new_page()
+        page.on("request", lambda r: urls.append(r.url) if r.url.startswith(base) else None)
+        page.goto(f"{base}/g/{token}")
+        page.wait_for_load_state("networkidle")
+        browser.close()
+    return sorted({url.removeprefix(base) for url in urls} - {f"/g/{token}"})
+
+
 def first_load(base: str, token: str) -> tuple[int, int, list[str]]:
     """Compressed bytes of the page and everything it links; header bytes; the parts."""
+    fetched = fetched_by_chromium(base, token)
     client = Client(base)
     page = client.request("GET", f"/g/{token}")
     assert page.status == 200, page.status
     replies: list[tuple[str, Reply]] = [("page", page)]
     missing: list[str] = []
-    for url in assets_of(page.text):
+    linked = assets_of(page.text)
+    if fetched is not None:
+        missing += [f"{url.split('?')[0].rsplit('/', 1)[-1]} linked, not fetched by Chromium"
+                    for url in linked if url not in fetched]
+    for url in linked if fetched is None else fetched:
         reply = client.request("GET", url)
         name = url.split("?")[0].rsplit("/", 1)[-1]
         if reply.status != 200:
