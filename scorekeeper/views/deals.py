@@ -110,20 +110,21 @@ def new_deal(token: str) -> Any:
                         evaluation=None, errors={}, preview_on_load=True)
 
 
-@bp.get("/g/<token>/deal/<int:number>/edit")
-def edit_deal(token: str, number: int) -> Any:
+@bp.get("/g/<token>/deal/<number>/edit")  # not <int:>: its int() of 5000 digits raises
+def edit_deal(token: str, number: str) -> Any:
     """The form for a past deal, filled in with what was entered (contract may be changed)."""
     row = game_or_404(token)
-    if row.first is None or not 1 <= number <= row.deal_count:
+    if row.first is None or not is_number(number) or not 1 <= int(number) <= row.deal_count:
         abort(404)
+    editing = int(number)
     view = game_view(row)
-    past = view.result.deals[number - 1]
+    past = view.result.deals[editing - 1]
     contract = request.args.get("contract") or past.contract
     contract = _contract_arg(view, contract)
-    form = _new_form(view, contract, number)
+    form = _new_form(view, contract, editing)
     if contract == past.contract:
-        form.fill(row.deals[number - 1])
-    return _render_form(view, form, contract=contract, editing=number, evaluation=None,
+        form.fill(row.deals[editing - 1])
+    return _render_form(view, form, contract=contract, editing=editing, evaluation=None,
                         errors={}, preview_on_load=True)
 
 
