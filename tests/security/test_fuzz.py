@@ -33,7 +33,8 @@ FIELD_NAMES = sorted({"csrf_token", "contract", "number", "version", "editing", 
                         for name in group.names)})
 NASTY_TEXT = ("<script>alert(1)</script>", "\u202eevil", "\x00", "\ud7ff\ufffd", "-1", "0",
               "99999999999999999999", "1e9", "NaN", "None", "null", "[]", "{}", "' OR 1=1 --",
-              "../../etc/passwd", "=cmd|' /C calc'!A0", " ", "\r\n", "%00", "%ff")
+              "../../etc/passwd", "=cmd|' /C calc'!A0", " ", "\r\n", "%00", "%ff", "²", "٣",
+              "１", "1" * 5000, "0" * 50 + "1", "+1", " 1", "1_0")
 
 
 @dataclass
