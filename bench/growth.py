@@ -1,0 +1,161 @@
+"""Growth: the home page, a game page and the exports with 100 and with 100,000 stored games.
+
+A SQLite database made by `scorekeeper init-db` is filled with copies of a finished Trix game
+(20 deals, each row with its own tokens) by executemany, then the app answers in-process
+(Flask's test client: no network noise) for a browser that remembers 60 games. Each figure is
+the best time of many at 100,000 games over the best at 100: two databases side by side, timed
+alternately, so a busy machine slows both alike.
+It also reads the query plans (every lookup by an index, no full scan) and the bytes each game
+takes in the file.
+
+    python bench/growth.py [--quick]
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import Results, init_db, log, make_games, temp_instance
+
+SMALL, LARGE = 100, 100_000
+REMEMBERED = 60
+RATIO_TARGET = 1.5
+
+
+def fill(database: str, template_token: str, total: int) -> None:
+    """Copy the template row until the table holds `total` games (fresh unique tokens)."""
+    import secrets
+
+    with sqlite3.connect(database) as connection:
+        connection.row_factory = sqlite3.Row
+        row = dict(connection.execute("SELECT * FROM games WHERE token = ?",
+                                      (template_token,)).fetchone())
+        have = connection.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        columns = [c for c in row if c != "id"]
+        marks = ",".join("?" * len(columns))
+        batch: list[tuple[Any, ...]] = []
+        for _ in range(total - have):
+            row["token"] = secrets.token_urlsafe(16)
+            row["view_token"] = secrets.token_urlsafe(16)
+            batch.append(tuple(row[c] for c in columns))
+            if len(batch) == 5000:
+                connection.executemany(
+                    f"INSERT INTO games ({','.join(columns)}) VALUES ({marks})", batch)
+                batch.clear()
+        if batch:
+            connection.executemany(f"INSERT INTO games ({','.join(columns)}) VALUES ({marks})",
+                                   batch)
+        connection.commit()
+        connection.execute("ANALYZE")
+
+
+def requests_for(app: Any, tokens: list[tuple[str, str]]) -> tuple[Any, dict[str, str]]:
+    """A client remembering 60 games, and the URLs to time."""
+    client = app.test_client()
+    for token, _ in tokens[:REMEMBERED]:
+        client.get(f"/g/{token}")  # remembered on the home page, and templates compiled
+    token, view_token = tokens[REMEMBERED // 2]
+    return client, {
+        "home page (60 games remembered)": "/",
+        "game page": f"/g/{token}",
+        "export JSON": f"/g/{token}/export.json",
+        "export CSV": f"/g/{token}/export.csv",
+        "view link page": f"/v/{view_token}",
+    }
+
+
+def time_interleaved(small: tuple[Any, dict[str, str]], large: tuple[Any, dict[str, str]],
+                     repeats: int) -> dict[str, tuple[float, float]]:
+    """Best ms of each request on both databases, alternating, so load hits both alike."""
+    timings: dict[str, tuple[float, float]] = {}
+    for name in small[1]:
+        if any(client.get(urls[name]).status_code != 200 for client, urls in (small, large)):
+            continue
+        samples: tuple[list[float], list[float]] = ([], [])
+        for _ in range(repeats):
+            for side, (client, urls) in enumerate((small, large)):
+                started = time.perf_counter()
+                client.get(urls[name])
+                samples[side].append((time.perf_counter() - started) * 1000)
+        # the best run is the request's own cost; medians move with the machine's load
+        timings[name] = (min(samples[0]), min(samples[1]))
+    return timings
+
+
+def query_plans(database: str) -> list[str]:
+    """SQLite's plan for each lookup the app makes; any full scan of games is reported."""
+    queries = {
+        "by token": "SELECT * FROM games WHERE token = 'x'",
+        "by view token": "SELECT version FROM games WHERE view_token = 'x'",
+        "home": "SELECT * FROM games WHERE token IN ('a','b','c') ORDER BY updated_at DESC",
+    }
+    plans = []
+    with sqlite3.connect(database) as connection:
+        for name, sql in queries.items():
+            steps = [r[3] for r in connection.execute("EXPLAIN QUERY PLAN " + sql)]
+            plans.append(f"{name}: {' / '.join(steps)}")
+    return plans
+
+
+def bytes_per_game(database: str) -> tuple[float, float]:
+    """(file bytes per stored game, bytes of the deals JSON of one game)."""
+    with sqlite3.connect(database) as connection:
+        pages = connection.execute("PRAGMA page_count").fetchone()[0]
+        free = connection.execute("PRAGMA freelist_count").fetchone()[0]
+        size = connection.execute("PRAGMA page_size").fetchone()[0]
+        count = connection.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        deals = connection.execute("SELECT AVG(LENGTH(deals)) FROM games").fetchone()[0]
+    return (pages - free) * size / count, float(deals)
+
+
+def run(quick: bool = False) -> Results:
+    """Measure at 100 games, grow to 100,000, measure again."""
+    results = Results()
+    repeats = 30 if quick else 100
+    with temp_instance() as few, temp_instance() as many:
+        from scorekeeper import create_app
+
+        apps = []
+        for instance, count in ((few, SMALL), (many, LARGE)):
+            log(f"growth: storing {count:,} games")
+            init_db(instance)
+            database = os.path.join(instance, "scorekeeper.sqlite")
+            tokens = make_games(instance, REMEMBERED + 1, "trix", deals=20)
+            started = time.monotonic()
+            fill(database, tokens[0][0], count)
+            filled_in = time.monotonic() - started
+            apps.append(requests_for(create_app({"INSTANCE_PATH": instance}), tokens))
+        log("growth: timing both, interleaved")
+        timings = time_interleaved(apps[0], apps[1], repeats)
+        per_game, deals_json = bytes_per_game(database)
+        plans = query_plans(database)
+    for name, (before, after) in timings.items():
+        ratio = after / before
+        results.add(f"growth: {name}, {LARGE:,} vs {SMALL} games", f"{ratio:.2f}×",
+                    f"≤ {RATIO_TARGET}× (flat)", ratio <= RATIO_TARGET,
+                    f"{before:.2f} → {after:.2f} ms (best of {repeats}, in-process)")
+    missing = [name for name in ("export JSON", "export CSV") if name not in timings]
+    if missing:
+        results.notes.append(f"not measured (no such route yet): {', '.join(missing)}")
+    scans = [plan for plan in plans if "SCAN games" in plan or "SCAN TABLE games" in plan]
+    results.add("growth: lookups use an index (no full scan)",
+                "yes" if not scans else f"{len(scans)} scan(s)", "yes", not scans,
+                "; ".join(plans))
+    results.add("growth: bytes stored per game (finished Trix game, 20 deals)",
+                f"{per_game:,.0f} B", "–", None,
+                f"deals JSON {deals_json:,.0f} B of it; {LARGE:,} games inserted in "
+                f"{filled_in:.0f} s")
+    return results
+
+
+if __name__ == "__main__":
+    from run import print_table
+
+    print_table(run("--quick" in sys.argv))
