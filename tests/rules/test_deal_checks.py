@@ -183,13 +183,15 @@ def test_seats_are_integers_0_to_3(deal: dict[str, Any], put: Any, path: str,
     assert problems == [(path, "not_seat")]
 
 
-@pytest.mark.parametrize(("deal", "put", "path"), SEAT_FIELDS,
-                         ids=[f"{d['contract']}.{p}" for d, _, p in SEAT_FIELDS])
+# an order with a seat repeated is the permutation check's business, not this one's
+SINGLE_SEATS = [row for row in SEAT_FIELDS if row[0] is not TRIX]
+
+
+@pytest.mark.parametrize(("deal", "put", "path"), SINGLE_SEATS,
+                         ids=[f"{d['contract']}.{p}" for d, _, p in SINGLE_SEATS])
 @pytest.mark.parametrize("seat", [0, 1, 2, 3])
 def test_every_seat_is_accepted(deal: dict[str, Any], put: Any, path: str, seat: int) -> None:
     raw = changed(deal, **put(seat))
-    if raw["contract"] == "trix":
-        return  # an order with a repeated seat is the permutation check's business
     parsed, problems = parse_deal(GAMES[GAME_OF_CONTRACT[deal["contract"]]], raw)
     assert parsed is not None, problems
 

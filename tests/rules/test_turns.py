@@ -83,8 +83,9 @@ def test_trix_contract_already_played_in_the_kingdom() -> None:
 def test_a_new_kingdom_reopens_every_contract() -> None:
     game = game_of("trix", TRIX_KINGDOM)
     assert evaluate(game, KING_OF_HEARTS).ok
-    assert replay(game).next is not None
-    assert all(option.open for option in replay(game).next.options)  # type: ignore[union-attr]
+    step = replay(game).next
+    assert step is not None and step.kingdom == 1
+    assert all(option.open for option in step.options)
 
 
 def test_complex_contract_already_played() -> None:
