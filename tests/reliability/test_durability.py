@@ -1,6 +1,7 @@
 """Durability: the real server (gunicorn, several workers) killed with SIGKILL mid-burst loses
 nothing it confirmed, duplicates nothing, and leaves a database that passes its integrity check
-and replays cleanly through the engine."""
+and replays cleanly through the engine. On SQLite, and on PostgreSQL when TEST_POSTGRES_URL is
+set."""
 
 from __future__ import annotations
 
@@ -51,8 +52,9 @@ def free_port() -> int:
 class Server:
     """`scorekeeper serve` in its own process group, so one SIGKILL takes every worker."""
 
-    def __init__(self, instance: Path) -> None:
+    def __init__(self, instance: Path, database_url: str = "") -> None:
         self.instance = instance
+        self.database_url = database_url  # empty: SQLite in the instance folder
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.log = instance / "server.log"
@@ -67,6 +69,8 @@ class Server:
         env = {key: value for key, value in os.environ.items()
                if key not in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_ACCESS_CODE")}
         env["SCOREKEEPER_INSTANCE"] = str(self.instance)
+        if self.database_url:
+            env["DATABASE_URL"] = self.database_url
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(self.command(), cwd=self.instance, env=env,
                                             stdout=log, stderr=subprocess.STDOUT,
@@ -235,7 +239,7 @@ def burst(port: int, tokens: list[str], tally: Tally, seconds: float,
         assert not thread.is_alive()
 
 
-def check_database(instance: Path, tally: Tally) -> dict[str, int]:
+def check_database(server: Server, tally: Tally) -> dict[str, int]:
     """Integrity, every confirmed deal exactly once, and a clean replay of every game."""
     from scorekeeper import create_app
     from scorekeeper.extensions import db
@@ -243,11 +247,15 @@ def check_database(instance: Path, tally: Tally) -> dict[str, int]:
     from scorekeeper.rules import replay
     from scorekeeper.store import game_of
 
-    path = instance / "scorekeeper.sqlite"
-    with sqlite3.connect(path) as connection:
-        assert connection.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
-    app = create_app({"TESTING": True, "INSTANCE_PATH": str(instance),
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+    path = server.instance / "scorekeeper.sqlite"
+    if server.database_url:
+        uri = "postgresql+psycopg://" + server.database_url.split("://", 1)[1]
+    else:
+        with sqlite3.connect(path) as connection:
+            assert connection.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        uri = f"sqlite:///{path}"
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(server.instance),
+                      "SQLALCHEMY_DATABASE_URI": uri})
     deals = 0
     with app.app_context():
         rows = {row.token: row for row in db.session.query(GameRow)}
@@ -266,13 +274,33 @@ def check_database(instance: Path, tally: Tally) -> dict[str, int]:
     return {"games": len(rows), "deals": deals}
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path)
+POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "").strip()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"] if POSTGRES_URL else ["sqlite"])
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    """The real server on SQLite, or on a fresh PostgreSQL database (dropped afterwards)."""
+    if request.param == "sqlite":
+        running = Server(tmp_path)
+        try:
+            yield running
+        finally:
+            running.stop()
+        return
+    import secrets
+
+    import psycopg
+
+    name = "scorekeeper_durability_" + secrets.token_hex(6)
+    with psycopg.connect(POSTGRES_URL, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    running = Server(tmp_path, urlsplit(POSTGRES_URL)._replace(path="/" + name).geturl())
     try:
         yield running
     finally:
         running.stop()
+        with psycopg.connect(POSTGRES_URL, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def test_sigkill_mid_burst_loses_nothing(server: Server) -> None:
@@ -286,9 +314,9 @@ def test_sigkill_mid_burst_loses_nothing(server: Server) -> None:
         burst(server.port, tokens, tally, seconds, server.kill)
         kills += 1
         assert tally.cut > cut_before  # the kill really happened mid-burst
-        check_database(server.instance, tally)
+        check_database(server, tally)
         server.start()  # the restarted server opens the database the kill left behind
-    totals = check_database(server.instance, tally)
+    totals = check_database(server, tally)
     phone = Phone(server.port)
     for token in tokens:  # and every game still works over HTTP
         status, _, _ = phone.request("GET", f"/g/{token}")
@@ -296,7 +324,9 @@ def test_sigkill_mid_burst_loses_nothing(server: Server) -> None:
     assert totals["games"] == GAMES
     assert len(tally.confirmed) > GAMES  # several saves per game were confirmed
     assert totals["deals"] >= len(tally.confirmed)
-    print(f"\ndurability: {kills} SIGKILLs survived, {tally.saves} save requests answered "
+    backend = "postgresql" if server.database_url else "sqlite"
+    print(f"\ndurability ({backend}): {kills} SIGKILLs survived, {tally.saves} save requests "
+          "answered "
           f"({tally.refused} stale forms refused), {tally.cut} requests cut by the kills, "
           f"{len(tally.confirmed)} deals confirmed and all present once; {totals['deals']} "
           f"deals stored in {GAMES} games")
