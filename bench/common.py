@@ -106,6 +106,7 @@ def server(instance: str, *, workers: int = WORKERS, database_url: str | None = 
     try:
         wait_for_port(port)
         time.sleep(0.5)  # let every worker boot before measuring
+        SERVER_PIDS[f"http://127.0.0.1:{port}"] = process.pid
         yield f"http://127.0.0.1:{port}"
     finally:
         with contextlib.suppress(ProcessLookupError):
@@ -117,6 +118,29 @@ def server(instance: str, *, workers: int = WORKERS, database_url: str | None = 
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait(5)
         log.close()
+
+
+SERVER_PIDS: dict[str, int] = {}
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def server_cpu_seconds(base: str) -> float:
+    """CPU time (user + system) used so far by a server started by `server()` and its workers."""
+    root = SERVER_PIDS.get(base)
+    if root is None:
+        return float("nan")
+    pids, total = [root], 0.0
+    while pids:
+        pid = pids.pop()
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                children = (task / "children").read_text().split()
+                pids.extend(int(child) for child in children)
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
 
 
 def init_db(instance: str, database_url: str | None = None) -> None:

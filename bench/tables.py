@@ -50,6 +50,7 @@ from common import (
     make_games,
     percentile,
     server,
+    server_cpu_seconds,
     temp_instance,
 )
 from httpraw import Client
@@ -71,6 +72,8 @@ class Stats:
     statuses: Counter[str] = field(default_factory=Counter)
     started: float = 0.0
     finished: float = 0.0
+    server_cpu: float = 0.0
+    client_cpu: float = 0.0
 
     def record(self, kind: str, latency: float) -> None:
         self.latencies.setdefault(kind, []).append(latency)
@@ -280,11 +283,11 @@ def simulate(bases: list[str], tables: list[Table], seconds: float, deal_every: 
     match = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page.text)
     assert match, f"no CSRF token on the deal form ({page.status})"
     cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
-    warm_up(bases, tables[-8:], cookie, match.group(1))
     # viewers arrive from the view page, so they already hold the game's ETag (every game is
     # fresh, at the same version)
     live = client.request("GET", f"/v/{first.view_token}/live")
     client.close()
+    warm_up(bases, tables[-8:], cookie, match.group(1))
     for table in tables:
         table.tags = [live.headers.get("ETag", "")] * 3
     random.seed(7)
@@ -292,12 +295,17 @@ def simulate(bases: list[str], tables: list[Table], seconds: float, deal_every: 
         table.server = index % len(bases)
 
     async def main() -> Stats:
+        server_before = sum(server_cpu_seconds(base) for base in bases)
+        client_before = time.process_time()
         pools = []
         for base in bases:
             host, port = base.removeprefix("http://").split(":")
             pools.append(Pool(host, int(port), MAX_CONNECTIONS // len(bases)))
-        return await Simulation(pools, tables, cookie, match.group(1), seconds,
-                                deal_every).run()
+        stats = await Simulation(pools, tables, cookie, match.group(1), seconds,
+                                 deal_every).run()
+        stats.server_cpu = sum(server_cpu_seconds(base) for base in bases) - server_before
+        stats.client_cpu = time.process_time() - client_before
+        return stats
 
     return asyncio.run(main())
 
@@ -308,8 +316,12 @@ def summarise(results: Results, label: str, stats: Stats, tables: int) -> None:
     elapsed = stats.finished - stats.started
     errors = sum(stats.errors.values())
     p50, p99 = percentile(latencies, 0.50), percentile(latencies, 0.99)
+    per_request = stats.server_cpu * 1000 / max(1, len(latencies))
     results.add(f"{label}: requests per second", f"{len(latencies) / elapsed:.0f} req/s",
-                "–", None, f"{len(latencies)} requests in {elapsed:.0f} s, {tables} tables")
+                "–", None, f"{len(latencies)} requests in {elapsed:.0f} s, {tables} tables; "
+                f"app CPU {per_request:.2f} ms a request (so 2 free cores carry about "
+                f"{2000 / per_request:.0f} req/s of this mix); load generator CPU "
+                f"{stats.client_cpu:.0f} s; machine load average {os.getloadavg()[0]:.1f}")
     results.add(f"{label}: latency p50 / p99", f"{p50:.1f} / {p99:.1f} ms",
                 f"p99 < {P99_TARGET_MS:.0f} ms", p99 < P99_TARGET_MS,
                 "; ".join(f"{kind} p50 {percentile(v, .5):.1f} p99 {percentile(v, .99):.1f} ms "
