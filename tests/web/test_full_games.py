@@ -10,6 +10,8 @@ later deal. The totals shown at the end must be what `scorekeeper check` prints 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from typing import Any
@@ -36,9 +38,12 @@ EDITED_AFTER = 6  # the edit happens once this many deals are in
 
 
 def run_check(record: Record) -> dict[str, Any]:
-    """What `scorekeeper check -` prints for the record."""
-    done = subprocess.run([sys.executable, "-m", "scorekeeper.cli", "check", "-"],
-                          input=dumps_record(record).encode(), capture_output=True, check=False)
+    """What `scorekeeper check -` prints for the record (the installed command if on PATH)."""
+    script = shutil.which("scorekeeper", path=os.pathsep.join(
+        [os.path.dirname(sys.executable), os.environ.get("PATH", "")]))
+    command = [script] if script else [sys.executable, "-m", "scorekeeper.cli"]
+    done = subprocess.run([*command, "check", "-"], input=dumps_record(record).encode(),
+                          capture_output=True, check=False)
     assert done.returncode == 0, done.stderr.decode()
     return dict(json.loads(done.stdout))
 
@@ -108,6 +113,19 @@ def refuse_breaking_edit(table: Table, script: Script) -> None:
     assert snapshot(table.app) == before
 
 
+def assert_next_step_shown(text: str, record: dict[str, Any], done: int, total: int) -> None:
+    """Where the game is and who chooses, as RULES.md says: the king rotates each kingdom,
+    the Turkish King declarer every hand."""
+    players = record["players"]
+    assert f"Deal {done + 1} of {total}" in text
+    if record["game"] == "turkish-king":
+        assert f"{players[(record['first'] + done) % 4]} declares" in text
+    else:
+        kingdom = done // (total // 4)
+        assert f"Kingdom {kingdom + 1} of 4" in text
+        assert f"{players[(record['first'] + kingdom) % 4]} is king and chooses" in text
+
+
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.id for s in SCRIPTS])
 def test_complete_game(table: Table, script: Script) -> None:
     record = script.record
@@ -129,6 +147,8 @@ def test_complete_game(table: Table, script: Script) -> None:
         entered = rotated(deal) if index == WRONG_THEN_EDITED else deal
         shown = table.enter(entered, blank=blanks_for(entered, index))
         assert f"Deal {index + 1} saved." in page(shown).text
+        if index + 1 < len(deals):
+            assert_next_step_shown(page(shown).text, record, index + 1, len(deals))
         if index + 1 == EDITED_AFTER:
             refuse_breaking_edit(table, script)
             shown = table.edit(WRONG_THEN_EDITED + 1, deals[WRONG_THEN_EDITED])
