@@ -1,0 +1,123 @@
+"""The real app under `scorekeeper serve`, and Debian's Chromium driven by Playwright.
+
+One server per session on a free port with a fresh instance folder (its own SQLite database);
+one browser per session; each test opens its own context (viewport, language, JavaScript).
+Screenshots go to test-artifacts/screenshots (git-ignored); the folder is printed at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+
+
+def pytest_terminal_summary(terminalreporter) -> None:  # type: ignore[no-untyped-def]
+    if SCREENSHOTS.is_dir() and any(SCREENSHOTS.iterdir()):
+        terminalreporter.write_line(f"browser screenshots: {SCREENSHOTS}")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`scorekeeper serve` on a free port with a fresh database; its base URL."""
+    instance = tmp_path_factory.mktemp("browser-instance")
+    port = _free_port()
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_ACCESS_CODE",
+                          "SCOREKEEPER_HTTPS")}
+    env["SCOREKEEPER_INSTANCE"] = str(instance)
+    command = shutil.which("scorekeeper")
+    argv = ([command] if command else [sys.executable, "-m", "scorekeeper.cli"]) + [
+        "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]
+    log = (instance / "server.log").open("w")
+    process = subprocess.Popen(argv, env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                               start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/", timeout=2) as response:
+                if response.status == 200:
+                    break
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            pytest.fail("scorekeeper serve did not answer:\n"
+                        + (instance / "server.log").read_text()[-3000:])
+        time.sleep(0.2)
+    yield base
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """Debian's Chromium, headless. Missing → fail (install it), never skip."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install it with `apt-get install chromium` "
+                    "(Playwright's own browser download does not work here)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                              headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    """The folder screenshots are saved to (emptied once per session)."""
+    if SCREENSHOTS.exists():
+        shutil.rmtree(SCREENSHOTS)
+    SCREENSHOTS.mkdir(parents=True)
+    print(f"\nbrowser screenshots: {SCREENSHOTS}")
+    return SCREENSHOTS
+
+
+@pytest.fixture
+def new_context(browser, server):  # type: ignore[no-untyped-def]
+    """Open a phone-sized context: new_context(locale="ar", javascript=True)."""
+    contexts = []
+
+    def open_context(locale: str = "en", javascript: bool = True):  # type: ignore[no-untyped-def]
+        context = browser.new_context(  # type: ignore[attr-defined]
+            viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True,
+            locale=locale, java_script_enabled=javascript, base_url=server,
+            extra_http_headers={"Accept-Language": locale})
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context
+
+    yield open_context
+    for context in contexts:
+        context.close()

@@ -1,0 +1,88 @@
+"""Complete games by taps at 390 × 844: Trix partnership in Arabic, Turkish King in Turkish, and
+Trix Complex with JavaScript switched off; the final standings must be the engine's."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from scorekeeper.views.presenters import signed
+
+from .driver import (
+    GAME_PAGE,
+    Player,
+    check_signs_lead,
+    engine_totals,
+    expected_standings,
+    load_example,
+)
+
+pytestmark = pytest.mark.browser
+
+
+def _finish(player: Player, record: dict, where: str) -> None:  # type: ignore[type-arg]
+    page = player.page
+    player.check(f"{where}: finished game")
+    page.evaluate("window.scrollTo(0, 0)")
+    player.shot("finished", full_page=False)
+    player.shot("history", element=".history")
+    player.shot("chart", element=".chart-section")
+    assert player.finished_standings() == expected_standings(record)
+    totals, teams = engine_totals(record)
+    shown_totals = page.locator(".scoreboard .totals .total").all_inner_texts()
+    assert shown_totals == [signed(total) for total in totals]
+    if teams is not None:
+        shown_teams = page.locator(".scoreboard .teams .total").all_inner_texts()
+        assert shown_teams == [signed(total) for total in teams]
+    rows = page.locator(".history tbody tr")
+    expect(rows).to_have_count(len(record["deals"]))
+
+
+def test_trix_partnership_in_arabic(new_context, screenshots) -> None:  # type: ignore[no-untyped-def]
+    record = load_example("trix-partnership-complete")
+    page = new_context(locale="ar").new_page()
+    player = Player(page, javascript=True, shots=screenshots, prefix="ar-trix")
+    player.start_game(record)
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    expect(page.locator("html")).to_have_attribute("lang", "ar")
+    expect(page.locator(".next .contracts")).to_contain_text("شيخ الكبة")
+    player.play(record)
+    _finish(player, record, "Arabic Trix")
+    expect(page.locator(".finished h2")).to_have_text("الترتيب النهائي")
+    check_signs_lead(page, ".total, .standings strong, .team-line strong, td.num span")
+    page.click(".rules-link a")
+    page.wait_for_url(re.compile(r"/rules$"))
+    player.check("rules of this game")
+    player.shot("rules")
+    check_signs_lead(page, ".signed")
+    expect(page.locator("h1")).to_contain_text("تركس")
+
+
+def test_turkish_king_in_turkish(new_context, screenshots) -> None:  # type: ignore[no-untyped-def]
+    record = load_example("turkish-king-complete")
+    page = new_context(locale="en-US").new_page()
+    page.goto("/")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    page.click(".languages a[lang=tr]")  # switched once, remembered from then on
+    expect(page.locator("html")).to_have_attribute("lang", "tr")
+    player = Player(page, javascript=True, shots=screenshots, prefix="tr-king")
+    player.start_game(record)
+    expect(page.locator("html")).to_have_attribute("lang", "tr")
+    expect(page.locator("html")).to_have_attribute("dir", "ltr")
+    expect(page.locator(".next .contracts")).to_contain_text("Rıfkı")
+    player.play(record)
+    _finish(player, record, "Turkish King")
+    expect(page.locator(".finished h2")).to_have_text("Son sıralama")
+
+
+def test_trix_complex_without_javascript(new_context, screenshots) -> None:  # type: ignore[no-untyped-def]
+    record = load_example("trix-complex-solo-complete")
+    page = new_context(locale="en", javascript=False).new_page()
+    player = Player(page, javascript=False, shots=screenshots, prefix="en-complex-nojs")
+    player.start_game(record)
+    expect(page.locator("html")).to_have_attribute("dir", "ltr")
+    player.play(record)
+    _finish(player, record, "Trix Complex without JavaScript")
+    assert GAME_PAGE.search(page.url)

@@ -1,0 +1,98 @@
+"""The language switch, the rules pages, the manifest and the keep-awake script in the browser."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from .driver import Player, check_layout, load_example, settle
+
+pytestmark = pytest.mark.browser
+
+GAMES = ("trix", "trix-complex", "turkish-king")
+
+
+def test_language_is_switched_and_remembered(new_context) -> None:  # type: ignore[no-untyped-def]
+    page = new_context(locale="tr-TR").new_page()
+    page.goto("/rules/trix")
+    expect(page.locator("html")).to_have_attribute("lang", "tr")  # from Accept-Language
+    page.click(".languages a[lang=ar]")
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    assert page.url.endswith("/rules/trix"), "the switch comes back to the same page"
+    expect(page.locator("h1")).to_have_text("قواعد تركس")
+    page.goto("/new")
+    expect(page.locator("html")).to_have_attribute("lang", "ar")  # remembered
+    expect(page.locator(".languages a[aria-current]")).to_have_text("العربية")
+    page.click(".languages a[lang=en]")
+    expect(page.locator("html")).to_have_attribute("dir", "ltr")
+    expect(page.locator("h1")).to_have_text("New game")
+
+
+@pytest.mark.parametrize("locale", ["ar", "en", "tr"])
+def test_rules_pages_fit_the_phone(new_context, screenshots, locale: str) -> None:  # type: ignore[no-untyped-def]
+    page = new_context(locale=locale).new_page()
+    for game in GAMES:
+        page.goto(f"/rules/{game}")
+        check_layout(page, f"rules of {game} in {locale}")
+        expect(page.locator(".rules-table tbody tr")).to_have_count(
+            {"trix": 5, "trix-complex": 2, "turkish-king": 7}[game])
+        page.screenshot(path=str(screenshots / f"{locale}-rules-{game}.png"), full_page=True)
+
+
+def test_rules_of_a_game_show_its_house_rules(new_context) -> None:  # type: ignore[no-untyped-def]
+    record = load_example("trix-complex-solo-complete")  # doubled_self_take: full
+    page = new_context(locale="en").new_page()
+    Player(page, javascript=True, shots=None, prefix="en-house").start_game(record)
+    page.click(".rules-link a")
+    expect(page.locator("h1")).to_have_text("Rules of Trix Complex")
+    expect(page.locator(".house-rules")).to_contain_text("loses the full doubled penalty")
+    expect(page.locator("#rules-doubling + ul")).to_contain_text("−150")
+    page.click("text=Back to the game")
+    expect(page.locator(".next .contracts")).to_be_visible()
+
+
+def test_manifest_icons_and_keep_awake(new_context, server) -> None:  # type: ignore[no-untyped-def]
+    context = new_context(locale="en")
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda message: problems.append(message.text)
+            if message.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.goto("/")
+    manifest_url = page.locator('link[rel="manifest"]').get_attribute("href")
+    assert manifest_url
+    response = context.request.get(server + manifest_url)
+    assert response.ok
+    manifest = json.loads(response.text())
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    sizes = {icon["sizes"] for icon in manifest["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    base = server + manifest_url.split("?")[0].rsplit("/", 1)[0] + "/"
+    for icon in manifest["icons"]:
+        fetched = context.request.get(base + icon["src"])
+        assert fetched.ok and fetched.headers["content-type"].startswith(icon["type"]), icon
+        if icon["type"] == "image/png":
+            body = fetched.body()
+            width = int.from_bytes(body[16:20], "big")
+            assert f"{width}x{width}" == icon["sizes"]
+
+    # The keep-awake script asks for a wake lock on game pages only, and fails quietly.
+    page.add_init_script("""
+        window.__wakeRequests = 0;
+        Object.defineProperty(navigator, 'wakeLock', {configurable: true, value: {
+          request: () => { window.__wakeRequests += 1;
+                           return Promise.resolve({release: () => Promise.resolve(),
+                                                   addEventListener: () => {}}); }}});
+    """)
+    page.goto("/")
+    settle(page)
+    assert page.evaluate("window.__wakeRequests") == 0
+    Player(page, javascript=True, shots=None, prefix="wake").start_game(
+        load_example("turkish-king-complete"))
+    page.reload()
+    settle(page)
+    assert page.evaluate("window.__wakeRequests") == 1
+    assert page.locator("script:not([src])").count() == 0, "no inline scripts (CSP)"
+    assert not problems, problems
