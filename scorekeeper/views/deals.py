@@ -159,6 +159,10 @@ def preview(token: str) -> Any:
 def save_deal(token: str) -> Any:
     """Save the next deal (or an edit of a past one) if the engine accepts it."""
     row = game_or_404(token)
+    if _from_before_an_undo(row):
+        flash(gettext("The game changed on another phone. Check the current state and enter "
+                      "the deal again if it is still missing."), "warning")
+        return redirect(url_for("games.game_page", token=token), 303)
     view, form, contract, editing = _bound_form(row)
     form.validate()
     if form.errors.get("csrf_token"):
@@ -196,6 +200,17 @@ def save_deal(token: str) -> Any:
     else:
         flash(gettext("Deal %(number)d changed.", number=editing), "success")
     return redirect(url_for("games.game_page", token=token), 303)
+
+
+def _from_before_an_undo(row: GameRow) -> bool:
+    """A form made before another phone undid deals: it names a deal the game no longer has,
+    and an older version (a current version with such a number is a tampered form: 400)."""
+    number, editing = request.form.get("number", ""), request.form.get("editing", "")
+    version = request.form.get("version", "")
+    if not is_number(version) or not 1 <= int(version) < row.version:
+        return False
+    return ((is_number(number) and int(number) > row.deal_count + 1)
+            or (is_number(editing) and int(editing) > row.deal_count))
 
 
 def _finished(view: GameView) -> tuple[str, int]:

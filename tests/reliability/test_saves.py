@@ -207,3 +207,26 @@ def test_forms_carry_the_deal_number_and_version(table: Table) -> None:
     hidden = form.hidden("/deal")
     assert hidden["number"] == "3"
     assert hidden["version"] == str(table.row().version)
+
+
+def test_save_from_before_an_undo_is_refused_with_a_message(app: Flask, table: Table) -> None:
+    """B's form is for deal 4, but A undid deal 3 meanwhile: told, not a bare 400."""
+    started(table, deals=3)
+    phone_b = second_phone(app, table)
+    form_b = phone_b.open_deal("ltoosh")
+    table.client.post(f"{table.url}/undo", data=_undo_fields(table))
+    refused = phone_b.save(form_b, form_fields(LTOOSH))
+    assert refused.status_code == 303
+    assert "changed on another phone" in flashes(phone_b)
+    assert deals_of(table) == [KING, QUEENS]
+
+
+def test_edit_of_an_undone_deal_is_refused_with_a_message(app: Flask, table: Table) -> None:
+    started(table, deals=3)
+    phone_b = second_phone(app, table)
+    form_b = phone_b.open_edit(3, "diamonds")
+    table.client.post(f"{table.url}/undo", data=_undo_fields(table))
+    refused = phone_b.save(form_b, form_fields({"contract": "diamonds", "counts": [1, 4, 4, 4]}))
+    assert refused.status_code == 303
+    assert "changed on another phone" in flashes(phone_b)
+    assert deals_of(table) == [KING, QUEENS]
