@@ -78,6 +78,12 @@ def _dispose(app: Flask) -> None:
         db.engine.dispose()
 
 
+@pytest.fixture(autouse=True)
+def _no_operator_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An access code set in the shell running the tests must not lock the test apps."""
+    monkeypatch.delenv("SCOREKEEPER_ACCESS_CODE", raising=False)
+
+
 @pytest.fixture(scope="session")
 def postgres_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A fresh PostgreSQL database for this session, migrated; its SQLAlchemy URL."""
