@@ -192,7 +192,9 @@ class Player:
         """Enter every deal of the record by taps, checking the pages on the way."""
         for number, raw in enumerate(record["deals"], start=1):
             self.check(f"game page before deal {number}")
-            self.shot("choose-contract")
+            self.shot("game-start")
+            if number == len(record["deals"]) // 2 + 1:
+                self.shot("choose-contract")  # mid-game: some contracts are closed by now
             self.choose(raw["contract"])
             self.check(f"deal {number} form ({raw['contract']})")
             self.enter(raw)
@@ -227,7 +229,7 @@ class Player:
     def finished_standings(self) -> dict[str, str]:
         """Name → total as the finished page shows them."""
         page = self.page
-        expect(page.locator(".finished")).to_be_visible()
+        expect(page.locator(".standings")).to_be_visible()
         shown = {}
         for item in page.locator(".standings li").all():
             shown[item.locator("bdi").inner_text()] = item.locator("strong").inner_text()

@@ -38,6 +38,17 @@ def _finish(player: Player, record: dict, where: str) -> None:  # type: ignore[t
         assert shown_teams == [signed(total) for total in teams]
     rows = page.locator(".history tbody tr")
     expect(rows).to_have_count(len(record["deals"]))
+    game_url = page.url
+    view_url = page.locator("a.view-link").get_attribute("href")
+    assert view_url
+    page.goto(view_url)
+    player.check(f"{where}: the view link's page")
+    player.shot("view-link", full_page=False)
+    assert player.finished_standings() == expected_standings(record)
+    page.goto("/")
+    player.check(f"{where}: home with a finished game")
+    player.shot("home", full_page=False)
+    page.goto(game_url)
 
 
 def test_trix_partnership_in_arabic(new_context, screenshots) -> None:  # type: ignore[no-untyped-def]
