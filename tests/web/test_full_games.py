@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -113,6 +114,15 @@ def refuse_breaking_edit(table: Table, script: Script) -> None:
     assert snapshot(table.app) == before
 
 
+def history_rows(html: str) -> list[tuple[list[str], list[str]]]:
+    """Per row of the history table: the scores and the running totals shown."""
+    table = html.split('id="history-title"', 1)[1].split("</table>", 1)[0]
+    body = table.split("<tbody>", 1)[1]
+    return [(re.findall(r'<span class="score">([^<]*)</span>', row),
+             re.findall(r'<span class="running">([^<]*)</span>', row))
+            for row in body.split("</tr>") if "<td" in row]
+
+
 def assert_next_step_shown(text: str, record: dict[str, Any], done: int, total: int) -> None:
     """Where the game is and who chooses, as RULES.md says: the king rotates each kingdom,
     the Turkish King declarer every hand."""
@@ -166,8 +176,19 @@ def test_complete_game(table: Table, script: Script) -> None:
     assert text.count("Winner") == len(checked["winners"])
     if record["mode"] == "partnership":
         assert team_totals_shown(final) == [signed(t) for t in checked["team_totals"]]
+        assert "Team A" in text and "Team B" in text
     else:
         assert checked["team_totals"] is None
+    # the history: one row per deal, each deal's scores as check prints them, and the last
+    # row's running totals are the final totals (then the teams' in partnership)
+    rows = history_rows(final.get_data(as_text=True))
+    assert len(rows) == len(deals)
+    for (scores, _), entry in zip(rows, checked["deals"], strict=True):
+        assert scores[:4] == [signed(score) for score in entry["scores"]]
+    expected_running = [signed(total) for total in checked["totals"]]
+    if checked["team_totals"] is not None:
+        expected_running += [signed(total) for total in checked["team_totals"]]
+    assert rows[-1][1] == expected_running
     assert table.row().finished is True
     # no more contracts to choose, and the home page lists the game as finished
     assert "contract=" not in final.get_data(as_text=True)
