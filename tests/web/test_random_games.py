@@ -1,0 +1,103 @@
+"""Random complete games through the forms: whatever the table chooses, the page agrees with
+`scorekeeper check`.
+
+At each step the test picks one of the contract buttons the game page shows (so only what the
+chooser may pick), makes up takes for it that the engine accepts, and enters them. The buttons
+shown must be exactly the engine's open contracts.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from scorekeeper.forms import chip_groups
+from scorekeeper.rules import SUITS, evaluate, replay
+from scorekeeper.rules.deal import (
+    CARD_SEATS,
+    COUNTS,
+    OPTIONAL_CARD_SEATS,
+    OPTIONAL_SEAT,
+    ORDER,
+    SEAT,
+    SEAT_PAIR,
+    SUIT,
+)
+from tests.conftest import Table, page, signed, totals_shown
+from tests.web.test_full_games import run_check
+
+
+def composition(rng: random.Random, total: int, maximum: int) -> list[int]:
+    """Four counts from 0 to `maximum` adding up to `total`."""
+    while True:
+        cuts = sorted(rng.randint(0, total) for _ in range(3))
+        counts = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], total - cuts[2]]
+        if max(counts) <= maximum:
+            return counts
+
+
+def made_up(rng: random.Random, contract: str, doubling: bool) -> dict[str, Any]:
+    """Takes for a contract, typed right but not necessarily legal."""
+    raw: dict[str, Any] = {"contract": contract}
+    for group in chip_groups(contract):
+        spec = group.spec
+        if spec.kind == SEAT:
+            raw[spec.name] = rng.randrange(4)
+        elif spec.kind == OPTIONAL_SEAT:
+            raw[spec.name] = rng.choice([None, None, 0, 1, 2, 3]) if doubling else None
+        elif spec.kind == SUIT:
+            raw[spec.name] = rng.choice(SUITS)
+        elif spec.kind == COUNTS:
+            raw[spec.name] = composition(rng, spec.total, spec.maximum)
+        elif spec.kind == ORDER:
+            raw[spec.name] = rng.sample(range(4), 4)
+        elif spec.kind == SEAT_PAIR:
+            raw[spec.name] = [rng.randrange(4), rng.randrange(4)]
+        elif spec.kind == CARD_SEATS:
+            raw[spec.name] = {card: rng.randrange(4) for card in spec.cards}
+        else:
+            assert spec.kind == OPTIONAL_CARD_SEATS
+            doubled = [card for card in spec.cards if doubling and rng.random() < 0.25]
+            raw[spec.name] = {card: rng.randrange(4) for card in doubled}
+    return raw
+
+
+def legal_deal(rng: random.Random, table: Table, contract: str) -> dict[str, Any]:
+    game = table.record().game
+    for _ in range(5000):
+        raw = made_up(rng, contract, game.house_rules.doubling)
+        if evaluate(game, raw).ok:
+            return raw
+    raise AssertionError(f"no legal {contract} found")
+
+
+SETUPS = [("trix", "solo", True), ("trix", "partnership", False),
+          ("trix-complex", "solo", False), ("trix-complex", "partnership", True),
+          ("turkish-king", "solo", True)]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize(("game", "mode", "doubling"), SETUPS)
+def test_random_game(table: Table, game: str, mode: str, doubling: bool, seed: int) -> None:
+    rng = random.Random(f"{game}-{mode}-{seed}")
+    table.new_game(game, mode, doubling=doubling, first=rng.randrange(4))
+    while True:
+        shown = page(table.game_page())
+        result = replay(table.record().game)
+        offered = sorted(href.split("contract=")[1] for href in shown.links
+                         if "/deal?contract=" in href)
+        if result.next is None:
+            assert offered == []
+            break
+        assert offered == sorted(o.contract for o in result.next.options if o.open)
+        contract = rng.choice(offered)
+        deal = legal_deal(rng, table, contract)
+        blank = tuple(name for name in ("counts-1", "tricks-3", "order-3", "diamonds-0")
+                      if rng.random() < 0.5)
+        table.enter(deal, blank=tuple(b for b in blank if b.split("-")[0] in deal))
+    stored = table.record()
+    checked = run_check(stored)
+    assert checked["finished"] is True
+    assert totals_shown(table.game_page()) == [signed(total) for total in checked["totals"]]
