@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, abort, request, session
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
@@ -104,6 +105,13 @@ def select_locale() -> str:
     return request.accept_languages.best_match(LANGUAGES) or "en"
 
 
+class _SessionInterface(SecureCookieSessionInterface):
+    """The signed-cookie session, never sent with a static file (those are cached publicly)."""
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        return request.endpoint != "static" and super().should_set_cookie(app, session)
+
+
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the Flask app; `config` overrides (tests pass a database URL and such)."""
     instance_path = (config or {}).get("INSTANCE_PATH") or default_instance_path()
@@ -136,6 +144,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     refuse_weak_secret_key(app)
 
     assets.init_app(app)  # first: its compression hook must run after every other one
+    app.session_interface = _SessionInterface()
     db.init_app(app)
     migrate.init_app(app, db, directory=str(PACKAGE_DIR / "migrations"))
     csrf.init_app(app)

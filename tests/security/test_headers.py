@@ -167,3 +167,16 @@ def test_live_poll_behind_the_access_code(app: Flask, table: Table) -> None:
         response = stranger.get(url, headers=headers)
         assert response.status_code == 303
         assert_secured(response, "live behind code")
+
+
+def test_static_files_carry_no_session_cookie(client: object) -> None:
+    """Static files are cached publicly for a year: they must never carry the session."""
+    from flask.testing import FlaskClient
+
+    assert isinstance(client, FlaskClient)
+    for _ in range(2):  # a new browser, then one with a session (and its CSRF token)
+        response = client.get("/static/css/app.css")
+        assert response.status_code == 200
+        assert not [c for c in response.headers.getlist("Set-Cookie")
+                    if c.startswith("session=")]
+        assert client.get("/new").status_code == 200
