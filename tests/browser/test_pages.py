@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
 
-from .driver import Player, check_layout, load_example, settle
+from .driver import DATA, GAME_PAGE, Player, check_layout, load_example, settle
 
 pytestmark = pytest.mark.browser
 
@@ -96,3 +97,30 @@ def test_manifest_icons_and_keep_awake(new_context, server) -> None:  # type: ig
     assert page.evaluate("window.__wakeRequests") == 1
     assert page.locator("script:not([src])").count() == 0, "no inline scripts (CSP)"
     assert not problems, problems
+
+
+@pytest.mark.parametrize("locale", ["ar", "tr"])
+def test_other_pages_fit_the_phone(new_context, screenshots, locale: str) -> None:  # type: ignore[no-untyped-def]
+    """Import, a game imported, editing a past deal, undo, delete and an error page."""
+    page = new_context(locale=locale).new_page()
+    player = Player(page, javascript=True, shots=screenshots, prefix=f"{locale}-pages")
+    page.goto("/import")
+    player.check("import page")
+    player.shot("import", full_page=False)
+    page.set_input_files("input[type=file]", str(DATA / "turkish-king-in-progress.json"))
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(GAME_PAGE)
+    player.check("imported game")
+    page.locator(".history a.edit").first.click()
+    page.wait_for_url(re.compile(r"/edit"))
+    player.check("editing a past deal")
+    player.shot("edit-deal")
+    page.go_back()
+    page.wait_for_url(GAME_PAGE)
+    page.locator("a.danger-link").click()
+    page.wait_for_url(re.compile(r"/delete$"))
+    player.check("delete page")
+    player.shot("delete", full_page=False)
+    page.goto("/g/no-such-game")
+    player.check("not found")
+    player.shot("not-found", full_page=False)
