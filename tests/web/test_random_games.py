@@ -25,7 +25,7 @@ from scorekeeper.rules.deal import (
     SEAT_PAIR,
     SUIT,
 )
-from tests.conftest import Table, page, signed, totals_shown
+from tests.conftest import Table, form_fields, page, signed, snapshot, totals_shown
 from tests.web.test_full_games import run_check
 
 
@@ -97,7 +97,35 @@ def test_random_game(table: Table, game: str, mode: str, doubling: bool, seed: i
         blank = tuple(name for name in ("counts-1", "tricks-3", "order-3", "diamonds-0")
                       if rng.random() < 0.5)
         table.enter(deal, blank=tuple(b for b in blank if b.split("-")[0] in deal))
+    for _ in range(6):
+        random_edit(rng, table)
     stored = table.record()
     checked = run_check(stored)
     assert checked["finished"] is True
     assert totals_shown(table.game_page()) == [signed(total) for total in checked["totals"]]
+
+
+def random_edit(rng: random.Random, table: Table) -> None:
+    """Edit a random past deal into random takes of a random contract: saved exactly when
+    the engine accepts the deal and every later one, refused (nothing saved) otherwise."""
+    game = table.record().game
+    number = rng.randrange(1, len(game.deals) + 1)
+    contract = rng.choice(game.definition.contracts)
+    raw = made_up(rng, contract, game.house_rules.doubling)
+    for _ in range(200):  # prefer takes legal on their own, so that later deals decide
+        if not evaluate(game, raw, number - 1).problems:
+            break
+        raw = made_up(rng, contract, game.house_rules.doubling)
+    evaluation = evaluate(game, raw, number - 1)
+    form = table.open_edit(number, contract)
+    before = snapshot(table.app)
+    response = table.save(form, form_fields(raw))
+    if evaluation.ok:
+        assert response.status_code == 303, page(response).text[-600:]
+        assert table.record().game.deals[number - 1] == evaluation.deal
+    else:
+        assert response.status_code == 422
+        assert snapshot(table.app) == before
+        if evaluation.later is not None and not evaluation.problems:
+            assert f"would make deal {evaluation.later.deal_number} illegal" in page(
+                response).text
