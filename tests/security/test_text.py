@@ -3,6 +3,8 @@ always escaped wherever they are shown."""
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
+
 import pytest
 from flask import Flask
 
@@ -12,6 +14,28 @@ from tests.security.helpers import TRIX_KINGDOM
 SCRIPT = "<script>alert(1)</script>"
 IMAGE = '<img src=x onerror="alert(2)">'
 BIDI = "\u202eevil"
+QUOTES = """x" onmouseover="alert(3)"""
+APOSTROPHES = "y' onfocus='alert(4)"
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, _ in attrs:
+            if name.startswith("on"):
+                self.found.append(f"<{tag} {name}>")
+        if tag in ("script", "img") and not dict(attrs).get("src", "").startswith("/static/"):
+            self.found.append(f"<{tag}>")
+
+
+def injected_markup(html: str) -> list[str]:
+    """Event-handler attributes and scripts or images not from our static files."""
+    parser = _Tags()
+    parser.feed(html)
+    return parser.found
 
 
 def pages_showing_names(table: Table) -> list[str]:
@@ -27,8 +51,9 @@ def pages_showing_names(table: Table) -> list[str]:
 
 
 def test_markup_in_names_and_notes_shows_as_text(app: Flask, table: Table) -> None:
-    table.new_game(players=(SCRIPT, IMAGE, "Omar", "Dana"), name=SCRIPT, first=0)
+    table.new_game(players=(SCRIPT, IMAGE, QUOTES, APOSTROPHES), name=SCRIPT, first=0)
     table.enter(TRIX_KINGDOM[0])
+    table.enter(TRIX_KINGDOM[1])  # two deals: the running-totals chart (SVG) is drawn
     fields = page(table.game_page()).hidden("/notes")
     response = table.client.post(f"{table.url}/notes",
                                  data={**fields, "name": IMAGE, "notes": SCRIPT + "\n" + IMAGE})
@@ -37,6 +62,7 @@ def test_markup_in_names_and_notes_shows_as_text(app: Flask, table: Table) -> No
         assert "<script>alert" not in html
         assert "<img src=x" not in html
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+        assert not injected_markup(html)
     text = page(table.game_page()).text
     assert SCRIPT in text and IMAGE in text  # shown, as text
 
