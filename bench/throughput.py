@@ -35,6 +35,7 @@ from common import (
     log,
     make_games,
     server,
+    server_cpu_seconds,
     temp_instance,
 )
 from httpraw import Client
@@ -96,10 +97,13 @@ end
 """
 
 
-def wrk(base: str, path: str, script: str, seconds: int) -> tuple[float, int, int, str]:
-    """Run wrk; requests per second, requests, failures (errors or 4xx/5xx), latency text."""
+def wrk(base: str, path: str, script: str, seconds: int
+        ) -> tuple[float, int, int, str, float]:
+    """Run wrk: requests per second, requests, failures (errors or 4xx/5xx), latency text, and
+    the server's CPU milliseconds per request."""
     script_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-wrk-{os.getpid()}.lua"
     script_path.write_text(script)
+    cpu_before = server_cpu_seconds(base)
     try:
         out = subprocess.run(
             ["wrk", "-t", str(THREADS), "-c", str(CONNECTIONS), "-d", f"{seconds}s",
@@ -107,6 +111,7 @@ def wrk(base: str, path: str, script: str, seconds: int) -> tuple[float, int, in
             capture_output=True, text=True, timeout=seconds + 60, check=True).stdout
     finally:
         script_path.unlink(missing_ok=True)
+    cpu = server_cpu_seconds(base) - cpu_before
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
     total = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
     failed = sum(int(n) for n in re.findall(r"Non-2xx or 3xx responses: (\d+)", out))
@@ -114,10 +119,10 @@ def wrk(base: str, path: str, script: str, seconds: int) -> tuple[float, int, in
                        out)
     if errors:
         failed += sum(int(n) for n in errors.groups())
-    p50 = re.search(r"50%\s+(\S+)", out)
-    p99 = re.search(r"99%\s+(\S+)", out)
+    p50 = re.search(r"^\s+50%\s+(\S+)", out, re.MULTILINE)
+    p99 = re.search(r"^\s+99%\s+(\S+)", out, re.MULTILINE)
     latency = f"p50 {p50.group(1) if p50 else '?'}, p99 {p99.group(1) if p99 else '?'}"
-    return rate, total, failed, latency
+    return rate, total, failed, latency, cpu * 1000 / max(1, total)
 
 
 def stored_deals(instance: str, tokens: list[str]) -> int:
@@ -144,7 +149,7 @@ def run(quick: bool = False) -> Results:
         preview_token = make_games(instance, 1, "trix")[0][0]
         save_games = [t for t, _ in make_games(instance, 120 if quick else 300, "turkish-king")]
         plan = game_plan("turkish-king")
-        rates: dict[str, tuple[float, int, int, str]] = {}
+        rates: dict[str, tuple[float, int, int, str, float]] = {}
         with server(instance, hello=True) as base:
             log("throughput: hello")
             rates["hello before"] = wrk(base, "/", request_script("GET", {
@@ -193,15 +198,19 @@ def run(quick: bool = False) -> Results:
             rates["hello after"] = wrk(base, "/", request_script("GET", {
                 "Accept-Encoding": "gzip"}), seconds)
     hello = (rates["hello before"][0] + rates["hello after"][0]) / 2
+    hello_cpu = (rates["hello before"][4] + rates["hello after"][4]) / 2
     results.add("hello baseline (same gunicorn settings)", f"{hello:.0f} req/s", "–", None,
                 f"before {rates['hello before'][0]:.0f}, after {rates['hello after'][0]:.0f} "
-                f"req/s; wrk -t{THREADS} -c{CONNECTIONS} -d{seconds}s, 4 workers × 2 threads")
+                f"req/s; server CPU {hello_cpu:.2f} ms a request; wrk -t{THREADS} "
+                f"-c{CONNECTIONS} -d{seconds}s, 4 workers × 2 threads; machine load average "
+                f"{os.getloadavg()[0]:.1f}")
     for name, target in TARGETS.items():
         if name not in rates:
             results.add(f"throughput: {name}", "not measured", f"≥ {target:.0%} of hello", None)
             continue
-        rate, total, failed, latency = rates[name]
-        note = f"{rate:.0f} req/s, {total} requests, {failed} failed, {latency}"
+        rate, total, failed, latency, cpu = rates[name]
+        note = (f"{rate:.0f} req/s, {total} requests, {failed} failed, {latency}; server CPU "
+                f"{cpu:.2f} ms a request, {hello_cpu / cpu:.0%} of hello's share by CPU cost")
         ok = rate / hello >= target and failed == 0
         if name == "saving a deal":
             made = total - failed
