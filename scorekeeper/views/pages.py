@@ -153,12 +153,16 @@ def _local(target: str | None) -> str:
     return target
 
 
-@bp.route("/lang/<code>", methods=["GET", "POST"])
+@bp.get("/lang/<code>")
 def set_language(code: str) -> Response:
-    """Remember the reader's language in a long-lived cookie and go back to the page."""
+    """Remember the reader's language in a long-lived cookie and go back to the page.
+
+    A plain link (GET), so it works without JavaScript or a form: it changes nothing but a
+    display preference of this browser.
+    """
     if code not in LANGUAGES:
         abort(404)
-    response = redirect(_local(request.values.get("next")), 303)
+    response = redirect(_local(request.args.get("next")), 303)
     secure = bool(current_app.config.get("SESSION_COOKIE_SECURE", False))
     response.set_cookie(LANGUAGE_COOKIE, code, max_age=LANGUAGE_COOKIE_AGE, samesite="Lax",
                         httponly=True, secure=secure)

@@ -1,0 +1,79 @@
+"""The language switch and the rules pages (scorekeeper.views.pages), through the test client."""
+
+from __future__ import annotations
+
+import pytest
+from flask.testing import FlaskClient
+
+from scorekeeper.rules import GAMES, HouseRules
+from scorekeeper.views.pages import contract_rules, doubling_scores
+
+
+@pytest.mark.parametrize(("target", "expected"), [
+    ("/rules/trix", "/rules/trix"),
+    ("/g/abc?x=1", "/g/abc?x=1"),
+    ("", "/"),
+    ("//evil.example/", "/"),
+    ("https://evil.example/", "/"),
+    ("/\\evil.example", "/"),
+    ("javascript:alert(1)", "/"),
+])
+def test_the_switch_goes_back_to_this_site_only(client: FlaskClient, target: str,
+                                                expected: str) -> None:
+    response = client.get("/lang/tr", query_string={"next": target})
+    assert response.status_code == 303
+    assert response.headers["Location"] == expected
+
+
+def test_the_choice_is_remembered_for_long(client: FlaskClient) -> None:
+    response = client.get("/lang/ar", query_string={"next": "/"})
+    cookie = response.headers["Set-Cookie"]
+    assert cookie.startswith("lang=ar;") and "Max-Age=63072000" in cookie
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    page = client.get("/", headers={"Accept-Language": "tr"})
+    assert '<html lang="ar" dir="rtl">' in page.get_data(as_text=True)
+    assert "Accept-Language" in page.headers["Vary"] and "Cookie" in page.headers["Vary"]
+
+
+def test_unknown_languages_and_games_are_not_found(client: FlaskClient) -> None:
+    assert client.get("/lang/fr").status_code == 404
+    assert client.get("/rules/poker").status_code == 404
+    assert client.get("/g/nothing-here/rules").status_code == 404
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("language", ["en", "ar", "tr"])
+def test_every_rules_page_in_every_language(client: FlaskClient, game: str,
+                                            language: str) -> None:
+    client.set_cookie("lang", language)
+    html = client.get(f"/rules/{game}").get_data(as_text=True)
+    assert f'<html lang="{language}"' in html
+    assert f'href="/rules/{game}"' not in html  # the other games are linked, not this one
+    assert html.count("<tr>") == 1 + len(GAMES[game].contracts)
+
+
+def test_scores_on_the_rules_page_come_from_the_engine() -> None:
+    trix = {rule.id: rule for rule in contract_rules("trix", HouseRules())}
+    assert trix["king-of-hearts"].each == -75 and trix["queens"].each == -25
+    assert trix["diamonds"].each == -10 and trix["ltoosh"].each == -15
+    assert trix["trix"].places == (200, 150, 100, 50)
+    swapped = {rule.id: rule for rule in contract_rules("trix", HouseRules(
+        swap_diamonds_ltoosh=True))}
+    assert swapped["diamonds"].each == -15 and swapped["ltoosh"].each == -10
+    king = {rule.id: rule.each for rule in contract_rules("turkish-king", HouseRules())}
+    assert king == {"trump": 50, "no-king": -320, "no-queens": -100, "no-boys": -60,
+                    "no-hearts": -30, "no-last-two": -180, "no-tricks": -50}
+    assert doubling_scores(HouseRules()) == {
+        "king_taker": -150, "king_doubler": 75, "queen_taker": -50, "queen_doubler": 25,
+        "king_self": -75, "queen_self": -25, "queen_diamond": -60}
+    full = doubling_scores(HouseRules(doubled_self_take="full"))
+    assert full["king_self"] == -150 and full["queen_self"] == -50
+
+
+def test_a_games_rules_show_its_house_rules(table) -> None:  # type: ignore[no-untyped-def]
+    table.new_game("trix", doubling=False, first=0)
+    html = table.client.get(table.url + "/rules").get_data(as_text=True)
+    assert "Doubling is switched off in this game" in html
+    assert "This game&#39;s house rules" in html or "This game's house rules" in html
+    game_page = table.client.get(table.url).get_data(as_text=True)
+    assert table.url + "/rules" in game_page
