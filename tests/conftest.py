@@ -162,7 +162,7 @@ def table(app: Flask, client: FlaskClient) -> Table:
 
 
 def snapshot(app: Flask) -> list[dict[str, Any]]:
-    """Every row of every table, to compare before and after a request."""
+    """Every row of the games table (the schema's only one), to compare before and after."""
     from sqlalchemy import text
 
     from scorekeeper.extensions import db
