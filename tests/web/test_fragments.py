@@ -86,3 +86,22 @@ def test_csrf_token_rides_on_the_body(started: Table) -> None:
                                    headers={"HX-Request": "true",
                                             "X-CSRFToken": game.hx_headers["X-CSRFToken"]})
     assert response.status_code == 200
+
+
+def test_without_javascript_a_save_fills_in_the_last_count_too(started: Table) -> None:
+    """No htmx, no preview: the plain form post alone is enough, auto-fill included."""
+    form = started.open_deal("diamonds")
+    response = started.save(form, {"counts-0": "3", "counts-1": "4", "counts-2": "5"})
+    assert response.status_code == 303
+    assert started.record().game.deals[0].values["counts"] == (3, 4, 5, 1)
+
+
+def test_without_javascript_a_refusal_is_a_whole_page(started: Table) -> None:
+    form = started.open_deal("diamonds")
+    response = started.save(form, {"counts-0": "3", "counts-1": "4", "counts-2": "4",
+                                   "counts-3": "1"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422 and "<html" in html
+    assert "Diamonds add up to 12; there are 13 diamonds." in Page(html).text
+    # what was tapped stays tapped
+    assert Page(html).checked("/deal")["counts-2"] == "4"
