@@ -93,8 +93,9 @@ def contract_name(contract: str) -> str:
 
 
 def takes(deal: Any, players: Sequence[str]) -> str:
-    """A deal's takes in short form."""
-    return short_takes(deal, players, gettext)
+    """A deal's takes in short form, each name isolated (FSI…PDI) from the text around it."""
+    isolated = tuple(f"\u2068{name}\u2069" for name in players)
+    return short_takes(deal, isolated, gettext)
 
 
 def kingdom_grid(result: Replay) -> list[list[int | None]]:
