@@ -10,7 +10,7 @@ from werkzeug.wrappers import Response
 
 from ..forms import DealForm, make_deal_form
 from ..models import GameRow
-from ..rules import Evaluation, Problem, dump_deal, evaluate, parse_deal, with_deal
+from ..rules import Deal, Evaluation, Problem, dump_deal, evaluate, parse_deal, with_deal
 from ..rules.autofill import autofill
 from ..store import StaleStateError, save_deals
 from .common import GameView, game_or_404, game_view, is_htmx, is_number
@@ -192,14 +192,21 @@ def save_deal(token: str) -> Any:
     index = None if editing is None else editing - 1
     try:
         save_deals(row, with_deal(view.game, evaluation.deal, index), row.version)
-    except StaleStateError:
-        flash(gettext("The game changed on another phone; this deal was not saved."), "warning")
-        return redirect(url_for("games.game_page", token=token), 303)
+    except StaleStateError:  # unless the write that won was this very entry (a double tap)
+        if not _holds(row, int(number) - 1 if index is None else index, evaluation.deal):
+            flash(gettext("The game changed on another phone; this deal was not saved."),
+                  "warning")
+            return redirect(url_for("games.game_page", token=token), 303)
     if editing is None:
         flash(gettext("Deal %(number)d saved.", number=int(number)), "success")
     else:
         flash(gettext("Deal %(number)d changed.", number=editing), "success")
     return redirect(url_for("games.game_page", token=token), 303)
+
+
+def _holds(row: GameRow, index: int, deal: Deal) -> bool:
+    """Whether the stored game (read again) has exactly `deal` at `index`."""
+    return 0 <= index < len(row.deals) and row.deals[index] == dump_deal(deal)
 
 
 def _from_before_an_undo(row: GameRow) -> bool:

@@ -1,0 +1,92 @@
+"""Two requests for the same game at the same instant (a double tap the browser sent twice, or
+two phones): both read the same version, one write wins, and the other is told the truth."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from scorekeeper.views import deals as deal_views
+from tests.conftest import Table, form_fields, page
+from tests.reliability.test_saves import DIAMONDS, KING, LTOOSH, QUEENS, second_phone, started
+
+
+def in_lockstep(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hold every save until two requests have read the game: both write against one version."""
+    barrier = threading.Barrier(2, timeout=10)
+    original: Callable[..., Any] = deal_views.save_deals
+
+    def save_together(*args: Any, **kwargs: Any) -> Any:
+        barrier.wait()
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(deal_views, "save_deals", save_together)
+
+
+def at_once(*posts: Callable[[], Any]) -> list[Any]:
+    results: list[Any] = [None] * len(posts)
+
+    def run(index: int) -> None:
+        results[index] = posts[index]()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(posts))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return results
+
+
+def shown(table: Table) -> str:
+    return page(table.client.get(table.url)).text
+
+
+def test_simultaneous_identical_saves_store_one_deal_and_both_say_saved(
+        app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    started(table)
+    phone_b = second_phone(app, table)
+    form_a, form_b = table.open_deal("diamonds"), phone_b.open_deal("diamonds")
+    in_lockstep(monkeypatch)
+    results = at_once(lambda: table.save(form_a, form_fields(DIAMONDS)),
+                      lambda: phone_b.save(form_b, form_fields(DIAMONDS)))
+    assert [r.status_code for r in results] == [303, 303]
+    assert table.row().deals == [KING, QUEENS, DIAMONDS]
+    for phone in (table, phone_b):  # the loser must not say "not saved": it was
+        text = shown(phone)
+        assert "Deal 3 saved" in text
+        assert "not saved" not in text
+
+
+def test_simultaneous_different_saves_keep_one_and_warn_the_other(
+        app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    started(table)
+    phone_b = second_phone(app, table)
+    form_a, form_b = table.open_deal("diamonds"), phone_b.open_deal("ltoosh")
+    in_lockstep(monkeypatch)
+    at_once(lambda: table.save(form_a, form_fields(DIAMONDS)),
+            lambda: phone_b.save(form_b, form_fields(LTOOSH)))
+    stored = table.row().deals
+    assert len(stored) == 3 and stored[:2] == [KING, QUEENS] and stored[2] in (DIAMONDS, LTOOSH)
+    loser = phone_b if stored[2] == DIAMONDS else table
+    assert "not saved" in shown(loser)
+
+
+def test_simultaneous_different_edits_keep_one_and_warn_the_other(
+        app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    started(table, deals=3)
+    phone_b = second_phone(app, table)
+    one = {"contract": "king-of-hearts", "taker": 2}
+    other = {"contract": "king-of-hearts", "taker": 3}
+    form_a = table.open_edit(1, "king-of-hearts")
+    form_b = phone_b.open_edit(1, "king-of-hearts")
+    in_lockstep(monkeypatch)
+    at_once(lambda: table.save(form_a, form_fields(one)),
+            lambda: phone_b.save(form_b, form_fields(other)))
+    stored = table.row().deals
+    assert stored[0] in (one, other) and stored[1:] == [QUEENS, DIAMONDS]
+    loser = phone_b if stored[0] == one else table
+    assert "not saved" in shown(loser)
