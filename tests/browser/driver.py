@@ -193,7 +193,7 @@ class Player:
         for number, raw in enumerate(record["deals"], start=1):
             self.check(f"game page before deal {number}")
             self.shot("game-start")
-            if number == len(record["deals"]) // 2 + 1:
+            if number == len(record["deals"]) // 2 + 2:
                 self.shot("choose-contract")  # mid-game: some contracts are closed by now
             self.choose(raw["contract"])
             self.check(f"deal {number} form ({raw['contract']})")

@@ -124,3 +124,16 @@ def test_other_pages_fit_the_phone(new_context, screenshots, locale: str) -> Non
     page.goto("/g/no-such-game")
     player.check("not found")
     player.shot("not-found", full_page=False)
+
+
+@pytest.mark.parametrize("locale", ["ar", "tr"])
+def test_a_small_phone_still_fits(new_context, locale: str) -> None:  # type: ignore[no-untyped-def]
+    """320 px wide (an old or small phone): the header, the new-game form, a deal form."""
+    page = new_context(locale=locale).new_page()
+    page.set_viewport_size({"width": 320, "height": 640})
+    player = Player(page, javascript=True, shots=None, prefix=f"{locale}-small")
+    player.start_game(load_example("trix-complex-solo-complete"))
+    player.choose("complex")
+    player.check("Complex deal form at 320 px")
+    page.goto("/rules/trix")
+    player.check("rules at 320 px")
