@@ -102,7 +102,8 @@ def choose_first(token: str) -> Response:
         try:
             set_first(row, seat, _int_arg("version", 1, 2**31))
         except StaleStateError:
-            flash(gettext("Someone else already started this game."), "warning")
+            if row.first != seat:  # the write that won may be this tap's twin
+                flash(gettext("Someone else already started this game."), "warning")
     elif row.first != seat:  # another phone chose first; a double tap of the same seat is fine
         flash(gettext("Someone else already started this game."), "warning")
     return redirect(url_for("games.game_page", token=row.token), 303)
@@ -121,7 +122,9 @@ def undo(token: str) -> Response:
             save_deals(row, without_deal(view.game, number - 1), _int_arg("version", 1, 2**31))
             flash(gettext("Deal %(number)d was removed.", number=number), "info")
         except StaleStateError:
-            flash(gettext("The game changed on another phone; nothing was undone."), "warning")
+            if row.deal_count != number - 1:  # unless this tap's twin removed it
+                flash(gettext("The game changed on another phone; nothing was undone."),
+                      "warning")
     elif number > row.deal_count:
         pass  # already undone by an earlier tap
     else:
@@ -143,7 +146,9 @@ def notes(token: str) -> Any:
     try:
         save_text(row, form.name.data, form.notes.data, _int_arg("version", 1, 2**31))
     except StaleStateError:
-        flash(gettext("The game changed on another phone; your notes were not saved."), "warning")
+        if (row.name, row.notes) != (form.name.data or None, form.notes.data or None):
+            flash(gettext("The game changed on another phone; your notes were not saved."),
+                  "warning")
     return redirect(url_for("games.game_page", token=row.token), 303)
 
 

@@ -90,3 +90,43 @@ def test_simultaneous_different_edits_keep_one_and_warn_the_other(
     assert stored[0] in (one, other) and stored[1:] == [QUEENS, DIAMONDS]
     loser = phone_b if stored[0] == one else table
     assert "not saved" in shown(loser)
+
+
+@pytest.mark.parametrize("action", ["undo", "notes", "first"])
+def test_simultaneous_twin_taps_say_nothing_false(app: Flask, table: Table,
+                                                  monkeypatch: pytest.MonkeyPatch,
+                                                  action: str) -> None:
+    """Undo, notes and the first seat sent twice at once: done once, and no false warning."""
+    from scorekeeper.views import games as game_views
+
+    if action == "first":
+        table.new_game()
+    else:
+        started(table, deals=3)
+    phone_b = second_phone(app, table)
+    part = {"undo": "/undo", "notes": "/notes", "first": "/first"}[action]
+    extra = {"undo": {}, "notes": {"notes": "Friday"}, "first": {"seat": "2"}}[action]
+    fields_a = {**page(table.game_page()).hidden(part), **extra}
+    fields_b = {**page(phone_b.game_page()).hidden(part), **extra}
+    barrier = threading.Barrier(2, timeout=10)
+    for name in ("save_deals", "save_text", "set_first"):
+        original = getattr(game_views, name)
+
+        def together(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            barrier.wait()
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(game_views, name, together)
+    results = at_once(lambda: table.client.post(table.url + part, data=fields_a),
+                      lambda: phone_b.client.post(table.url + part, data=fields_b))
+    assert [r.status_code for r in results] == [303, 303]
+    row = table.row()
+    if action == "undo":
+        assert row.deals == [KING, QUEENS]
+    elif action == "notes":
+        assert row.notes == "Friday"
+    else:
+        assert row.first == 2
+    for phone in (table, phone_b):
+        text = shown(phone)
+        assert "another phone" not in text and "Someone else" not in text
