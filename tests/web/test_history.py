@@ -129,3 +129,19 @@ def test_migration_is_at_head_and_matches_the_models(app: Flask, runner: FlaskCl
         head = ScriptDirectory.from_config(config).get_current_head()
         assert context.get_current_heads() == (head,)
         assert compare_metadata(context, db.metadata) == []
+
+
+def test_closed_contracts_are_shown_with_the_reason(table: Table) -> None:
+    three_deals(table)
+    html = table.game_page().get_data(as_text=True)
+    closed = html.count('class="button contract closed"')
+    assert closed == 3 and html.count("played in this kingdom") == 3
+
+
+def test_turkish_king_forced_choice_is_said_plainly(table: Table) -> None:
+    record = example("turkish-king-complete")
+    table.load({**record, "deals": record["deals"][:14]})
+    text = page(table.game_page()).text
+    assert "Ayşe has declared three negatives and must choose trump." in text
+    assert "Ayşe 0/2 3/3" in text  # trumps x/2, negatives x/3
+    assert "No Boys 2/2" in text
