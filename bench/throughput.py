@@ -8,8 +8,9 @@ endpoints; the share is against their mean.
 
 - game page: GET /g/<token> of a Trix game 10 deals in;
 - preview: the deal form after the third Diamonds count (the app fills the 4th, judges, scores);
-- saving a deal: POST /g/<token>/deal, each request the next legal deal of one of many games
-  (checked afterwards: every request saved exactly one deal); the 303 is not followed;
+- saving a deal: POST /g/<token>/deal, each request the next legal deal of one of 400 games in
+  turn (so a game's previous deal is saved before its next is sent; checked afterwards: every
+  request saved exactly one deal); the 303 is not followed;
 - live view poll: GET /v/<view_token>/live with If-None-Match of the current ETag → 304.
 
     python bench/throughput.py [--quick]
@@ -147,7 +148,7 @@ def run(quick: bool = False) -> Results:
         init_db(instance)
         page_token, view_token = make_games(instance, 1, "trix", deals=10)[0]
         preview_token = make_games(instance, 1, "trix")[0][0]
-        save_games = [t for t, _ in make_games(instance, 120 if quick else 300, "turkish-king")]
+        save_games = [t for t, _ in make_games(instance, 400, "turkish-king")]
         plan = game_plan("turkish-king")
         rates: dict[str, tuple[float, int, int, str, float]] = {}
         with server(instance, hello=True) as base:
