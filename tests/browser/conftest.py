@@ -96,11 +96,8 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture(scope="session")
 def screenshots() -> Path:
-    """The folder screenshots are saved to (emptied once per session)."""
-    if SCREENSHOTS.exists():
-        shutil.rmtree(SCREENSHOTS)
-    SCREENSHOTS.mkdir(parents=True)
-    print(f"\nbrowser screenshots: {SCREENSHOTS}")
+    """The folder screenshots are saved to; each run overwrites the files it takes."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
 
 

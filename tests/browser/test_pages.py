@@ -137,3 +137,19 @@ def test_a_small_phone_still_fits(new_context, locale: str) -> None:  # type: ig
     player.check("Complex deal form at 320 px")
     page.goto("/rules/trix")
     player.check("rules at 320 px")
+
+
+def test_a_refusal_is_shown_in_arabic(new_context, screenshots) -> None:  # type: ignore[no-untyped-def]
+    """The engine's refusal, next to its field, in the reader's language; nothing is saved."""
+    page = new_context(locale="ar").new_page()
+    player = Player(page, javascript=True, shots=screenshots, prefix="ar-refusal")
+    player.start_game(load_example("trix-complex-solo-complete"))
+    player.choose("complex")
+    player.enter({"contract": "complex", "tricks": [0, 5, 4, 4], "diamonds": [0, 5, 4, 4],
+                  "queens": {"S": 0, "H": 1, "D": 1, "C": 2}, "king_of_hearts": 3})
+    error = page.locator("#deal-form .error").first
+    expect(error).to_contain_text("من لم يأكل أي لطشة لم يأكل أي ورقة")
+    expect(page.locator("#deal-form button.save")).to_be_disabled()
+    player.check("a refused Complex deal")
+    error.scroll_into_view_if_needed()
+    player.shot("deal-error", full_page=False)
