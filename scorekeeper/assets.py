@@ -40,6 +40,13 @@ def static_url(filename: str) -> str:
     return url_for("static", filename=filename, v=version)
 
 
+def _vary_on_boost(response: Response) -> Response:
+    """Pages leave out their head for htmx's boosted navigations (base.html): say so to caches."""
+    if response.mimetype == "text/html":
+        response.vary.add("HX-Boosted")
+    return response
+
+
 def _static_for_compression(response: Response) -> Response:
     """Static files: versioned ones are immutable, and all are compressed like pages.
 
@@ -84,4 +91,5 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("COMPRESS_MIN_SIZE", 300)
     compress.init_app(app)
     app.after_request(_static_for_compression)  # runs before Flask-Compress's hook
+    app.after_request(_vary_on_boost)
     app.jinja_env.globals["static_url"] = static_url
