@@ -172,6 +172,8 @@ def set_language(code: str) -> Response:
 @bp.after_app_request
 def _vary_on_language(response: Response) -> Response:
     """Pages differ by the reader's language: caches must key on what chooses it."""
+    if request.endpoint == "static":
+        return response  # the same file in every language
     response.vary.add("Accept-Language")
     response.vary.add("Cookie")
     return response
