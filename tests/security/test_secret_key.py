@@ -46,3 +46,19 @@ def test_generated_key_is_kept_in_the_instance_folder(tmp_path: Path,
 
 def test_a_long_random_key_is_accepted(tmp_path: Path) -> None:
     assert production_app(tmp_path, SECRET_KEY="k" * 8 + "9f3a1c77e0b2d4").secret_key
+
+
+def test_serve_refuses_to_start_with_a_default_key(tmp_path: Path) -> None:
+    """The production command stops before it listens, and says why."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "SECRET_KEY": "changeme", "SCOREKEEPER_INSTANCE": str(tmp_path)}
+    env.pop("DATABASE_URL", None)
+    done = subprocess.run([sys.executable, "-m", "scorekeeper.cli", "serve", "--host",
+                           "127.0.0.1", "--port", "1", "--workers", "1"],
+                          env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "Refusing to start: SECRET_KEY" in done.stderr
+    assert "running" not in done.stdout
