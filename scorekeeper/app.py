@@ -132,6 +132,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SECURE=os.environ.get("SCOREKEEPER_HTTPS", "") == "1",
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
         WTF_CSRF_TIME_LIMIT=None,
+        # Referrer-Policy: no-referrer means browsers send no Referer, which Flask-WTF's HTTPS
+        # check would refuse on every POST; the token and SameSite=Lax cookies do the guarding.
+        WTF_CSRF_SSL_STRICT=False,
         BABEL_DEFAULT_LOCALE="en",
         BABEL_TRANSLATION_DIRECTORIES=str(PACKAGE_DIR / "translations"),
         SEND_FILE_MAX_AGE_DEFAULT=60 * 60 * 24 * 365,

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.conftest import Table, page, snapshot
+from tests.conftest import Table, make_app, page, snapshot
 from tests.security.helpers import post_routes, seed_games, url_for_rule
 
 WRONG_TOKEN = ("IjAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAi"
@@ -81,3 +83,19 @@ def test_get_never_changes_state(app: Flask, table: Table) -> None:
         response = table.client.get(url_for_rule(rule, games.playing) + "?seat=1&version=3")
         assert response.status_code < 500, rule.rule
     assert snapshot(app) == before
+
+
+def test_forms_work_over_https_without_a_referer(tmp_path: Path, database_uri: str,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Browsers send no Referer (Referrer-Policy: no-referrer), so HTTPS must not demand one;
+    the token still has to be there."""
+    monkeypatch.setenv("SCOREKEEPER_HTTPS", "1")
+    app = make_app(tmp_path, database_uri)
+    client = app.test_client()
+    https = {"base_url": "https://localhost"}
+    form = page(client.get("/new", **https))
+    data = {**form.hidden("/new"), "game": "trix", "mode": "solo", "doubled_self_take": "net",
+            "player_0": "A", "player_1": "B", "player_2": "C", "player_3": "D"}
+    assert client.post("/new", data=data, **https).status_code == 303
+    del data["csrf_token"]
+    assert client.post("/new", data=data, **https).status_code == 400
