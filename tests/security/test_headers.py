@@ -3,6 +3,7 @@ and the session cookie's flags."""
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -180,3 +181,38 @@ def test_static_files_carry_no_session_cookie(client: object) -> None:
         assert not [c for c in response.headers.getlist("Set-Cookie")
                     if c.startswith("session=")]
         assert client.get("/new").status_code == 200
+
+
+class _InlineCode(HTMLParser):
+    """What a strict CSP would block: style attributes, event handlers, inline scripts/styles."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        names = {name for name, _ in attrs}
+        self.found += [f"<{tag} {name}>" for name in names
+                       if name == "style" or name.startswith("on")]
+        if tag == "script" and "src" not in names and dict(attrs).get("type") != "application/json":
+            self.found.append("<script> inline")
+        if tag == "style":
+            self.found.append("<style>")
+
+
+def test_pages_need_no_inline_script_or_style(app: Flask, table: Table) -> None:
+    """Every page works under the strict policy: nothing inline for the CSP to block."""
+    games = seed_games(table, deals=5)
+    checked = 0
+    for rule, url in route_urls(app, games):
+        if "GET" not in (rule.methods or ()) or rule.endpoint == "static":
+            continue
+        for headers in ({}, {"HX-Request": "true"}):
+            response = table.client.get(url, headers=headers)
+            if response.status_code != 200 or not response.mimetype.endswith("html"):
+                continue
+            parser = _InlineCode()
+            parser.feed(response.get_data(as_text=True))
+            assert not parser.found, (url, headers, parser.found)
+            checked += 1
+    assert checked >= 10
