@@ -11,6 +11,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import threading
+import time
+from collections import deque
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -34,6 +37,9 @@ bp = Blueprint("access", __name__)
 
 SESSION_KEY = "access"
 OPEN_ENDPOINTS = frozenset({"static", "access.ask"})
+# Guessing the code: at most this many wrong codes per address per window, per worker process.
+MAX_WRONG_CODES = 10
+WRONG_CODE_WINDOW = 300.0
 
 
 class AccessForm(FlaskForm):
@@ -63,6 +69,35 @@ def has_access() -> bool:
         return True
     remembered = session.get(SESSION_KEY)
     return isinstance(remembered, str) and hmac.compare_digest(remembered, _fingerprint(code))
+
+
+class WrongCodes:
+    """Recent wrong codes per client address, in this worker process."""
+
+    def __init__(self) -> None:
+        self.times: dict[str, deque[float]] = {}
+        self.lock = threading.Lock()
+
+    def too_many(self, address: str, *, failed: bool = False) -> bool:
+        """Whether `address` guessed wrong too often lately (after counting a new failure)."""
+        now = time.monotonic()
+        with self.lock:
+            if len(self.times) > 10_000:  # keep memory bounded: forget everyone
+                self.times.clear()
+            times = self.times.setdefault(address, deque())
+            while times and now - times[0] > WRONG_CODE_WINDOW:
+                times.popleft()
+            if failed:
+                times.append(now)
+            if not times:
+                del self.times[address]
+                return False
+            return len(times) >= MAX_WRONG_CODES
+
+
+def _too_many_wrong_codes(address: str, *, failed: bool = False) -> bool:
+    wrong_codes: WrongCodes = current_app.extensions["scorekeeper.access"]
+    return wrong_codes.too_many(address, failed=failed)
 
 
 def _local_path(target: str | None) -> str:
@@ -98,11 +133,16 @@ def ask() -> Any:
         return redirect(_local_path(request.args.get("next")), 303)
     if request.method == "GET":
         form.next.data = request.args.get("next", "")
+    address = request.remote_addr or ""
+    if request.method == "POST" and _too_many_wrong_codes(address):
+        form.code.errors = [_l("Too many wrong codes. Wait a few minutes, then try again.")]
+        return render_template("access.html", form=form), 429
     if form.validate_on_submit():
         entered = (form.code.data or "").encode()
         if hmac.compare_digest(entered, code.encode()):
             session[SESSION_KEY] = _fingerprint(code)
             return redirect(_local_path(form.next.data), 303)
+        _too_many_wrong_codes(address, failed=True)
         form.code.errors = [*form.code.errors, _l("That is not the code. Ask the host.")]
     status = 422 if request.method == "POST" else 200
     return render_template("access.html", form=form), status
@@ -112,5 +152,6 @@ def init_app(app: Flask) -> None:
     """Read the code from the environment (unless configured) and guard every request."""
     if not app.config.get("ACCESS_CODE"):
         app.config["ACCESS_CODE"] = os.environ.get("SCOREKEEPER_ACCESS_CODE", "").strip() or None
+    app.extensions["scorekeeper.access"] = WrongCodes()
     app.register_blueprint(bp)
     app.before_request(_require_code)

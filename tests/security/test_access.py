@@ -175,3 +175,22 @@ def test_links_with_impossible_tokens_are_404s(app: Flask, table: Table) -> None
                 response = table.client.open(url + "?v=3-en", method=method,
                                              headers={**headers, "X-CSRFToken": table.csrf()})
                 assert response.status_code == 404, (method, url)
+
+
+def test_guessing_the_code_is_slowed_down(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a few wrong codes from one address, even the right one waits a few minutes."""
+    from scorekeeper import access
+
+    app.config["ACCESS_CODE"] = CODE
+    guesser = app.test_client()
+    for guess in range(access.MAX_WRONG_CODES):
+        assert enter_code(guesser, f"guess {guess}").status_code == 422  # type: ignore[attr-defined]
+    blocked = enter_code(guesser, CODE)
+    assert blocked.status_code == 429  # type: ignore[attr-defined]
+    assert guesser.get("/").status_code == 303
+    neighbour = app.test_client()
+    neighbour.environ_base["REMOTE_ADDR"] = "192.0.2.7"
+    assert enter_code(neighbour, CODE).status_code == 303  # type: ignore[attr-defined]
+    clock = access.time.monotonic() + access.WRONG_CODE_WINDOW + 1
+    monkeypatch.setattr(access.time, "monotonic", lambda: clock)
+    assert enter_code(guesser, CODE).status_code == 303  # type: ignore[attr-defined]
