@@ -8,7 +8,7 @@ endpoints; the share is against their mean.
 
 - game page: GET /g/<token> of a Trix game 10 deals in;
 - preview: the deal form after the third Diamonds count (the app fills the 4th, judges, scores);
-- saving a deal: POST /g/<token>/deal, each request the next legal deal of one of 400 games in
+- saving a deal: POST /g/<token>/deal, each request the next legal deal of one of 1,000 games in
   turn (so a game's previous deal is saved before its next is sent; checked afterwards: every
   request saved exactly one deal); the 303 is not followed;
 - live view poll: GET /v/<view_token>/live with If-None-Match of the current ETag → 304.
@@ -123,6 +123,8 @@ def wrk(base: str, path: str, script: str, seconds: int
     p50 = re.search(r"^\s+50%\s+(\S+)", out, re.MULTILINE)
     p99 = re.search(r"^\s+99%\s+(\S+)", out, re.MULTILINE)
     latency = f"p50 {p50.group(1) if p50 else '?'}, p99 {p99.group(1) if p99 else '?'}"
+    if failed:
+        latency += " (" + "; ".join(re.findall(r"(Non-2xx[^\n]*|Socket errors[^\n]*)", out)) + ")"
     return rate, total, failed, latency, cpu * 1000 / max(1, total)
 
 
@@ -148,7 +150,7 @@ def run(quick: bool = False) -> Results:
         init_db(instance)
         page_token, view_token = make_games(instance, 1, "trix", deals=10)[0]
         preview_token = make_games(instance, 1, "trix")[0][0]
-        save_games = [t for t, _ in make_games(instance, 400, "turkish-king")]
+        save_games = [t for t, _ in make_games(instance, 1000, "turkish-king")]
         plan = game_plan("turkish-king")
         rates: dict[str, tuple[float, int, int, str, float]] = {}
         with server(instance, hello=True) as base:
