@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections.abc import Sequence
@@ -89,11 +90,9 @@ def local_addresses() -> list[str]:
                 candidates.append(socket.inet_ntoa(packed[20:24]))
     except (ImportError, OSError):
         pass
-    try:
+    with contextlib.suppress(OSError):
         candidates += [str(info[4][0]) for info in
                        socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
-    except OSError:
-        pass
     for address in candidates:
         if not address.startswith("127.") and address not in found:
             found.append(address)

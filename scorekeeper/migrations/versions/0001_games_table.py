@@ -1,13 +1,12 @@
 """games table
 
 Revision ID: a38eda85ebd0
-Revises: 
+Revises:
 Create Date: 2026-11-30 10:18:00.726986
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = 'a38eda85ebd0'
