@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from tests.conftest import Table, make_app, page, snapshot
 from tests.security.helpers import GARBAGE_TOKEN, routes, seed_games, url_for_rule
@@ -67,19 +69,13 @@ def test_opening_a_link_adds_the_game_to_home(app: Flask, table: Table) -> None:
 # --- the access code -------------------------------------------------------------------------
 
 
-def enter_code(client: object, code: str, next_path: str = "") -> object:
-    from flask.testing import FlaskClient
-
-    assert isinstance(client, FlaskClient)
+def enter_code(client: FlaskClient, code: str, next_path: str = "") -> TestResponse:
     form = page(client.get("/access" + (f"?next={next_path}" if next_path else "")))
     data = {**form.hidden("/access"), "code": code}
     return client.post("/access", data=data)
 
 
-def test_without_a_code_the_server_is_open(client: object) -> None:
-    from flask.testing import FlaskClient
-
-    assert isinstance(client, FlaskClient)
+def test_without_a_code_the_server_is_open(client: FlaskClient) -> None:
     assert client.get("/").status_code == 200
     assert client.get("/access").status_code == 303
 
@@ -106,13 +102,13 @@ def test_access_code_is_asked_once_per_browser(app: Flask, table: Table) -> None
     assert snapshot(app) == before
 
     wrong = enter_code(stranger, "blue tiger 43")
-    assert wrong.status_code == 422  # type: ignore[attr-defined]
-    assert "not the code" in wrong.get_data(as_text=True)  # type: ignore[attr-defined]
+    assert wrong.status_code == 422
+    assert "not the code" in wrong.get_data(as_text=True)
     assert stranger.get("/").status_code == 303
 
     right = enter_code(stranger, CODE, f"/g/{games.playing}")
-    assert right.status_code == 303  # type: ignore[attr-defined]
-    assert right.headers["Location"] == f"/g/{games.playing}"  # type: ignore[attr-defined]
+    assert right.status_code == 303
+    assert right.headers["Location"] == f"/g/{games.playing}"
     assert stranger.get("/").status_code == 200
     assert stranger.get(f"/g/{games.playing}").status_code == 200
     assert stranger.get(f"/g/{GARBAGE_TOKEN}").status_code == 404
@@ -157,7 +153,7 @@ def test_access_code_from_the_environment(tmp_path: Path, database_uri: str,
     app = make_app(tmp_path, database_uri)
     client = app.test_client()
     assert client.get("/").status_code == 303
-    assert enter_code(client, CODE).status_code == 303  # type: ignore[attr-defined]
+    assert enter_code(client, CODE).status_code == 303
     assert client.get("/").status_code == 200
 
 
@@ -184,13 +180,13 @@ def test_guessing_the_code_is_slowed_down(app: Flask, monkeypatch: pytest.Monkey
     app.config["ACCESS_CODE"] = CODE
     guesser = app.test_client()
     for guess in range(access.MAX_WRONG_CODES):
-        assert enter_code(guesser, f"guess {guess}").status_code == 422  # type: ignore[attr-defined]
+        assert enter_code(guesser, f"guess {guess}").status_code == 422
     blocked = enter_code(guesser, CODE)
-    assert blocked.status_code == 429  # type: ignore[attr-defined]
+    assert blocked.status_code == 429
     assert guesser.get("/").status_code == 303
     neighbour = app.test_client()
     neighbour.environ_base["REMOTE_ADDR"] = "192.0.2.7"
-    assert enter_code(neighbour, CODE).status_code == 303  # type: ignore[attr-defined]
+    assert enter_code(neighbour, CODE).status_code == 303
     clock = access.time.monotonic() + access.WRONG_CODE_WINDOW + 1
     monkeypatch.setattr(access.time, "monotonic", lambda: clock)
-    assert enter_code(guesser, CODE).status_code == 303  # type: ignore[attr-defined]
+    assert enter_code(guesser, CODE).status_code == 303

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from tests.conftest import Table, make_app
@@ -40,10 +41,7 @@ def test_every_route_and_method(app: Flask, table: Table) -> None:
     assert {200, 303, 400, 404} <= seen, seen  # pages, redirects and errors were all covered
 
 
-def test_static_files_and_not_modified(client: object) -> None:
-    from flask.testing import FlaskClient
-
-    assert isinstance(client, FlaskClient)
+def test_static_files_and_not_modified(client: FlaskClient) -> None:
     first = client.get("/static/css/app.css")
     assert first.status_code == 200
     assert_secured(first, "static")
@@ -62,10 +60,7 @@ def test_static_files_and_not_modified(client: object) -> None:
     ("POST", "/", 405),
     ("GET", "/g/" + "x" * 500, 404),
 ])
-def test_error_pages(client: object, method: str, url: str, status: int) -> None:
-    from flask.testing import FlaskClient
-
-    assert isinstance(client, FlaskClient)
+def test_error_pages(client: FlaskClient, method: str, url: str, status: int) -> None:
     response = client.open(url, method=method)
     assert response.status_code == status
     assert_secured(response, url)
@@ -112,10 +107,7 @@ def test_redirects(app: Flask, table: Table) -> None:
     assert_secured(response, "303")
 
 
-def test_session_cookie_flags(client: object) -> None:
-    from flask.testing import FlaskClient
-
-    assert isinstance(client, FlaskClient)
+def test_session_cookie_flags(client: FlaskClient) -> None:
     response = client.get("/new")
     cookie = next(value for value in response.headers.getlist("Set-Cookie")
                   if value.startswith("session="))
@@ -170,11 +162,8 @@ def test_live_poll_behind_the_access_code(app: Flask, table: Table) -> None:
         assert_secured(response, "live behind code")
 
 
-def test_static_files_carry_no_session_cookie(client: object) -> None:
+def test_static_files_carry_no_session_cookie(client: FlaskClient) -> None:
     """Static files are cached publicly for a year: they must never carry the session."""
-    from flask.testing import FlaskClient
-
-    assert isinstance(client, FlaskClient)
     for _ in range(2):  # a new browser, then one with a session (and its CSRF token)
         response = client.get("/static/css/app.css")
         assert response.status_code == 200
