@@ -8,7 +8,6 @@ Screenshots go to test-artifacts/screenshots (git-ignored); the folder is printe
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -49,9 +48,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
            if key not in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_ACCESS_CODE",
                           "SCOREKEEPER_HTTPS")}
     env["SCOREKEEPER_INSTANCE"] = str(instance)
-    command = shutil.which("scorekeeper")
-    argv = ([command] if command else [sys.executable, "-m", "scorekeeper.cli"]) + [
-        "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]
+    # `scorekeeper serve` from this checkout: the console script would import whichever copy
+    # was pip-installed last (another clone, say), so run the same CLI as a module from here.
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    argv = [sys.executable, "-m", "scorekeeper.cli",
+            "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]
     log = (instance / "server.log").open("w")
     process = subprocess.Popen(argv, env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
                                start_new_session=True)
@@ -65,18 +66,28 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             pass
         if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
+            _stop(process)
             pytest.fail("scorekeeper serve did not answer:\n"
                         + (instance / "server.log").read_text()[-3000:])
         time.sleep(0.2)
-    yield base
+    try:
+        with urllib.request.urlopen(base + "/static/js/app.js", timeout=5) as response:
+            served = response.read()
+        if served != (ROOT / "static" / "js" / "app.js").read_bytes():
+            pytest.fail("the server does not serve this checkout's files")
+        yield base
+    finally:
+        _stop(process)
+        log.close()
+
+
+def _stop(process: subprocess.Popen) -> None:  # type: ignore[type-arg]
     os.killpg(process.pid, signal.SIGTERM)
     try:
         process.wait(timeout=10)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
-    log.close()
 
 
 @pytest.fixture(scope="session")
