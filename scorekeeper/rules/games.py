@@ -42,7 +42,11 @@ class GameDef:
     def chooser(self, first: int, index: int) -> int:
         """The king (Trix games) or declarer (Turkish King) of the deal at `index`."""
         kingdom = self.kingdom(index)
-        return (first + (index if kingdom is None else kingdom)) % 4
+        return (first + index) % 4 if kingdom is None else self.king(first, kingdom)
+
+    def king(self, first: int, kingdom: int) -> int:
+        """Trix games: the king of `kingdom` (0-based); the kingdom passes to the right."""
+        return (first + kingdom) % 4
 
     def dealer(self, first: int, index: int) -> int | None:
         """Who deals: the king in Trix (unknown for the very first deal); the declarer's left

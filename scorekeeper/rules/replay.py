@@ -86,6 +86,16 @@ class DealResult:
         """The deal's contract id."""
         return self.deal.contract
 
+    @property
+    def team_scores(self) -> tuple[int, int]:
+        """The deal's scores per partnership team (A = seats 0+2, B = 1+3)."""
+        return team_totals(self.scores)
+
+    @property
+    def team_running(self) -> tuple[int, int]:
+        """Team totals after this deal."""
+        return team_totals(self.running)
+
 
 @dataclass(frozen=True)
 class Replay:

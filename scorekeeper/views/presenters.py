@@ -11,7 +11,7 @@ from typing import Any
 from flask_babel import gettext
 from markupsafe import Markup
 
-from ..rules import CONTRACTS, GAMES, REASONS, SUIT_SYMBOLS, Problem, Replay
+from ..rules import CONTRACTS, GAMES, REASONS, SUIT_SYMBOLS, TEAMS, Problem, Replay
 from ..rules.messages import N_
 from ..summary import contract_label, short_takes
 
@@ -148,6 +148,7 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "bidi": bidi,
     "takes": takes,
     "SUIT_SYMBOLS": SUIT_SYMBOLS,
+    "TEAMS": TEAMS,
     "CARD_NAMES": CARD_NAMES,
     "PLACES": PLACES,
     "TRICK_NAMES": TRICK_NAMES,
