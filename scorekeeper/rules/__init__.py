@@ -19,6 +19,7 @@ from .games import (
     GameDef,
     check_players,
     check_setup,
+    house_rules_for,
 )
 from .messages import REASONS, TEMPLATES, UNITS
 from .record import (
@@ -52,6 +53,7 @@ __all__ = [
     "Contract", "Deal", "DealResult", "Evaluation", "FieldSpec", "Game", "GameDef", "HouseRules",
     "NextStep", "NotARecordError", "Option", "Problem", "Quota", "Record", "Replay", "RuleError",
     "check_output", "check_players", "check_setup", "dump_deal", "dump_record", "dumps_record",
+    "house_rules_for",
     "evaluate", "first_illegal", "inserting_deal", "load_record", "next_seat", "parse_deal",
     "record_from_json", "replay", "team_of", "team_totals", "with_deal", "without_deal",
 ]

@@ -90,6 +90,18 @@ class Game:
         return GAMES[self.game]
 
 
+def house_rules_for(game: str, rules: HouseRules) -> HouseRules:
+    """`rules` with every switch the game does not use put back to its default."""
+    definition = GAMES.get(game)
+    defaults = HouseRules()
+    if definition is None:
+        return rules
+    return HouseRules(**{
+        key: getattr(rules if key in definition.house_rules else defaults, key)
+        for key in ("doubling", "doubled_self_take", "swap_diamonds_ltoosh")
+    })
+
+
 def name_key(name: str) -> str:
     """How names are compared for sameness: ignoring case and surrounding spaces."""
     return name.strip().casefold()

@@ -21,7 +21,7 @@ from werkzeug.wrappers import Response
 from ..extensions import db
 from ..forms import ConfirmForm, NewGameForm, NotesForm
 from ..models import GameRow
-from ..rules import HouseRules, check_players, check_setup, without_deal
+from ..rules import HouseRules, check_players, check_setup, house_rules_for, without_deal
 from ..store import StaleStateError, create_game, delete_game, save_deals, save_text, set_first
 from .common import forget, game_or_404, game_view, is_number, remember
 from .presenters import problem_text
@@ -57,13 +57,10 @@ def new_game() -> Any:
     form = NewGameForm()
     if form.validate_on_submit():
         players = form.players()
-        rules = HouseRules(doubling=bool(form.doubling.data),
-                           doubled_self_take=form.doubled_self_take.data,
-                           swap_diamonds_ltoosh=bool(form.swap_diamonds_ltoosh.data))
-        if form.game.data == "trix-complex":
-            rules = HouseRules(doubling=rules.doubling, doubled_self_take=rules.doubled_self_take)
-        elif form.game.data == "turkish-king":
-            rules = HouseRules()
+        rules = house_rules_for(form.game.data, HouseRules(
+            doubling=bool(form.doubling.data),
+            doubled_self_take=form.doubled_self_take.data,
+            swap_diamonds_ltoosh=bool(form.swap_diamonds_ltoosh.data)))
         problems = check_players(players) + check_setup(form.game.data, form.mode.data, rules)
         for problem in problems:
             target = problem.field.replace("players[", "player_").rstrip("]")

@@ -12,6 +12,7 @@ from scorekeeper.rules import (
     Option,
     Quota,
     evaluate,
+    house_rules_for,
     replay,
 )
 from tests.rules.builders import (
@@ -247,3 +248,23 @@ def test_house_rules_do_not_change_turns() -> None:
                              house_rules=HouseRules(swap_diamonds_ltoosh=True)))
     assert [d.chooser for d in plain.deals] == [d.chooser for d in swapped.deals]
     assert plain.next == swapped.next
+
+
+@pytest.mark.parametrize(
+    ("game", "expected"),
+    [
+        ("trix", HouseRules(doubling=False, doubled_self_take="full", swap_diamonds_ltoosh=True)),
+        ("trix-complex", HouseRules(doubling=False, doubled_self_take="full")),
+        ("turkish-king", HouseRules()),
+    ],
+)
+def test_house_rules_for_keeps_only_the_switches_the_game_uses(
+    game: str, expected: HouseRules
+) -> None:
+    chosen = HouseRules(doubling=False, doubled_self_take="full", swap_diamonds_ltoosh=True)
+    assert house_rules_for(game, chosen) == expected
+
+
+def test_king_of_each_kingdom_passes_to_the_right() -> None:
+    definition = GAMES["trix"]
+    assert [definition.king(3, k) for k in range(4)] == [3, 0, 1, 2]
