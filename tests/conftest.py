@@ -448,3 +448,26 @@ class Table:
         response = self.client.post(f"{self.url}/undo", data=fields)
         assert response.status_code == 303, response.status_code
         return self.client.get(response.headers["Location"])
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, one for the whole run (Playwright's sync API allows one).
+
+    Missing → fail with how to install it, never skip.
+    """
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install it with `apt-get install chromium` "
+                    "(Playwright's own browser download does not work here)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                              headless=True)
+        yield chromium
+        chromium.close()

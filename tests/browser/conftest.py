@@ -91,21 +91,6 @@ def _stop(process: subprocess.Popen) -> None:  # type: ignore[type-arg]
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
-    """Debian's Chromium, headless. Missing → fail (install it), never skip."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install it with `apt-get install chromium` "
-                    "(Playwright's own browser download does not work here)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                              headless=True)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture(scope="session")
 def screenshots() -> Path:
     """The folder screenshots are saved to; each run overwrites the files it takes."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -262,17 +262,14 @@ def test_home_links_to_backup_and_import(client: FlaskClient) -> None:
 
 
 @pytest.mark.browser
-def test_a_viewers_phone_follows_the_game_without_reloading(app: Flask, table: Table) -> None:
+def test_a_viewers_phone_follows_the_game_without_reloading(
+    app: Flask, table: Table, browser: Any
+) -> None:
     """In Chromium: the view page's htmx poll brings in a new deal; 204s swap nothing."""
-    import shutil
     import threading
 
     from werkzeug.serving import make_server
 
-    sync_api = pytest.importorskip("playwright.sync_api")
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if chromium is None:
-        pytest.skip("Chromium is not installed")
     view_token = started(table)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -280,10 +277,9 @@ def test_a_viewers_phone_follows_the_game_without_reloading(app: Flask, table: T
     statuses: list[int] = []
     problems: list[str] = []
     try:
-        with sync_api.sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium,
-                                                 args=["--no-sandbox"])
-            viewer = browser.new_page(viewport={"width": 360, "height": 740})
+        context = browser.new_context(viewport={"width": 360, "height": 740})
+        try:
+            viewer = context.new_page()
             viewer.on("response", lambda r: statuses.append(r.status) if "/live" in r.url
                       else None)
             viewer.on("console", lambda m: problems.append(m.text) if m.type == "error"
@@ -297,7 +293,8 @@ def test_a_viewers_phone_follows_the_game_without_reloading(app: Flask, table: T
             assert viewer.evaluate("window.notReloaded") is True
             assert viewer.locator("div.live").count() == 1
             assert viewer.locator("svg.running-totals").count() == 1
-            browser.close()
+        finally:
+            context.close()
     finally:
         server.shutdown()
         thread.join(timeout=5)
