@@ -1,7 +1,8 @@
 """The real app under `scorekeeper serve`, and Debian's Chromium driven by Playwright.
 
 One server per session on a free port with a fresh instance folder (its own SQLite database);
-one browser per session; each test opens its own context (viewport, language, JavaScript).
+the `browser` fixture (tests/conftest.py: one Chromium for the whole run); each test opens its
+own context (viewport, language, JavaScript).
 Screenshots go to test-artifacts/screenshots (git-ignored); the folder is printed at the end.
 """
 
@@ -20,9 +21,6 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"width": 390, "height": 844}
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
