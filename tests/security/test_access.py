@@ -190,3 +190,12 @@ def test_guessing_the_code_is_slowed_down(app: Flask, monkeypatch: pytest.Monkey
     clock = access.time.monotonic() + access.WRONG_CODE_WINDOW + 1
     monkeypatch.setattr(access.time, "monotonic", lambda: clock)
     assert enter_code(guesser, CODE).status_code == 303
+
+
+def test_the_code_page_can_be_read_in_another_language(app: Flask) -> None:
+    app.config["ACCESS_CODE"] = CODE
+    client = app.test_client()
+    response = client.get("/lang/ar?next=/access")
+    assert response.status_code in (302, 303)
+    assert "lang=ar" in response.headers.get("Set-Cookie", "")
+    assert 'dir="rtl"' in client.get("/access").get_data(as_text=True)

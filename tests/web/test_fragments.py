@@ -57,6 +57,13 @@ def test_htmx_preview_of_a_partial_entry_keeps_save_disabled(started: Table) -> 
     assert "2 values left to tap." in Page(html).text
 
 
+def test_a_page_without_javascript_does_not_show_a_count_it_cannot_keep_current(
+    started: Table,
+) -> None:
+    form = started.open_deal("diamonds")  # a plain GET, as a browser without JavaScript makes
+    assert "left to tap" not in form.text
+
+
 def test_htmx_preview_fills_in_the_last_count_and_the_fourth_place(started: Table) -> None:
     form = started.open_deal("diamonds")
     response = started.preview(form, {"counts-0": "3", "counts-1": "4", "counts-2": "5"})
