@@ -36,7 +36,8 @@ from wtforms.validators import InputRequired, Length
 bp = Blueprint("access", __name__)
 
 SESSION_KEY = "access"
-OPEN_ENDPOINTS = frozenset({"static", "access.ask", "pages.set_language"})  # the code page in any language
+# the language switch stays open so the code page can be read in any language
+OPEN_ENDPOINTS = frozenset({"static", "access.ask", "pages.set_language"})
 # Guessing the code: at most this many wrong codes per address per window, per worker process.
 MAX_WRONG_CODES = 10
 WRONG_CODE_WINDOW = 300.0
