@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,13 +16,19 @@ from . import presenters
 REMEMBERED_GAMES = 60  # the session cookie must stay under 4 KB
 
 
-def game_or_404(token: str) -> GameRow:
-    """The game behind a scorekeeper link; 404 (saying nothing more) if there is none."""
+def row_or_404(token: str, finder: Callable[[str], GameRow | None]) -> GameRow:
+    """The game `finder` returns for a link's token; 404 (saying nothing more) if none."""
     if not token or len(token) > 64:
         abort(404)
-    row = find_game(token)
+    row = finder(token)
     if row is None:
         abort(404)
+    return row
+
+
+def game_or_404(token: str) -> GameRow:
+    """The game behind a scorekeeper link, remembered on this browser's home page."""
+    row = row_or_404(token, find_game)
     remember(row.token)
     return row
 

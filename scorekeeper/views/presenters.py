@@ -12,6 +12,7 @@ from flask_babel import gettext
 from markupsafe import Markup
 
 from ..rules import CONTRACTS, GAMES, REASONS, SUIT_SYMBOLS, TEAMS, Problem, Replay
+from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
 from ..rules.messages import N_
 from ..summary import contract_label, short_takes
 
@@ -149,6 +150,8 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "takes": takes,
     "SUIT_SYMBOLS": SUIT_SYMBOLS,
     "TEAMS": TEAMS,
+    "QUOTAS": {"trumps": TRUMPS_PER_PLAYER, "negatives": NEGATIVES_PER_PLAYER,
+               "plays": PLAYS_PER_NEGATIVE},
     "CARD_NAMES": CARD_NAMES,
     "PLACES": PLACES,
     "TRICK_NAMES": TRICK_NAMES,

@@ -37,7 +37,7 @@ from ..models import GameRow
 from ..rules import CONTRACTS, NotARecordError, Replay
 from ..store import find_game_by_view_token
 from ..transfer import ImportRefused, import_records, record_of_row, records_json, rows_for_tokens
-from .common import GameView, game_or_404, game_view, remember
+from .common import GameView, game_or_404, game_view, remember, row_or_404
 from .presenters import contract_name, field_label
 
 bp = Blueprint("share", __name__)
@@ -90,12 +90,7 @@ def _qr_svg(text: str, title: str) -> str:
 
 def _view_or_404(view_token: str) -> GameRow:
     """The game behind a view link; 404 if none. Never remembered: a viewer may not write."""
-    if not view_token or len(view_token) > 64:
-        abort(404)
-    row = find_game_by_view_token(view_token)
-    if row is None:
-        abort(404)
-    return row
+    return row_or_404(view_token, find_game_by_view_token)
 
 
 def _attachment(body: str, mimetype: str, filename: str) -> Response:
