@@ -12,7 +12,7 @@ from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
-from . import access, assets, fastpaths
+from . import access, assets, fastpaths, i18n
 from .extensions import babel, csrf, db, migrate
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -153,6 +153,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     access.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
+    i18n.init_app(app)  # after Babel: templates translate through the request's cached catalogue
 
     from .views import register
 

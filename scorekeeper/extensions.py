@@ -8,6 +8,8 @@ from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
 from sqlalchemy.orm import DeclarativeBase
 
+from .i18n import CachedDomain
+
 
 class Base(DeclarativeBase):
     """Declarative base for the typed models."""
@@ -17,3 +19,4 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 csrf = CSRFProtect()
 babel = Babel()
+babel.domain_instance = CachedDomain()  # Flask-Babel's default domain ("messages"), cached

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from flask_babel import gettext
 from markupsafe import Markup
 
+from ..i18n import gettext
 from ..rules import CONTRACTS, GAMES, REASONS, SUIT_SYMBOLS, TEAMS, Problem, Replay
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
 from ..rules.messages import N_
