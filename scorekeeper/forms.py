@@ -7,7 +7,7 @@ or a suit, or stays unset.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -96,6 +96,8 @@ class DealForm(FlaskForm):
     version = HiddenField("")
 
     contract_id: str = ""
+    filled: Sequence[str] = ()
+    """Chip fields the app filled in (the last count, the 4th place) when it judged the entry."""
 
     def groups(self) -> list[Chips]:
         """Chip groups of this form's contract."""

@@ -187,6 +187,7 @@ class Page(HTMLParser):
         self.links: list[str] = []
         self.hx_headers: dict[str, str] = {}
         self.text_parts: list[str] = []
+        self.radios: list[dict[str, str]] = []  # in a form or not (a preview's filled-in rows)
         self._form: dict[str, Any] | None = None
         self.feed(html)
         self.close()
@@ -201,7 +202,9 @@ class Page(HTMLParser):
             self.forms.append(self._form)
         elif tag == "a" and "href" in a:
             self.links.append(a["href"])
-        elif tag in ("input", "button", "textarea") and self._form is not None:
+        if tag == "input" and a.get("type") == "radio":
+            self.radios.append(a)
+        if tag in ("input", "button", "textarea") and self._form is not None:
             self._form["inputs"].append({"tag": tag, **a})
 
     def handle_endtag(self, tag: str) -> None:
@@ -246,6 +249,11 @@ class Page(HTMLParser):
             if field.get("type") == "radio" and "checked" in field and field.get("value"):
                 values[field["name"]] = field["value"]
         return values
+
+    def checked_radios(self) -> dict[str, str]:
+        """Every checked radio button of the page or fragment, in a form or not."""
+        return {radio["name"]: radio["value"] for radio in self.radios
+                if "checked" in radio and radio.get("value") and radio.get("name")}
 
     def link_with(self, **query: str) -> str:
         """The first link whose query string has these values."""
@@ -435,11 +443,12 @@ class Table:
         taps = {**wanted, **{name: "" for name in blank}}
         preview = self.preview(form, taps)
         assert preview.status_code == 200, preview.get_data(as_text=True)
-        filled = Page(preview.get_data(as_text=True))
-        shown = filled.checked("/deal")
+        # the preview sends back (out of band) the chip rows the app filled in
+        shown = {**form.checked("/deal"), **taps,
+                 **Page(preview.get_data(as_text=True)).checked_radios()}
         for name in blank:  # the app filled in what the other taps determine
             assert shown.get(name) == wanted[name], (name, shown.get(name), wanted[name])
-        response = self.save(filled, {**taps, **{name: shown[name] for name in blank}})
+        response = self.save(form, {**taps, **{name: shown[name] for name in blank}})
         assert response.status_code == 303, response.get_data(as_text=True)
         return self.client.get(response.headers["Location"])
 

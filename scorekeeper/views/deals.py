@@ -4,13 +4,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from ..forms import DealForm, make_deal_form
+from ..forms import ConfirmForm, DealForm, make_deal_form
 from ..models import GameRow
-from ..rules import Deal, Evaluation, Problem, dump_deal, evaluate, parse_deal, with_deal
+from ..rules import (
+    Deal,
+    Evaluation,
+    Problem,
+    dump_deal,
+    evaluate,
+    parse_deal,
+    with_deal,
+)
 from ..rules.autofill import autofill
 from ..store import StaleStateError, save_deals
 from .common import GameView, game_or_404, game_view, is_htmx, is_number
@@ -38,9 +55,13 @@ def _editing(view: GameView, value: str | None) -> int | None:
 
 def _judge(view: GameView, form: DealForm, editing: int | None,
            show_missing: bool) -> tuple[dict[str, Any], Evaluation | None, dict[str, list[str]]]:
-    """Fill in what the entry determines, ask the engine, and sort its problems by field."""
+    """Fill in what the entry determines, ask the engine, and sort its problems by field.
+
+    The chip fields the app filled in are left in `form.filled`."""
+    empty = set(form.unset())
     raw = autofill(form.raw())
     form.fill(raw)
+    form.filled = sorted(empty - set(form.unset()))
     errors: dict[str, list[str]] = {}
     for name, field_errors in form.errors.items():
         if name in ("contract", "number", "version", "csrf_token"):
@@ -66,7 +87,10 @@ def _judge(view: GameView, form: DealForm, editing: int | None,
 
 def _render_form(view: GameView, form: DealForm, *, contract: str, editing: int | None,
                  evaluation: Evaluation | None, errors: dict[str, list[str]], status: int = 200,
-                 fragment: bool = False, preview_on_load: bool = False) -> tuple[str, int]:
+                 template: str = "deal.html", preview_on_load: bool = False,
+                 inline: bool = False) -> tuple[str, int]:
+    """The deal form: a whole page, the form alone (`_deal_form.html`, shown inside the game
+    page when `inline`), or what a tap changes (`_deal_preview.html`)."""
     number = editing if editing is not None else len(view.game.deals) + 1
     if editing is None:
         assert view.result.next is not None
@@ -77,10 +101,9 @@ def _render_form(view: GameView, form: DealForm, *, contract: str, editing: int 
     args = view.template_args(
         form=form, contract=contract, editing=editing, number=number, chooser=chooser,
         kingdom=kingdom, evaluation=evaluation, errors=errors, groups=form.groups(),
-        unset=form.unset(), preview_on_load=preview_on_load,
-        doubling=view.game.house_rules.doubling,
+        unset=form.unset(), preview_on_load=preview_on_load, inline=inline,
+        doubling=view.game.house_rules.doubling, filled=form.filled,
     )
-    template = "_deal_form.html" if fragment else "deal.html"
     return render_template(template, **args), status
 
 
@@ -106,6 +129,10 @@ def new_deal(token: str) -> Any:
         flash(gettext("%(contract)s cannot be chosen now.",
                       contract=contract_name(contract)), "warning")
         return redirect(url_for("games.game_page", token=token), 303)
+    if is_htmx():  # a contract tapped on the game page: the form takes the next step's place
+        return _render_form(view, _new_form(view, contract, None), contract=contract,
+                            editing=None, evaluation=None, errors={},
+                            template="_deal_form.html", inline=True)
     return _render_form(view, _new_form(view, contract, None), contract=contract, editing=None,
                         evaluation=None, errors={}, preview_on_load=True)
 
@@ -152,18 +179,26 @@ def preview(token: str) -> Any:
     status = 422 if form.errors else 200
     _, evaluation, errors = _judge(view, form, editing, show_missing=False)
     return _render_form(view, form, contract=contract, editing=editing, evaluation=evaluation,
-                        errors=errors, status=status, fragment=is_htmx())
+                        errors=errors, status=status,
+                        template="_deal_preview.html" if is_htmx() else "deal.html")
 
 
 @bp.post("/g/<token>/deal")
 def save_deal(token: str) -> Any:
-    """Save the next deal (or an edit of a past one) if the engine accepts it."""
+    """Save the next deal (or an edit of a past one) if the engine accepts it.
+
+    A form shown inside the game page (htmx, `inline`) gets back only what the deal changed;
+    otherwise the answer is a redirect to the game page. Whatever else happens (another phone
+    got there first, a double tap), an inline form's page is reloaded to show the game as it is.
+    """
     row = game_or_404(token)
+    inline = is_htmx() and request.headers.get("HX-Target") == "deal-form"
     if _from_before_an_undo(row):
         flash(gettext("The game changed on another phone. Check the current state and enter "
                       "the deal again if it is still missing."), "warning")
-        return redirect(url_for("games.game_page", token=token), 303)
+        return _to_game(token, inline)
     view, form, contract, editing = _bound_form(row)
+    inline = inline and editing is None
     form.validate()
     if form.errors.get("csrf_token"):
         abort(400)
@@ -175,8 +210,11 @@ def save_deal(token: str) -> Any:
         abort(400)
     raw, evaluation, errors = _judge(view, form, editing, show_missing=True)
     if editing is None and int(number) != len(view.game.deals) + 1:
-        return _already_saved(view, raw, int(number))
+        return _already_saved(view, raw, int(number), inline)
     if editing is None and view.result.next is None:
+        if inline:
+            flash(_finished_text(view), "warning")
+            return _to_game(token, inline)
         return _finished(view)
     if editing is not None and int(version) != row.version and _already_changed(view, raw,
                                                                                   editing):
@@ -184,24 +222,41 @@ def save_deal(token: str) -> Any:
     if int(version) != row.version:
         flash(gettext("The game changed on another phone. Check the current state and enter "
                       "the deal again if it is still missing."), "warning")
-        return redirect(url_for("games.game_page", token=token), 303)
+        return _to_game(token, inline)
     if evaluation is None or not evaluation.ok:
         return _render_form(view, form, contract=contract, editing=editing,
-                            evaluation=evaluation, errors=errors, status=422)
+                            evaluation=evaluation, errors=errors, status=422, inline=inline,
+                            template="_deal_form.html" if inline else "deal.html")
     assert evaluation.deal is not None
     index = None if editing is None else editing - 1
+    saved = with_deal(view.game, evaluation.deal, index)
+    result = None
     try:
-        save_deals(row, with_deal(view.game, evaluation.deal, index), row.version)
+        result = save_deals(row, saved, row.version)
     except StaleStateError:  # unless the write that won was this very entry (a double tap)
         if not _holds(row, int(number) - 1 if index is None else index, evaluation.deal):
             flash(gettext("The game changed on another phone; this deal was not saved."),
                   "warning")
-            return redirect(url_for("games.game_page", token=token), 303)
-    if editing is None:
+            return _to_game(token, inline)
+    if editing is not None:
+        flash(gettext("Deal %(number)d changed.", number=editing), "success")
+    elif not inline or result is None:  # (None: the twin's answer updated the page)
         flash(gettext("Deal %(number)d saved.", number=int(number)), "success")
     else:
-        flash(gettext("Deal %(number)d changed.", number=editing), "success")
-    return redirect(url_for("games.game_page", token=token), 303)
+        after = GameView(row, saved, result)
+        html = render_template("_saved.html", **after.template_args(
+            confirm=ConfirmForm(), message=gettext("Deal %(number)d saved.",
+                                                   number=int(number))))
+        return make_response(html, {"HX-Replace-Url": url_for("games.game_page", token=token)})
+    return _to_game(token, inline)
+
+
+def _to_game(token: str, inline: bool) -> Response:
+    """Back to the game page: a redirect, or for a form inside the game page a reload of it."""
+    url = url_for("games.game_page", token=token)
+    if inline:
+        return make_response("", {"HX-Redirect": url})
+    return redirect(url, 303)
 
 
 def _holds(row: GameRow, index: int, deal: Deal) -> bool:
@@ -220,10 +275,13 @@ def _from_before_an_undo(row: GameRow) -> bool:
             or (is_number(editing) and int(editing) > row.deal_count))
 
 
+def _finished_text(view: GameView) -> str:
+    return problem_text(Problem("contract", "game_finished"), "", view.players)
+
+
 def _finished(view: GameView) -> tuple[str, int]:
     """A new deal sent to a finished game (a form left open on another phone): save nothing."""
-    message = problem_text(Problem("contract", "game_finished"), "", view.players)
-    return render_template("error.html", code=409, message=message), 409
+    return render_template("error.html", code=409, message=_finished_text(view)), 409
 
 
 def _already_changed(view: GameView, raw: dict[str, Any], number: int) -> bool:
@@ -232,11 +290,11 @@ def _already_changed(view: GameView, raw: dict[str, Any], number: int) -> bool:
     return deal is not None and dump_deal(deal) == view.row.deals[number - 1]
 
 
-def _already_saved(view: GameView, raw: dict[str, Any], number: int) -> Response:
+def _already_saved(view: GameView, raw: dict[str, Any], number: int, inline: bool) -> Response:
     """A resubmitted or double-tapped save: show the saved state, save nothing twice."""
     saved = view.row.deals[number - 1] if 1 <= number <= len(view.row.deals) else None
     deal, _ = parse_deal(view.game.definition, raw)
     if saved is None or deal is None or dump_deal(deal) != saved:
         flash(gettext("Deal %(number)d was already entered on another phone; yours was not "
                       "saved. Check the history.", number=number), "warning")
-    return redirect(url_for("games.game_page", token=view.row.token), 303)
+    return _to_game(view.row.token, inline)

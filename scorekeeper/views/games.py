@@ -23,7 +23,7 @@ from ..forms import ConfirmForm, NewGameForm, NotesForm
 from ..models import GameRow
 from ..rules import HouseRules, check_players, check_setup, house_rules_for, without_deal
 from ..store import StaleStateError, create_game, delete_game, save_deals, save_text, set_first
-from .common import forget, game_or_404, game_view, is_number, remember
+from .common import forget, game_or_404, game_view, is_htmx, is_number, remember
 from .presenters import problem_text
 
 bp = Blueprint("games", __name__)
@@ -85,6 +85,16 @@ def game_page(token: str) -> Any:
     view = game_view(row)
     return render_template("game.html", **view.template_args(confirm=ConfirmForm(),
                                                              notes_form=NotesForm(obj=row)))
+
+
+@bp.get("/g/<token>/chart")
+def chart(token: str) -> Any:
+    """The running-totals chart alone (htmx loads it when it scrolls into view)."""
+    row = game_or_404(token)
+    if row.first is None or not is_htmx():
+        return redirect(url_for("games.game_page", token=token), 303)
+    view = game_view(row)
+    return render_template("_chart.html", result=view.result, players=view.players)
 
 
 @bp.post("/g/<token>/first")

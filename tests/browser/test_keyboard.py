@@ -38,6 +38,8 @@ CONTROLS_JS = """
 () => {""" + KEY_JS + """
   const selector = 'a[href], button:not([disabled]), input:not([type=hidden]), textarea, summary';
   return [...document.querySelectorAll(selector)].filter((el) => {
+    // inside a closed <details> only its summary takes focus
+    if (el.closest('details:not([open])') && !el.matches('summary')) return false;
     const box = chipOf(el).getBoundingClientRect();
     return box.width > 0 && box.height > 0;
   }).map(keyOf);
@@ -49,10 +51,16 @@ def _walk(page: Page, limit: int = 200) -> list[dict]:  # type: ignore[type-arg]
     """Tab from the top of the page until focus comes back round; every stop on the way."""
     page.evaluate("() => { document.activeElement?.blur(); window.scrollTo(0, 0); }")
     stops: list[dict] = []  # type: ignore[type-arg]
+    outside = 0  # Tab past the last control leaves the page once before it comes round again
     for _ in range(limit):
         page.keyboard.press("Tab")
         focused = page.evaluate(FOCUS_JS)
-        if focused is None or (stops and focused["key"] == stops[0]["key"]):
+        if focused is None:
+            outside += 1
+            if outside > 1 or not stops:
+                break
+            continue
+        if stops and focused["key"] == stops[0]["key"]:
             break
         stops.append(focused)
     return stops

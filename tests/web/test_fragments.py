@@ -27,11 +27,14 @@ def test_htmx_preview_is_a_fragment(started: Table) -> None:
     status, html, vary = preview(started, {"HX-Request": "true"})
     assert status == 200
     assert "<html" not in html and "<body" not in html
-    assert html.lstrip().startswith('<form id="deal-form"')
+    # only what a tap changes: no form, no chips the player tapped (the browser has them)
+    assert "<form" not in html and 'name="taker"' not in html
+    assert html.lstrip().startswith('<ol class="deal-scores">')
     assert "HX-Request" in vary
-    # the engine's scores of the deal, and Save enabled because it accepts the deal
+    # the engine's scores of the deal, and Save (out of band) enabled as it accepts the deal
     assert "−150" in html and "+75" in html
-    assert 'class="button primary save">' in html
+    assert ('<button type="submit" id="deal-save" class="button primary save" '
+            'hx-swap-oob="true">') in html
 
 
 def test_plain_preview_is_a_page(started: Table) -> None:
@@ -53,7 +56,7 @@ def test_htmx_preview_of_a_partial_entry_keeps_save_disabled(started: Table) -> 
     response = started.preview(form, {"counts-0": "3", "counts-1": "4"})
     html = response.get_data(as_text=True)
     assert response.status_code == 200 and "<html" not in html
-    assert 'class="button primary save" disabled' in html
+    assert 'class="button primary save" disabled hx-swap-oob="true"' in html
     assert "2 values left to tap." in Page(html).text
 
 
@@ -65,12 +68,30 @@ def test_a_page_without_javascript_does_not_show_a_count_it_cannot_keep_current(
 
 
 def test_htmx_preview_fills_in_the_last_count_and_the_fourth_place(started: Table) -> None:
+    """The rows the app filled in come back out of band, and only those."""
     form = started.open_deal("diamonds")
     response = started.preview(form, {"counts-0": "3", "counts-1": "4", "counts-2": "5"})
-    assert Page(response.get_data(as_text=True)).checked("/deal")["counts-3"] == "1"
+    html = response.get_data(as_text=True)
+    assert Page(html).checked_radios() == {"counts-3": "1"}
+    assert '<div class="chip-row" id="r-counts-3" role="radiogroup"' in html
+    assert 'hx-swap-oob="true">' in html.split('id="r-counts-3"')[1].split("\n")[0]
     form = started.open_deal("trix")
     response = started.preview(form, {"order-0": "2", "order-1": "0", "order-2": "3"})
-    assert Page(response.get_data(as_text=True)).checked("/deal")["order-3"] == "1"
+    assert Page(response.get_data(as_text=True)).checked_radios() == {"order-3": "1"}
+    response = started.preview(form, {"order-0": "2", "order-1": "0"})
+    assert Page(response.get_data(as_text=True)).checked_radios() == {}
+
+
+def test_htmx_preview_empties_the_messages_of_a_fixed_field(started: Table) -> None:
+    """Every field's message box comes back, so a message goes once its cause is fixed."""
+    form = started.open_deal("diamonds")
+    wrong = started.preview(form, {"counts-0": "3", "counts-1": "4", "counts-2": "4",
+                                   "counts-3": "4"}).get_data(as_text=True)
+    box = wrong.split('id="e-counts"', 1)[1].split("</div>", 1)[0]
+    assert "13" in box and 'role="alert"' in box
+    fixed = started.preview(form, {"counts-0": "3", "counts-1": "4", "counts-2": "4",
+                                   "counts-3": "2"}).get_data(as_text=True)
+    assert '<div class="errors" id="e-counts" hx-swap-oob="true"></div>' in fixed
 
 
 @pytest.mark.parametrize("path", ["/", "/new", "/g/{token}", "/g/{token}/deal?contract=trix",

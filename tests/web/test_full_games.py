@@ -117,7 +117,7 @@ def refuse_breaking_edit(table: Table, script: Script) -> None:
 def history_rows(html: str) -> list[tuple[list[str], list[str]]]:
     """Per row of the history table: the scores and the running totals shown."""
     table = html.split('id="history-title"', 1)[1].split("</table>", 1)[0]
-    body = table.split("<tbody>", 1)[1]
+    body = table.split("<tbody", 1)[1].split(">", 1)[1]
     return [(re.findall(r'<span class="score">([^<]*)</span>', row),
              re.findall(r'<span class="running">([^<]*)</span>', row))
             for row in body.split("</tr>") if "<td" in row]

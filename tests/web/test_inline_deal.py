@@ -1,0 +1,197 @@
+"""The deal form inside the game page (htmx): a contract tapped on the game page brings the form
+in place of the next step, and saving sends back only what the deal changed, out of band.
+
+Without JavaScript (and for edits) the form is a page of its own and saving redirects; those
+paths are covered by test_full_games.py and test_fragments.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorekeeper.rules import load_record, replay
+from tests.conftest import Page, Table, form_fields, page, signed, snapshot, totals_shown
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+CHOOSE = {"HX-Request": "true", "HX-Target": "play"}
+DIAMONDS = {"contract": "diamonds", "counts": [5, 4, 3, 1]}
+
+
+def choose(table: Table, contract: str) -> Page:
+    """Tap a contract on the game page: htmx asks for the form alone."""
+    href = page(table.game_page()).link_with(contract=contract)
+    response = table.client.get(href, headers=CHOOSE)
+    assert response.status_code == 200, response.status_code
+    return page(response)
+
+
+def save_inline(table: Table, form: Page, deal: dict[str, Any]) -> Any:
+    """Tap Save on the form inside the game page."""
+    data = {**form.checked("/deal"), **form_fields(deal)}
+    return table.client.post(f"{table.url}/deal", data=data, headers={
+        "HX-Request": "true", "HX-Target": "deal-form", "X-CSRFToken": form.csrf_token})
+
+
+def oob(html: str, element_id: str) -> str:
+    """The out-of-band element with this id (its opening tag up to the next one's)."""
+    match = re.search(rf'<(\w+)[^>]*id="{element_id}"[^>]*hx-swap-oob="[^"]+"[^>]*>', html)
+    assert match, f"no out-of-band #{element_id}"
+    return html[match.start():]
+
+
+@pytest.fixture
+def started(table: Table) -> Table:
+    table.new_game("trix", "solo", first=0)
+    return table
+
+
+def test_a_tapped_contract_brings_the_form_alone(started: Table) -> None:
+    response = started.client.get(page(started.game_page()).link_with(contract="diamonds"),
+                                  headers=CHOOSE)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<form id="deal-form"')
+    assert "<html" not in html and 'class="scoreboard"' not in html
+    # saved by htmx in place; focus moves to the form's heading (the tapped link is gone)
+    assert f'hx-post="{started.url}/deal" hx-target="this" hx-swap="outerHTML"' in html
+    assert '<h1 tabindex="-1" autofocus>Diamonds</h1>' in html
+    # no load-time preview needed: the form already says what is left to tap
+    assert "hx-trigger=\"change\"" in html and "4 values left to tap." in Page(html).text
+    assert "HX-Request" in response.headers["Vary"]
+
+
+def test_the_game_page_links_open_the_form_in_place(started: Table) -> None:
+    html = started.game_page().get_data(as_text=True)
+    link = re.search(r'<a class="button contract" href="([^"]+contract=diamonds)"([^>]*)>', html)
+    assert link, "no Diamonds button"
+    assert f'hx-get="{link.group(1)}"' in link.group(2)
+    assert 'hx-target="#play"' in link.group(2) and 'hx-push-url="true"' in link.group(2)
+    assert '<section class="next" id="play"' in html
+
+
+def test_saving_in_place_sends_only_what_changed(started: Table) -> None:
+    response = save_inline(started, choose(started, "diamonds"), DIAMONDS)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200, html
+    assert response.headers["HX-Replace-Url"] == started.url
+    assert started.record().game.deals[0].values["counts"] == (5, 4, 3, 1)
+    # the next step replaces the form; focus goes to its heading
+    assert html.lstrip().startswith('<section class="next" id="play"')
+    assert "Deal 2 of 20" in Page(html).text
+    assert 'id="next-title" tabindex="-1" autofocus' in html
+    assert "contract=diamonds" not in html.split('id="flash"')[0]  # Diamonds is played now
+    # out of band: the flash, the totals, the kingdoms, the chart (later), the first history
+    assert "Deal 1 saved." in oob(html, "flash").split("</div>")[0]
+    board = oob(html, "scoreboard").split("</section>")[0]
+    assert re.findall(r'<span class="total">([^<]*)</span>', board) == ["−50", "−40", "−30",
+                                                                          "−10"]
+    assert '<span class="played">#1</span>' in oob(html, "grid").split("</section>")[0]
+    assert f'hx-get="{started.url}/chart" hx-trigger="revealed"' in oob(html, "chart")
+    assert "<tbody id=\"history-rows\">" in oob(html, "history")
+    version = str(started.row().version)
+    assert f'value="{version}" id="notes-version" hx-swap-oob="true"' in html
+    assert "<html" not in html and "game-admin" not in html and "qr-code" not in html
+
+
+def test_later_saves_append_one_history_row(started: Table) -> None:
+    save_inline(started, choose(started, "diamonds"), DIAMONDS)
+    response = save_inline(started, choose(started, "king-of-hearts"),
+                           {"contract": "king-of-hearts", "taker": 2, "doubled_by": None})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    appended = html.split('<template><tbody hx-swap-oob="beforeend:#history-rows">', 1)[1]
+    appended = appended.split("</tbody></template>", 1)[0]
+    assert appended.count("<tr>") == 1 and '<th scope="row">2</th>' in appended
+    assert 'id="history"' not in html  # the table is not sent again
+    undo = oob(html, "undo").split("</form>")[0]
+    assert 'name="number" value="2"' in undo
+    assert f'name="version" value="{started.row().version}"' in undo
+    # the page as a reload shows it: same totals as the fragment
+    board = oob(html, "scoreboard").split("</section>")[0]
+    assert re.findall(r'<span class="total">([^<]*)</span>', board) == totals_shown(
+        started.game_page())
+
+
+def test_the_answer_does_not_grow_with_the_game(table: Table) -> None:
+    record = json.loads((DATA / "trix-partnership-complete.json").read_text())
+    table.load({**record, "deals": record["deals"][:1]})
+    early = save_inline(table, choose(table, record["deals"][1]["contract"]),
+                        record["deals"][1]).get_data(as_text=True)
+    table.load({**record, "deals": record["deals"][:18]})
+    late = save_inline(table, choose(table, record["deals"][18]["contract"]),
+                       record["deals"][18]).get_data(as_text=True)
+    assert table.record().game.deals[-1].contract == record["deals"][18]["contract"]
+    assert abs(len(late) - len(early)) < 400, (len(early), len(late))
+
+
+def test_a_refused_save_shows_the_form_again_in_place(started: Table, app: Any) -> None:
+    before = snapshot(app)
+    response = save_inline(started, choose(started, "diamonds"),
+                           {"contract": "diamonds", "counts": [5, 4, 3, 3]})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert html.lstrip().startswith('<form id="deal-form"') and "hx-post=" in html
+    assert "13" in html.split('id="e-counts"')[1].split("</div>")[0]
+    assert snapshot(app) == before
+
+
+@pytest.mark.parametrize("other_phone", ["saved first", "same deal twice"])
+def test_when_another_save_got_there_first_the_page_reloads(started: Table, app: Any,
+                                                          other_phone: str) -> None:
+    form = choose(started, "diamonds")
+    other = DIAMONDS if other_phone == "same deal twice" else {"contract": "diamonds",
+                                                                "counts": [1, 3, 4, 5]}
+    assert save_inline(started, form, other).status_code == 200
+    before = snapshot(app)
+    response = save_inline(started, form, DIAMONDS)
+    assert response.status_code == 200
+    assert response.headers["HX-Redirect"] == started.url
+    assert response.get_data(as_text=True) == ""
+    assert snapshot(app) == before
+    text = page(started.game_page()).text
+    if other_phone == "saved first":
+        assert "Deal 1 was already entered on another phone" in text
+
+
+def test_the_last_deal_shows_the_final_standings(table: Table) -> None:
+    record = json.loads((DATA / "turkish-king-complete.json").read_text())
+    table.load({**record, "deals": record["deals"][:-1]})
+    last = record["deals"][-1]
+    html = save_inline(table, choose(table, last["contract"]), last).get_data(as_text=True)
+    assert html.lstrip().startswith('<section class="finished" id="play">')
+    game = load_record(json.dumps({"format": "scorekeeper-game/1", **record})).game
+    totals = replay(game).totals
+    assert all(f"<strong>{signed(total)}</strong>" in html for total in totals)
+    assert 'id="quotas" aria-labelledby="quota-title" hx-swap-oob="true"' in html
+
+
+def test_a_whole_game_in_place_agrees_with_the_game_page(table: Table) -> None:
+    record = json.loads((DATA / "trix-complex-partnership-complete.json").read_text())
+    table.new_game(record["game"], record["mode"], tuple(record["players"]),
+                   first=record["first"])
+    for number, deal in enumerate(record["deals"], start=1):
+        response = save_inline(table, choose(table, deal["contract"]), deal)
+        assert response.status_code == 200, (number, response.get_data(as_text=True)[:300])
+        html = response.get_data(as_text=True)
+        board = oob(html, "scoreboard").split("</section>")[0]
+        shown = re.findall(r'<span class="total">([^<]*)</span>', board)
+        assert shown[:4] == totals_shown(table.game_page()), number
+        assert f"Deal {number} saved." in html
+    assert table.record().game.deals == load_record(json.dumps(
+        {"format": "scorekeeper-game/1", **record})).game.deals
+
+
+def test_the_chart_comes_alone_to_htmx_and_redirects_others(started: Table) -> None:
+    save_inline(started, choose(started, "diamonds"), DIAMONDS)
+    response = started.client.get(f"{started.url}/chart", headers={"HX-Request": "true"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<section class="chart-section" id="chart"')
+    assert "<svg" in html and "hx-get" not in html
+    plain = started.client.get(f"{started.url}/chart")
+    assert plain.status_code == 303 and plain.headers["Location"].endswith(started.url)
