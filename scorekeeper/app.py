@@ -12,7 +12,7 @@ from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
-from . import access, assets, fastpaths, i18n
+from . import access, assets, fastpaths, fasturls, i18n
 from .extensions import babel, csrf, db, migrate
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -158,6 +158,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from .views import register
 
     register(app)
+    fasturls.init_app(app)  # templates' links from per-route patterns (same URLs)
     fastpaths.init_app(app)
 
     @app.before_request
