@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from xml.sax.saxutils import escape
 
 from scorekeeper.rules.cards import team_totals
@@ -84,12 +85,21 @@ def chart_summary(replay: Replay, players: Sequence[str],
     """The chart in words, highest total first: "After deal 7 of 20: Rami 140, Lina 25, ..."."""
     if not replay.deals:
         return translate(NO_DEALS)
-    lines = series(replay, players, translate)
+    return _summary(_lines(replay, players, translate), len(replay.deals),
+                    replay.game.definition.deals_total, translate(ENTRY), translate(AFTER_DEAL))
+
+
+Lines = tuple[tuple[str, tuple[int, ...]], ...]
+
+
+def _lines(replay: Replay, players: Sequence[str], translate: Translate) -> Lines:
+    return tuple((name, tuple(values)) for name, values in series(replay, players, translate))
+
+
+def _summary(lines: Lines, deals: int, deals_total: int, entry: str, after_deal: str) -> str:
     ranked = sorted(lines, key=lambda line: -line[1][-1])
-    entry = translate(ENTRY)
     totals = ", ".join(entry.format(name=name, total=values[-1]) for name, values in ranked)
-    return translate(AFTER_DEAL).format(number=len(replay.deals),
-                                        total=replay.game.definition.deals_total, totals=totals)
+    return after_deal.format(number=deals, total=deals_total, totals=totals)
 
 
 def nice_ticks(low: int, high: int, target: int = 5) -> list[int]:
@@ -151,10 +161,23 @@ def running_totals_svg(replay: Replay, players: Sequence[str],
     if not _ID.fullmatch(id_prefix):
         raise ValueError(f"id_prefix must be a plain XML id, not {id_prefix!r}")
     definition = replay.game.definition
-    lines = series(replay, players, translate)
-    length = max(definition.deals_total, len(replay.deals), 1)
+    lines = _lines(replay, players, translate)
+    deals = len(replay.deals)
+    summary = (_summary(lines, deals, definition.deals_total, translate(ENTRY),
+                        translate(AFTER_DEAL)) if deals else translate(NO_DEALS))
+    return _svg(lines, deals, definition.deals_total, definition.kingdoms,
+                definition.per_kingdom if definition.kingdoms else 0, translate(TITLE), summary,
+                translate(NO_DEALS), rtl, id_prefix)
+
+
+@lru_cache(maxsize=256)
+def _svg(lines: Lines, deals: int, deals_total: int, kingdoms: int, per_kingdom: int,
+         title: str, summary: str, no_deals: str, rtl: bool, id_prefix: str) -> str:
+    """The chart from everything it shows: a pure function, so a game's chart is drawn once
+    per version and language however many phones ask for it."""
+    length = max(deals_total, deals, 1)
     values = [value for _, line in lines for value in line]
-    ticks = nice_ticks(min(values), max(values)) if replay.deals else nice_ticks(0, 0)
+    ticks = nice_ticks(min(values), max(values)) if deals else nice_ticks(0, 0)
     low, high = ticks[0], ticks[-1]
 
     def x_of(deal: int) -> float:
@@ -170,8 +193,8 @@ def running_totals_svg(replay: Replay, players: Sequence[str],
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" role="img" '
         f'aria-labelledby="{title_id}" aria-describedby="{desc_id}" '
         f'class="chart running-totals" font-size="11" direction="ltr" fill="currentColor">'
-        f'<title id="{title_id}">{_text(translate(TITLE))}</title>'
-        f'<desc id="{desc_id}">{_text(chart_summary(replay, players, translate))}</desc>')
+        f'<title id="{title_id}">{_text(title)}</title>'
+        f'<desc id="{desc_id}">{_text(summary)}</desc>')
     canvas.parts.append("<defs>")
     for index, shape in enumerate(MARKERS[: len(lines)]):
         canvas.parts.append(
@@ -189,7 +212,7 @@ def running_totals_svg(replay: Replay, players: Sequence[str],
     canvas.parts.append('<g class="axis-labels" fill="currentColor">')
     for tick in ticks:
         canvas.text(LEFT - 4, y_of(tick) + 4, "end", str(tick))
-    step = definition.per_kingdom if definition.kingdoms else 5
+    step = per_kingdom if kingdoms else 5
     for deal in range(0, length + 1, step):
         canvas.text(x_of(deal), BOTTOM + 14, "middle", str(deal))
     canvas.parts.append("</g>")
@@ -197,8 +220,8 @@ def running_totals_svg(replay: Replay, players: Sequence[str],
     # kingdom boundaries (Trix games), the zero line and the axes
     canvas.parts.append('<g class="kingdom" stroke="currentColor" stroke-opacity="0.35" '
                         'stroke-dasharray="2 3">')
-    for kingdom in range(1, definition.kingdoms):
-        boundary = x_of(kingdom * definition.per_kingdom)
+    for kingdom in range(1, kingdoms):
+        boundary = x_of(kingdom * per_kingdom)
         canvas.line(boundary, TOP, boundary, BOTTOM, "kingdom-line")
     canvas.parts.append("</g>")
     canvas.parts.append('<g class="axis" stroke="currentColor">')
@@ -208,7 +231,7 @@ def running_totals_svg(replay: Replay, players: Sequence[str],
     canvas.parts.append("</g>")
 
     # the series
-    for index, (name, line) in enumerate(lines if replay.deals else ()):
+    for index, (name, line) in enumerate(lines if deals else ()):
         points = canvas.points([(x_of(deal), y_of(value)) for deal, value in enumerate(line)])
         marker = f"url(#{id_prefix}-m{index})"
         dash = f' stroke-dasharray="{DASHES[index]}"' if DASHES[index] else ""
@@ -217,9 +240,9 @@ def running_totals_svg(replay: Replay, players: Sequence[str],
             f'stroke="{COLOURS[index]}" stroke-width="2" stroke-linejoin="round"{dash} '
             f'marker-start="{marker}" marker-mid="{marker}" marker-end="{marker}">'
             f"<title>{_text(name)}</title></polyline>")
-    if not replay.deals:
+    if not deals:
         canvas.text((LEFT + WIDTH - RIGHT) / 2, (TOP + BOTTOM) / 2 - 6, "middle",
-                    translate(NO_DEALS), "note")
+                    no_deals, "note")
 
     # the legend: two columns, sample line with its marker, then the name
     canvas.parts.append('<g class="legend">')
