@@ -101,6 +101,8 @@ def _jinja_gettext(context: Context, string: str, /, **variables: Any) -> str:
     text = translations().ugettext(string)
     if context.eval_ctx.autoescape:
         text = Markup(text)
+    if not variables and "%" not in text:
+        return text  # what `% {}` would give back, without the formatting machinery
     return text % variables  # type: ignore[no-any-return]
 
 
