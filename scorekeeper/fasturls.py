@@ -21,6 +21,7 @@ from flask.globals import request_ctx
 from werkzeug.routing import BaseConverter
 
 _PLAIN = re.compile(r"[A-Za-z0-9_.~-]+\Z")
+MAX_PATTERNS = 512  # the Host header is part of the key: a client must not grow it forever
 _SLOW = None  # marker in the pattern cache: this kind of call always takes Flask's path
 
 
@@ -75,6 +76,8 @@ class UrlFor:
         try:
             pattern = self.patterns[key]
         except KeyError:
+            if len(self.patterns) >= MAX_PATTERNS:
+                self.patterns.clear()
             pattern = self.patterns[key] = self._pattern(endpoint, tuple(values), bool(external))
         if pattern is None:
             return self.slow(endpoint, _external=external, **values)

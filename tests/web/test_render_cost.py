@@ -226,6 +226,19 @@ def test_template_links_are_flasks(app: Flask, base: str) -> None:
                 app.url_for("games.game_page")
 
 
+def test_link_patterns_stay_few_whatever_the_host(app: Flask) -> None:
+    from scorekeeper.fasturls import MAX_PATTERNS
+
+    fast = app.jinja_env.globals["url_for"]
+    for number in range(MAX_PATTERNS + 50):
+        host = f"host{number}.example"
+        with app.test_request_context("/", base_url=f"http://{host}/"):
+            url = fast("share.view_page", view_token="v1", _external=True)
+            assert url == f"http://{host}/v/v1" == app.url_for("share.view_page",
+                                                               view_token="v1", _external=True)
+    assert len(fast.patterns) <= MAX_PATTERNS
+
+
 def test_chart_cache_follows_language_and_direction(app: Flask) -> None:
     game = load_record(json.dumps({"format": "scorekeeper-game/1",
                                    **record("trix-partnership-complete", 9)})).game
