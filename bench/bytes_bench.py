@@ -3,9 +3,10 @@
 Requests ask for gzip only (the issue's unit; browsers that take brotli or zstd get less).
 "First load" is the game page's HTML (a Trix game 10 deals in) plus every file Chromium fetches
 for it with an empty cache (or, without Chromium, every stylesheet, script and icon it links).
-A tap is what the browser sends as the player enters one deal of each kind:
-choosing the contract (a boosted navigation), the form's load-time preview, one preview per
-chip, and saving (the boosted POST, its 303 and the game page it leads to).
+A tap is what the browser sends as the player enters one deal of each kind on the game page:
+choosing the contract (htmx brings the form alone in place of the next step), one preview per
+chip (the deal's scores, messages and the rows the app filled in), and saving (only what the
+deal changed, out of band). The chart is then fetched on its own when it scrolls into view.
 
     python bench/bytes_bench.py
 """
@@ -31,8 +32,10 @@ from httpraw import Client, Reply, assets_of
 
 FIRST_LOAD_TARGET = 25 * 1024
 TAP_TARGET = 1536
-BOOSTED = {"HX-Request": "true", "HX-Boosted": "true"}
 FRAGMENT = {"HX-Request": "true"}
+CHOOSE = FRAGMENT | {"HX-Target": "play"}
+PREVIEW = FRAGMENT | {"HX-Target": "deal-preview"}
+SAVE = FRAGMENT | {"HX-Target": "deal-form"}
 CSRF_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 HIDDEN_RE = re.compile(r'<input[^>]*type="hidden"[^>]*>')
 
@@ -49,7 +52,7 @@ def hidden_fields(html: str) -> dict[str, str]:
 
 
 def checked_fields(html: str) -> dict[str, str]:
-    """Chips the re-rendered form shows checked (tapped, filled in by the app, or "nobody")."""
+    """Chips shown checked: in the form ("nobody"), or in a preview's filled-in rows."""
     fields = {}
     for tag in re.findall(r'<input[^>]*type="radio"[^>]*>', html):
         if " checked" in tag:
@@ -129,24 +132,25 @@ def deal_taps(base: str, token: str, script: object) -> list[tuple[str, int, int
     client = Client(base)
     client.request("GET", f"/g/{token}")  # the session that opened the game
     sizes: list[tuple[str, int, int]] = []
-    page = client.request("GET", f"/g/{token}/deal?contract={script.contract}", headers=BOOSTED)
-    sizes.append(("choose contract (page)", len(page.raw), page.status))
+    page = client.request("GET", f"/g/{token}/deal?contract={script.contract}", headers=CHOOSE)
+    assert page.status == 200 and "<html" not in page.text, page.status
+    sizes.append(("choose contract (form)", len(page.raw), page.status))
     form = hidden_fields(page.text) | checked_fields(page.text)
     csrf = {"X-CSRFToken": form["csrf_token"]}
-    reply = client.request("POST", f"/g/{token}/deal/preview", form=form,
-                           headers=FRAGMENT | csrf)
-    sizes.append(("preview on load", len(reply.raw), reply.status))
     for name, value in script.taps:
         form[name] = value
         reply = client.request("POST", f"/g/{token}/deal/preview", form=form,
-                               headers=FRAGMENT | csrf)
+                               headers=PREVIEW | csrf)
         assert reply.status == 200, reply.status
         sizes.append((f"tap {name}={value} (preview)", len(reply.raw), reply.status))
-        form = hidden_fields(reply.text) | checked_fields(reply.text)
-    saved = client.request("POST", f"/g/{token}/deal", form=form, headers=BOOSTED | csrf)
-    assert saved.status == 303, (saved.status, saved.text[:500])
-    after = client.request("GET", saved.headers["Location"], headers=BOOSTED)
-    sizes.append(("save: 303 + game page", len(saved.raw) + len(after.raw), after.status))
+        form |= checked_fields(reply.text)  # the rows the app filled in
+    saved = client.request("POST", f"/g/{token}/deal", form=form, headers=SAVE | csrf)
+    assert saved.status == 200 and "hx-swap-oob" in saved.text, (saved.status,
+                                                                  saved.text[:500])
+    sizes.append(("save: the changes", len(saved.raw), saved.status))
+    chart = client.request("GET", f"/g/{token}/chart", headers=FRAGMENT)
+    assert chart.status == 200 and "<svg" in chart.text, chart.status
+    sizes.append(("chart: when scrolled into view", len(chart.raw), chart.status))
     client.close()
     return sizes
 
@@ -182,16 +186,16 @@ def run(quick: bool = False) -> Results:
                     kind = "tap" if what.startswith("tap ") else kind
                     if size > worst.get((kind, complex_form), (0, ""))[0]:
                         worst[(kind, complex_form)] = (size, f"{script.label}: {what}")
-            for kind, label in (("choose contract", "choosing the contract (boosted page)"),
-                                ("preview on load", "deal form's preview on load"),
-                                ("tap", "each chip tap (preview fragment)"),
-                                ("save", "saving (303 + boosted game page)")):
+            for kind, label in (("choose contract", "choosing the contract (the form)"),
+                                ("tap", "each chip tap (preview)"),
+                                ("save", "saving (what the deal changed)"),
+                                ("chart", "the chart, fetched when scrolled into view")):
                 for complex_form, which in ((False, "every contract but Complex"),
                                             (True, "Complex (the largest form)")):
-                    if kind == "save" and complex_form:
+                    if kind in ("save", "chart") and complex_form:
                         continue
                     size, where = worst[(kind, complex_form)]
-                    if kind == "save":
+                    if kind in ("save", "chart"):
                         size = max(size, worst[(kind, True)][0])
                         which = "every contract"
                     results.add(f"largest response, {label}, {which}; gzip", f"{size} B",

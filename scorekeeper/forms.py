@@ -62,9 +62,17 @@ class Chips:
     keys: tuple[Any, ...]
     """Per chip field: the seat index, card letter, place index, or None for a single field."""
     choices: tuple[Any, ...]
+    folded: bool = False
+    """Shown folded in a long form: the chips are fetched when the player opens the group."""
 
 
-def chip_groups(contract: str) -> list[Chips]:
+FOLD_AFTER = 4
+"""A form with more groups than this folds its optional doubles (Complex: one tap to open them
+when a card was doubled, a shorter form to send and to scroll past when none was)."""
+
+
+@cache
+def chip_groups(contract: str) -> tuple[Chips, ...]:
     """The chip layout of a contract's form, derived from the engine's field specs."""
     groups: list[Chips] = []
     for spec in CONTRACTS[contract].fields:
@@ -82,8 +90,9 @@ def chip_groups(contract: str) -> list[Chips]:
         else:
             assert spec.kind in (CARD_SEATS, OPTIONAL_CARD_SEATS)
             groups.append(Chips(spec, tuple(f"{spec.name}-{c}" for c in spec.cards), spec.cards,
-                                (0, 1, 2, 3)))
-    return groups
+                                (0, 1, 2, 3), len(CONTRACTS[contract].fields) > FOLD_AFTER
+                                and spec.kind == OPTIONAL_CARD_SEATS))
+    return tuple(groups)
 
 
 class DealForm(FlaskForm):
@@ -99,7 +108,7 @@ class DealForm(FlaskForm):
     filled: Sequence[str] = ()
     """Chip fields the app filled in (the last count, the 4th place) when it judged the entry."""
 
-    def groups(self) -> list[Chips]:
+    def groups(self) -> tuple[Chips, ...]:
         """Chip groups of this form's contract."""
         return chip_groups(self.contract_id)
 

@@ -103,6 +103,9 @@ def _render_form(view: GameView, form: DealForm, *, contract: str, editing: int 
         kingdom=kingdom, evaluation=evaluation, errors=errors, groups=form.groups(),
         unset=form.unset(), preview_on_load=preview_on_load, inline=inline,
         doubling=view.game.house_rules.doubling, filled=form.filled,
+        folded=[group.spec.name for group in form.groups() if inline and group.folded
+                and all(form[name].data is None for name in group.names)
+                and not errors.get(group.spec.name)],
     )
     return render_template(template, **args), status
 
@@ -135,6 +138,22 @@ def new_deal(token: str) -> Any:
                             template="_deal_form.html", inline=True)
     return _render_form(view, _new_form(view, contract, None), contract=contract, editing=None,
                         evaluation=None, errors={}, preview_on_load=True)
+
+
+@bp.get("/g/<token>/deal/chips")
+def folded_chips(token: str) -> Any:
+    """The chips of a folded group (Complex's doubles), fetched when the player opens it."""
+    row = game_or_404(token)
+    if row.first is None or not is_htmx():
+        return redirect(url_for("games.game_page", token=token), 303)
+    view = game_view(row)
+    contract = _contract_arg(view, request.args.get("contract"))
+    form = make_deal_form(contract, formdata=None)
+    groups = [g for g in form.groups() if g.folded and g.spec.name == request.args.get("group")]
+    if not groups:
+        abort(400)
+    return render_template("_folded_chips.html", form=form, group=groups[0],
+                           players=view.players, contract=contract)
 
 
 @bp.get("/g/<token>/deal/<number>/edit")  # not <int:>: its int() of 5000 digits raises

@@ -211,6 +211,9 @@ class Player:
         """Tap the chip of every value the deal records."""
         taps = list(chip_taps(raw))
         for name, value in taps:
+            if not self.chip(name, value)[0].count():  # a folded group (Complex's doubles)
+                self.page.locator("details:has(> .folded) > summary").first.click()
+                self.settle()
             self.chip(name, value)[1].click()
             self.settle()
         for name, value in taps:

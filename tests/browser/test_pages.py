@@ -139,6 +139,32 @@ def test_a_small_phone_still_fits(new_context, locale: str) -> None:  # type: ig
     player.check("rules at 320 px")
 
 
+def test_complex_doubles_open_on_a_tap_and_the_chart_follows(new_context, screenshots) -> None:  # type: ignore[no-untyped-def]
+    """Complex folds its doubles: one tap on the summary fetches them. After the save, the
+    form gives way to the next step and the chart is fetched when it scrolls into view."""
+    page = new_context(locale="en").new_page()
+    player = Player(page, javascript=True, shots=screenshots, prefix="en-complex-double")
+    player.start_game(load_example("trix-complex-solo-complete"))
+    player.choose("complex")
+    expect(page.locator('input[name="doubled_by-KH"]')).to_have_count(0)
+    page.locator("details.group-optional_card_seats > summary").click()
+    player.settle()
+    expect(page.locator('input[name="doubled_by-KH"]')).to_have_count(5)
+    player.check("Complex deal form, doubles opened")
+    player.enter({"contract": "complex", "tricks": [5, 4, 3, 1], "diamonds": [5, 4, 3, 1],
+                  "queens": {"S": 0, "H": 1, "D": 2, "C": 3}, "king_of_hearts": 1,
+                  "doubled_by": {"KH": 2}})
+    player.shot("form")
+    player.save(1)
+    expect(page.locator("#deal-form")).to_have_count(0)
+    expect(page.locator("#play h2")).to_be_focused()
+    expect(page.locator("#history-rows tr")).to_have_count(1)
+    page.evaluate("() => document.getElementById('chart').scrollIntoView()")
+    expect(page.locator("#chart svg")).to_be_visible()  # fetched as it came into view
+    player.check("game page after a deal saved in place")
+    player.shot("saved")
+
+
 def test_a_refusal_is_shown_in_arabic(new_context, screenshots) -> None:  # type: ignore[no-untyped-def]
     """The engine's refusal, next to its field, in the reader's language; nothing is saved."""
     page = new_context(locale="ar").new_page()

@@ -31,10 +31,10 @@ def choose(table: Table, contract: str) -> Page:
 
 
 def save_inline(table: Table, form: Page, deal: dict[str, Any]) -> Any:
-    """Tap Save on the form inside the game page."""
+    """Tap Save on the form inside the game page (htmx sends the CSRF token of <body>)."""
     data = {**form.checked("/deal"), **form_fields(deal)}
     return table.client.post(f"{table.url}/deal", data=data, headers={
-        "HX-Request": "true", "HX-Target": "deal-form", "X-CSRFToken": form.csrf_token})
+        "HX-Request": "true", "HX-Target": "deal-form", "X-CSRFToken": table.csrf()})
 
 
 def oob(html: str, element_id: str) -> str:
@@ -57,6 +57,7 @@ def test_a_tapped_contract_brings_the_form_alone(started: Table) -> None:
     assert response.status_code == 200
     assert html.lstrip().startswith('<form id="deal-form"')
     assert "<html" not in html and 'class="scoreboard"' not in html
+    assert 'name="csrf_token"' not in html  # htmx sends the page's token in a header
     # saved by htmx in place; focus moves to the form's heading (the tapped link is gone)
     assert f'hx-post="{started.url}/deal" hx-target="this" hx-swap="outerHTML"' in html
     assert '<h1 tabindex="-1" autofocus>Diamonds</h1>' in html
@@ -195,3 +196,47 @@ def test_the_chart_comes_alone_to_htmx_and_redirects_others(started: Table) -> N
     assert "<svg" in html and "hx-get" not in html
     plain = started.client.get(f"{started.url}/chart")
     assert plain.status_code == 303 and plain.headers["Location"].endswith(started.url)
+
+
+def test_a_long_form_folds_its_doubles_until_opened(table: Table) -> None:
+    """Complex: the doubles are fetched when the player opens them (one tap, only if a card was
+    doubled); a page without JavaScript shows them at once."""
+    table.new_game("trix-complex", "solo", first=0)
+    form = choose(table, "complex")
+    html = table.client.get(f"{table.url}/deal?contract=complex",
+                            headers=CHOOSE).get_data(as_text=True)
+    assert 'name="doubled_by-S"' not in html and 'name="queens-S"' in html
+    folded = re.search(r'<details class="group group-optional_card_seats" hx-get="([^"]+)"', html)
+    assert folded, "the doubles are not folded"
+    assert 'hx-trigger="toggle once"' in html
+    rows = table.client.get(folded.group(1).replace("&amp;", "&"),
+                            headers={"HX-Request": "true"})
+    assert rows.status_code == 200
+    fetched = rows.get_data(as_text=True)
+    assert sorted(set(re.findall(r'name="(doubled_by-\w+)"', fetched))) == [
+        "doubled_by-C", "doubled_by-D", "doubled_by-H", "doubled_by-KH", "doubled_by-S"]
+    assert fetched.count('value="" checked>nobody') == 5
+    # without JavaScript (a plain GET) the page has every chip
+    plain = table.client.get(f"{table.url}/deal?contract=complex").get_data(as_text=True)
+    assert 'name="doubled_by-S"' in plain and "hx-trigger=\"toggle once\"" not in plain
+    # a double entered through the opened group is saved
+    deal = {"contract": "complex", "tricks": [5, 4, 3, 1], "diamonds": [5, 4, 3, 1],
+            "queens": {"S": 0, "H": 1, "D": 2, "C": 3}, "king_of_hearts": 1,
+            "doubled_by": {"KH": 2}}
+    assert save_inline(table, form, deal).status_code == 200
+    assert table.record().game.deals[0].values["doubled_by"] == {"KH": 2}
+
+
+@pytest.mark.parametrize("query", ["contract=complex&group=queens", "contract=complex",
+                                   "contract=queens&group=doubled_by", "contract=nope"])
+def test_only_folded_groups_are_fetched_alone(table: Table, query: str) -> None:
+    table.new_game("trix-complex", "solo", first=0)
+    response = table.client.get(f"{table.url}/deal/chips?{query}",
+                                headers={"HX-Request": "true"})
+    assert response.status_code == 400
+
+
+def test_folded_chips_without_htmx_lead_to_the_game(table: Table) -> None:
+    table.new_game("trix-complex", "solo", first=0)
+    response = table.client.get(f"{table.url}/deal/chips?contract=complex&group=doubled_by")
+    assert response.status_code == 303
