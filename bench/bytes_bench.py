@@ -130,13 +130,15 @@ def deal_taps(base: str, token: str, script: object) -> list[tuple[str, int, int
 
     assert isinstance(script, TapScript)
     client = Client(base)
-    client.request("GET", f"/g/{token}")  # the session that opened the game
+    game = client.request("GET", f"/g/{token}")  # the session that opened the game
+    token_header = re.search(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'', game.text)
+    assert token_header, "no CSRF token in the game page's hx-headers"
     sizes: list[tuple[str, int, int]] = []
     page = client.request("GET", f"/g/{token}/deal?contract={script.contract}", headers=CHOOSE)
     assert page.status == 200 and "<html" not in page.text, page.status
     sizes.append(("choose contract (form)", len(page.raw), page.status))
     form = hidden_fields(page.text) | checked_fields(page.text)
-    csrf = {"X-CSRFToken": form["csrf_token"]}
+    csrf = {"X-CSRFToken": token_header.group(1)}  # htmx sends <body hx-headers>
     for name, value in script.taps:
         form[name] = value
         reply = client.request("POST", f"/g/{token}/deal/preview", form=form,

@@ -1,10 +1,10 @@
 """Taps per deal: Chromium at 390 × 844 enters one deal of each kind, counting every tap.
 
-The count starts on the game page and ends when the saved game page is back: choosing the
-contract, one tap per chip the table has to tell the app (the app fills in a last count or the
-4th place itself), and saving. Taps are counted in the page (pointerdown events: a tap on a
-chip's label also clicks its radio, so click events would count it twice), kept in
-sessionStorage so navigations don't reset them.
+The count starts on the game page and ends when the game page shows the next step again:
+choosing the contract (the form comes in its place), one tap per chip the table has to tell the
+app (the app fills in a last count or the 4th place itself), and saving. Taps are counted in the
+page (pointerdown events: a tap on a chip's label also clicks its radio, so click events would
+count it twice), kept in sessionStorage so a navigation would not reset them.
 
     python bench/taps.py
 """
@@ -52,9 +52,10 @@ def enter_deal(page: Any, base: str, token: str, script: TapScript) -> tuple[int
     page.goto(f"{base}/g/{token}")
     page.wait_for_load_state("networkidle")
     page.evaluate("sessionStorage.setItem('taps', '0')")
-    with page.expect_response(lambda r: "/deal/preview" in r.url):  # the form's preview on load
+    with page.expect_response(lambda r: f"/deal?contract={script.contract}" in r.url):
         page.locator(f'a.contract[href*="contract={script.contract}"]').tap()
     page.wait_for_function(IDLE)
+    page.locator("form#deal-form").wait_for()
     for name, value in script.taps:
         with page.expect_response(lambda r: "/deal/preview" in r.url):
             chip(page, name, value).tap()
@@ -65,9 +66,10 @@ def enter_deal(page: Any, base: str, token: str, script: TapScript) -> tuple[int
         return int(page.evaluate("Number(sessionStorage.getItem('taps'))")), \
             f"save still disabled after the taps: {errors or 'values left'}"
     with page.expect_response(
-            lambda r: r.request.method == "GET" and r.url.rstrip("/").endswith(f"/g/{token}")):
+            lambda r: r.request.method == "POST" and r.url.rstrip("/").endswith("/deal")):
         save.tap()
     page.wait_for_function(IDLE)
+    page.locator("#play").wait_for()
     taps = int(page.evaluate("Number(sessionStorage.getItem('taps'))"))
     saved = page.locator(".flash").all_inner_texts()
     outcome = "saved" if any("saved" in text.lower() for text in saved) else \
