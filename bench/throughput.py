@@ -7,10 +7,12 @@ and the CSRF token where the app wants them. Hello is measured before and after 
 endpoints; the share is against their mean.
 
 - game page: GET /g/<token> of a Trix game 10 deals in;
-- preview: the deal form after the third Diamonds count (the app fills the 4th, judges, scores);
-- saving a deal: POST /g/<token>/deal, each request the next legal deal of one of 1,000 games in
-  turn (so a game's previous deal is saved before its next is sent; checked afterwards: every
-  request saved exactly one deal); the 303 is not followed;
+- preview: the deal form after the third Diamonds count (the app fills the 4th, judges, scores;
+  the answer is the scores, the messages and the filled-in row);
+- saving a deal: POST /g/<token>/deal from the form inside the game page, each request the next
+  legal deal of one of 1,000 games in turn (so a game's previous deal is saved before its next
+  is sent; checked afterwards: every request saved exactly one deal); the answer is what the
+  deal changed (next step, totals, history row...), all a phone needs after saving;
 - live view poll: GET /v/<view_token>/live with If-None-Match of the current ETag → 304.
 
     python bench/throughput.py [--quick]
@@ -160,9 +162,9 @@ def run(quick: bool = False) -> Results:
         with server(instance) as base:
             client = Client(base)
             client.request("GET", f"/g/{page_token}")
-            deal_page = client.request("GET", f"/g/{preview_token}/deal?contract=diamonds").text
-            csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', deal_page)
-            assert csrf, "no CSRF token on the deal form"
+            game_page = client.request("GET", f"/g/{preview_token}").text
+            csrf = re.search(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'', game_page)
+            assert csrf, "no CSRF token in the game page's hx-headers"
             token = csrf.group(1)
             cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
             live = client.request("GET", f"/v/{view_token}/live")
@@ -171,15 +173,15 @@ def run(quick: bool = False) -> Results:
             common = {"Accept-Encoding": "gzip", "Cookie": cookie}
             htmx = common | {"HX-Request": "true", "X-CSRFToken": token,
                              "Content-Type": "application/x-www-form-urlencoded"}
-            preview_body = urlencode({"csrf_token": token, "contract": "diamonds", "number": "1",
-                                      "version": "2", "counts-0": "5", "counts-1": "4",
-                                      "counts-2": "3"})
+            preview_body = urlencode({"contract": "diamonds", "number": "1", "version": "2",
+                                      "counts-0": "5", "counts-1": "4", "counts-2": "3"})
             log("throughput: game page")
             rates["game page"] = wrk(base, f"/g/{page_token}", request_script("GET", common),
                                      seconds)
             log("throughput: preview")
             rates["preview"] = wrk(base, f"/g/{preview_token}/deal/preview",
-                                   request_script("POST", htmx, preview_body), seconds)
+                                   request_script("POST", htmx | {"HX-Target": "deal-preview"},
+                                                  preview_body), seconds)
             if live.status == 200 and etag:
                 log("throughput: live view poll")
                 rates["live view poll (304)"] = wrk(
@@ -189,11 +191,11 @@ def run(quick: bool = False) -> Results:
                 results.notes.append(f"live view poll: /v/<view_token>/live answered "
                                      f"{live.status} without an ETag; not measured")
             log("throughput: saving deals")
-            bodies = [urlencode({"csrf_token": token, "number": str(k + 1),
-                                 "version": str(k + 2), **form_fields(raw)})
+            bodies = [urlencode({"number": str(k + 1), "version": str(k + 2),
+                                 **form_fields(raw)})
                       for k, raw in enumerate(plan)]
-            boosted = htmx | {"HX-Boosted": "true"}
-            rates["saving a deal"] = wrk(base, "/", save_script(save_games, bodies, boosted),
+            inline = htmx | {"HX-Target": "deal-form"}
+            rates["saving a deal"] = wrk(base, "/", save_script(save_games, bodies, inline),
                                          seconds)
         saved = stored_deals(instance, save_games)
         with server(instance, hello=True) as base:

@@ -131,6 +131,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=os.environ.get("SCOREKEEPER_HTTPS", "") == "1",
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
+        # the cookie (up to 60 remembered games) is sent when it changes, not with every answer
+        SESSION_REFRESH_EACH_REQUEST=False,
         WTF_CSRF_TIME_LIMIT=None,
         # Referrer-Policy: no-referrer means browsers send no Referer, which Flask-WTF's HTTPS
         # check would refuse on every POST; the token and SameSite=Lax cookies do the guarding.
@@ -163,7 +165,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     @app.before_request
     def _keep_session() -> None:
-        session.permanent = True
+        if not session.permanent:  # setting it at all would mark the session changed
+            session.permanent = True
 
     @app.before_request
     def _unknown_link() -> None:

@@ -15,7 +15,9 @@ class Base(DeclarativeBase):
     """Declarative base for the typed models."""
 
 
-db = SQLAlchemy(model_class=Base)
+# a committed row keeps its loaded values: a save writes with one guarded UPDATE and sets what it
+# wrote on the row itself (store._write), so nothing is read back after the commit
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate()
 csrf = CSRFProtect()
 babel = Babel()

@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import select, update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from .extensions import db
 from .models import GameRow, utcnow
@@ -99,10 +100,11 @@ def _write(row: GameRow, expected_version: int, **values: Any) -> None:
         .execution_options(synchronize_session=False)
     )
     if result.rowcount != 1:  # type: ignore[attr-defined]
-        db.session.rollback()
+        db.session.rollback()  # (expires the row: whoever looks again reads what won)
         raise StaleStateError
     db.session.commit()
-    db.session.refresh(row)
+    for key, value in {"version": expected_version + 1, **values}.items():
+        set_committed_value(row, key, value)  # what the row now holds, without reading it
 
 
 def set_first(row: GameRow, seat: int, expected_version: int) -> None:

@@ -27,9 +27,12 @@ def row_or_404(token: str, finder: Callable[[str], GameRow | None]) -> GameRow:
 
 
 def game_or_404(token: str) -> GameRow:
-    """The game behind a scorekeeper link, remembered on this browser's home page."""
+    """The game behind a scorekeeper link, remembered on this browser's home page when opened
+    (a GET: whoever saves a deal or an edit has the game open already, and not rewriting the
+    session cookie spares every save the cookie's signing and compression)."""
     row = row_or_404(token, find_game)
-    remember(row.token)
+    if request.method == "GET":
+        remember(row.token)
     return row
 
 
