@@ -258,14 +258,18 @@ class Evaluation:
         return not self.problems and self.later is None
 
 
-def evaluate(game: Game, raw: Mapping[str, object], index: int | None = None) -> Evaluation:
-    """Judge a raw deal as the next deal (index None) or as a replacement for deal `index`."""
+def evaluate(game: Game, raw: Mapping[str, object], index: int | None = None, *,
+             history: Replay | None = None) -> Evaluation:
+    """Judge a raw deal as the next deal (index None) or as a replacement for deal `index`.
+
+    `history`, for a next deal, may be the caller's replay of `game` (spares replaying it)."""
     definition = game.definition
     position = len(game.deals) if index is None else index
     before = replace(game, deals=game.deals[:position])
     deal, problems = parse_deal(definition, raw)
     # the menu in force at that point, even when the game is over after it
-    history = replay(before)
+    if history is None or history.game is not game or index is not None:
+        history = replay(before)
     step = history.next
     if deal is None:
         if step is None:

@@ -8,7 +8,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from ..app import RTL_LANGUAGES
-from . import deals, games, pages, presenters, share
+from . import deals, games, pages, presenters, rowcache, share
 from .common import is_htmx
 
 
@@ -19,6 +19,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(share.bp)
     app.register_blueprint(pages.bp)
     app.jinja_env.globals.update(presenters.TEMPLATE_GLOBALS)
+    app.jinja_env.globals["cached_history_row"] = rowcache.history_row
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 

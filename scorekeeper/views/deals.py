@@ -72,7 +72,7 @@ def _judge(view: GameView, form: DealForm, editing: int | None,
     if form.unset() and not show_missing:
         return raw, None, {}
     index = None if editing is None else editing - 1
-    evaluation = evaluate(view.game, raw, index)
+    evaluation = evaluate(view.game, raw, index, history=view.result)
     for problem in evaluation.problems:
         errors.setdefault(problem_group(problem), []).append(
             problem_text(problem, form.contract_id, view.players))

@@ -156,3 +156,17 @@ def test_inserting_deal() -> None:
     error = first_illegal(too_many)
     assert error is not None
     assert (error.deal_number, first_problem(error)) == (21, ("contract", "game_finished"))
+
+
+def test_a_callers_replay_stands_in_for_the_one_evaluate_would_make() -> None:
+    """`history=` spares a replay; it is used only for the very game judged as a next deal."""
+    game = game_of("trix", [KING_OF_HEARTS, QUEENS])
+    history = replay(game)
+    for raw in (DIAMONDS, KING_OF_HEARTS, {"contract": "diamonds", "counts": [3, 4, 5, 2]}):
+        assert evaluate(game, raw, history=history) == evaluate(game, raw)
+    # another game's replay (here: before the Queens) is not taken for this one's
+    other = replay(game_of("trix", [KING_OF_HEARTS]))
+    assert evaluate(game, QUEENS, history=other) == evaluate(game, QUEENS)
+    assert not evaluate(game, QUEENS).ok  # Queens is played already in this kingdom
+    # an edit judges the game as it was at that deal, whatever replay is passed
+    assert evaluate(game, DIAMONDS, 1, history=history) == evaluate(game, DIAMONDS, 1)

@@ -1,0 +1,81 @@
+"""History rows are rendered once per process and reused: never across languages, links or
+changed deals, and a cached row is what the template would write."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.views import rowcache
+from tests.conftest import Table
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def history(html: str) -> str:
+    return html.split('<tbody id="history-rows">', 1)[1].split("</tbody>", 1)[0]
+
+
+def loaded(table: Table, deals: int = 8) -> Table:
+    record = json.loads((DATA / "trix-partnership-complete.json").read_text())
+    table.load({**record, "deals": record["deals"][:deals]})
+    return table
+
+
+def test_a_cached_row_is_what_the_template_writes(table: Table) -> None:
+    loaded(table)
+    rowcache.clear()
+    cold = table.game_page().get_data(as_text=True)
+    warm = table.game_page().get_data(as_text=True)
+    assert history(cold) == history(warm)
+    assert history(cold).count("<tr>") == 8
+
+
+def test_rows_follow_the_language(table: Table) -> None:
+    loaded(table)
+    english = history(table.game_page().get_data(as_text=True))
+    table.client.get("/lang/ar")
+    arabic = history(table.game_page().get_data(as_text=True))
+    table.client.get("/lang/en")
+    again = history(table.game_page().get_data(as_text=True))
+    assert ">Edit</a>" in english and ">Edit</a>" not in arabic
+    assert "المملكة" in arabic and english == again
+
+
+def test_view_link_rows_have_no_edit_link_and_links_carry_their_own_token(table: Table) -> None:
+    first = loaded(table)
+    page = first.game_page().get_data(as_text=True)
+    view = re.search(r'href="[^"]*(/v/[^"]+)"', page)
+    assert view
+    viewer = history(first.client.get(view.group(1)).get_data(as_text=True))
+    assert "Edit" not in viewer and "/deal/" not in viewer
+    other_token = first.token
+    loaded(table)  # the same deals in another game: its rows link to itself
+    second = history(table.game_page().get_data(as_text=True))
+    assert table.token != other_token
+    assert f"/g/{table.token}/deal/1/edit" in second and other_token not in second
+
+
+def test_after_an_edit_every_row_is_what_a_fresh_render_shows(table: Table) -> None:
+    loaded(table, deals=3)
+    before = history(table.game_page().get_data(as_text=True))
+    table.edit(1, {"contract": "queens", "takers": {"S": 1, "H": 1, "D": 2, "C": 3}})
+    warm = history(table.game_page().get_data(as_text=True))
+    rowcache.clear()
+    cold = history(table.game_page().get_data(as_text=True))
+    assert warm == cold != before
+    # deal 1 changed and so did every running total after it; deal 2's own score did not
+    old_rows, new_rows = before.split("</tr>"), warm.split("</tr>")
+    assert old_rows[0] != new_rows[0] and old_rows[2] != new_rows[2]
+    score = re.compile(r'<span class="score">([^<]*)</span>')
+    assert score.findall(old_rows[1]) == score.findall(new_rows[1])
+
+
+def test_the_cache_stays_bounded(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rowcache, "LIMIT", 5)
+    loaded(table)
+    table.game_page()
+    assert len(rowcache._rows) == 5
