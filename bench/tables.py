@@ -4,8 +4,9 @@ Each table is one game with a scorekeeper and three viewers:
 
 - the scorekeeper enters a deal every `--deal-every` seconds (120 s: the fast end of a real
   table, so time is not compressed further), starting at a random phase so the load is steady:
-  the deal form (a boosted navigation), one preview per chip tapped, 1 s apart, then the save
-  (boosted POST) and the game page it leads to;
+  the deal form (htmx brings it into the game page), one preview per chip tapped, 1 s apart,
+  then the save (its answer is what the deal changed) and the chart, fetched as it scrolls
+  into view;
 - each viewer polls the live view every 3 s (the app's own interval) with the current ETag,
   as htmx and the browser cache do, and fetches the fragment again when the game changed.
 
@@ -205,25 +206,24 @@ class Simulation:
             number, version = table.dealt + 1, table.dealt + 2
             await self.call(table, "deal form", at, "GET",
                             f"/g/{table.token}/deal?contract={fields['contract']}",
-                            htmx | {"HX-Boosted": "true"})
-            base = {"csrf_token": self.csrf, "contract": fields["contract"],
-                    "number": str(number), "version": str(version)}
+                            htmx | {"HX-Target": "play"})
+            base = {"contract": fields["contract"], "number": str(number),
+                    "version": str(version)}
             chips = [(k, v) for k, v in fields.items() if k != "contract"]
             entered: dict[str, str] = {}
             for name, value in chips:
                 at += 1.0
                 entered[name] = value
                 await self.call(table, "preview", at, "POST", f"/g/{table.token}/deal/preview",
-                                htmx | form_type,
+                                htmx | form_type | {"HX-Target": "deal-preview"},
                                 urlencode(base | entered).encode())
             at += 1.0
             saved = await self.call(table, "save", at, "POST", f"/g/{table.token}/deal",
-                                    htmx | form_type | {"HX-Boosted": "true"},
-                                    urlencode(base | entered).encode(), expect=(303,))
-            if saved and saved[0] == 303:
-                location = saved[1].get("location", f"/g/{table.token}")
-                await self.call(table, "game page", loop.time(), "GET", location,
-                                htmx | {"HX-Boosted": "true"})
+                                    htmx | form_type | {"HX-Target": "deal-form"},
+                                    urlencode(base | entered).encode(), expect=(200,))
+            if saved and saved[0] == 200:
+                await self.call(table, "chart", loop.time(), "GET", f"/g/{table.token}/chart",
+                                htmx)
             table.dealt += 1
             at += self.deal_every - (len(chips) + 1)
 
@@ -270,6 +270,7 @@ def warm_up(bases: list[str], tables: list[Table], cookie: str, csrf: str) -> No
                 client.request("POST", f"/g/{table.token}/deal/preview", form=fields,
                                headers={"HX-Request": "true"})
                 client.request("GET", f"/g/{table.token}")
+                client.request("GET", f"/g/{table.token}/chart", headers={"HX-Request": "true"})
                 client.request("GET", f"/v/{table.view_token}/live")
                 client.close()
 

@@ -17,7 +17,7 @@ from flask import (
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from ..forms import ConfirmForm, DealForm, make_deal_form
+from ..forms import DealForm, make_deal_form
 from ..models import GameRow
 from ..rules import (
     Deal,
@@ -264,7 +264,7 @@ def save_deal(token: str) -> Any:
     else:
         after = GameView(row, saved, result)
         html = render_template("_saved.html", **after.template_args(
-            confirm=ConfirmForm(), message=gettext("Deal %(number)d saved.",
+            message=gettext("Deal %(number)d saved.",
                                                    number=int(number))))
         return make_response(html, {"HX-Replace-Url": url_for("games.game_page", token=token)})
     return _to_game(token, inline)

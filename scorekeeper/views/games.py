@@ -83,8 +83,7 @@ def game_page(token: str) -> Any:
     if row.first is None:
         return render_template("choose_first.html", row=row, form=ConfirmForm())
     view = game_view(row)
-    return render_template("game.html", **view.template_args(confirm=ConfirmForm(),
-                                                             notes_form=NotesForm(obj=row)))
+    return render_template("game.html", **view.template_args(notes_form=NotesForm(obj=row)))
 
 
 @bp.get("/g/<token>/chart")
@@ -149,7 +148,7 @@ def notes(token: str) -> Any:
             abort(400)  # the page that shows this form is not there yet
         view = game_view(row)  # the game page again, with the messages next to the fields
         return render_template("game.html", **view.template_args(
-            confirm=ConfirmForm(), notes_form=form)), 422
+            notes_form=form)), 422
     try:
         save_text(row, form.name.data, form.notes.data, _int_arg("version", 1, 2**31))
     except StaleStateError:
