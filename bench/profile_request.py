@@ -1,0 +1,118 @@
+"""Where one request's time goes, in-process (no server, no network): for finding what to cut.
+
+Builds a throw-away instance like the other benchmarks, then calls the app's WSGI entry with
+what a phone sends, for one of:
+
+- `page`: GET /g/<token> of a Trix game 10 deals in;
+- `preview`: the Diamonds form's preview after three counts (as throughput.py sends it);
+- `save`: the in-page form's save of a Turkish King game's first deal (a new game each call);
+- `hello`: a bare Flask "hello" (bench/hello_app.py), the baseline.
+
+Prints milliseconds per request (best of 5 batches), then with `--profile` the cProfile listing
+of one batch by cumulative time.
+
+    python bench/profile_request.py page|preview|save|hello [--calls 300] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import re
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import SECRET, form_fields, game_plan, init_db, make_games, temp_instance
+
+
+def caller(app: Any, method: str, path: str, headers: dict[str, str],
+           body: str | None = None) -> Callable[[], int]:
+    """A function making one request through the app's WSGI entry; returns the body length."""
+    from werkzeug.test import EnvironBuilder
+
+    def call() -> int:
+        environ = EnvironBuilder(path=path, method=method, headers=headers,
+                                 data=body).get_environ()
+        statuses: list[str] = []
+        body_bytes = b"".join(app(environ, lambda status, *_: statuses.append(status)))
+        assert statuses[0][0] in "23", (statuses, body_bytes[:300])
+        return len(body_bytes)
+
+    return call
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("what", choices=["page", "preview", "save", "hello"])
+    parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument("--profile", action="store_true")
+    options = parser.parse_args()
+    calls = options.calls
+    with temp_instance() as instance:
+        os.environ.update(SCOREKEEPER_INSTANCE=instance, SECRET_KEY=SECRET)
+        init_db(instance)
+        if options.what == "hello":
+            from hello_app import hello as app
+
+            def next_call() -> Callable[[], int]:
+                return caller(app, "GET", "/", {"Accept-Encoding": "gzip"})
+        else:
+            page_token = make_games(instance, 1, "trix", deals=10)[0][0]
+            preview_token = make_games(instance, 1, "trix")[0][0]
+            saves = iter([t for t, _ in make_games(instance, calls * 7 if options.what == "save"
+                                                    else 0, "turkish-king")])
+            from scorekeeper import create_app
+
+            app = create_app({"INSTANCE_PATH": instance})
+            client = app.test_client()
+            html = client.get(f"/g/{page_token}").get_data(as_text=True)
+            match = re.search(r'"X-CSRFToken": "([^"]+)"', html)
+            assert match, "no CSRF token in the page's hx-headers"
+            cookie = client.get_cookie("session")
+            assert cookie is not None
+            plain = {"Accept-Encoding": "gzip", "Cookie": f"session={cookie.value}"}
+            htmx = plain | {"HX-Request": "true", "X-CSRFToken": match.group(1),
+                            "Content-Type": "application/x-www-form-urlencoded"}
+            preview = urlencode({"contract": "diamonds", "number": "1", "version": "2",
+                                 "counts-0": "5", "counts-1": "4", "counts-2": "3"})
+            save = urlencode({"number": "1", "version": "2",
+                              **form_fields(game_plan("turkish-king")[0])})
+
+            def next_call() -> Callable[[], int]:
+                if options.what == "page":
+                    return caller(app, "GET", f"/g/{page_token}", plain)
+                if options.what == "preview":
+                    return caller(app, "POST", f"/g/{preview_token}/deal/preview",
+                                  htmx | {"HX-Target": "deal-preview"}, preview)
+                return caller(app, "POST", f"/g/{next(saves)}/deal",
+                              htmx | {"HX-Target": "deal-form"}, save)
+
+        next_call()()  # compile templates, fill caches
+        best = float("inf")
+        for _ in range(5):
+            batch = [next_call() for _ in range(calls)]
+            started = time.perf_counter()
+            for call in batch:
+                call()
+            best = min(best, (time.perf_counter() - started) / calls)
+        print(f"{options.what}: {best * 1000:.3f} ms a request (best of 5 batches of {calls})")
+        if options.profile:
+            batch = [next_call() for _ in range(calls)]
+            profile = cProfile.Profile()
+            profile.enable()
+            for call in batch:
+                call()
+            profile.disable()
+            pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
+
+
+if __name__ == "__main__":
+    main()
