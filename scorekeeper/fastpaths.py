@@ -7,8 +7,9 @@ none of the rest of a Flask request (no view function, no session save, no after
 
 It answers only what Flask would answer the same way:
 
-- it runs inside the app's request context: the ETag comes from the view's own function
-  (`share._etag`, with the reader's language), and the access code check runs as usual;
+- the ETag comes from the view's own function (`share._etag`) with the reader's language from
+  the function Flask-Babel's selector uses (`app.choose_language`); with an access code set, it
+  runs inside the app's request context so the session's check runs as usual;
 - the headers are copied from Flask's own 304/204 for this route, recorded the first time one
   passes through each worker; until then, and for everything else, Flask answers.
 """
@@ -17,10 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from typing import Any
+from urllib.parse import parse_qsl
 
 from flask import Flask
 from sqlalchemy import bindparam, select
-from werkzeug.http import HTTP_STATUS_CODES
+from werkzeug.http import HTTP_STATUS_CODES, parse_cookie, parse_etags
 
 from .store import is_token
 
@@ -41,6 +43,7 @@ class LivePollShortcut:
         self.headers: dict[int, list[tuple[str, str]]] = {}
         self.weak = True  # as Flask's own ETag for this route, once one has been seen
         self.statement: Any = None
+        self.engine: Any = None
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse
                  ) -> Iterable[bytes]:
@@ -61,38 +64,68 @@ class LivePollShortcut:
 
     def _unchanged(self, environ: dict[str, Any], token: str) -> tuple[int | None, str]:
         """(304 or 204, the tag) when the viewer shows the current version, else (None, "")."""
-        from flask import request
-        from flask.ctx import RequestContext
-        from flask.sessions import SecureCookieSession
-
-        from .access import has_access
-        from .extensions import db
-        from .models import GameRow
+        from .app import choose_language
         from .views.share import _etag
 
-        # with no access code, nothing here reads the session: skip decoding the cookie
-        session = None if self.app.config.get("ACCESS_CODE") else SecureCookieSession()
-        context = RequestContext(self.app, environ, session=session)
-        if self.statement is None:
-            self.statement = select(GameRow.version).where(
-                GameRow.view_token == bindparam("token"))
-        with context:
+        if self.app.config.get("ACCESS_CODE"):
+            return self._unchanged_in_context(environ, token)
+        # no access code: nothing here needs Flask's request, session or locale machinery;
+        # the language comes from the same function Flask-Babel's selector uses
+        shown = next((value for key, value in parse_qsl(environ.get("QUERY_STRING", ""),
+                                                         keep_blank_values=True)
+                      if key == "v"), None)
+        if_none_match = parse_etags(environ.get("HTTP_IF_NONE_MATCH"))
+        if not shown and not if_none_match:
+            return None, ""
+        version = self._version(token)
+        if version is None:
+            return None, ""
+        chosen = parse_cookie(environ.get("HTTP_COOKIE")).get("lang")
+        tag = _etag(version, choose_language(chosen, environ.get("HTTP_ACCEPT_LANGUAGE")))
+        if if_none_match.contains_weak(tag):  # If-None-Match compares weakly
+            return 304, tag
+        if shown == tag:
+            return 204, tag
+        return None, ""
+
+    def _unchanged_in_context(self, environ: dict[str, Any], token: str
+                              ) -> tuple[int | None, str]:
+        """`_unchanged` with an access code: the session says whether this reader gave it."""
+        from flask import request
+        from flask.ctx import RequestContext
+
+        from .access import has_access
+        from .views.share import _etag
+
+        with RequestContext(self.app, environ):
             if not has_access():
                 return None, ""
             shown = request.args.get("v")
             if not shown and not request.if_none_match:
                 return None, ""
-            with db.engine.connect() as connection:
-                version = connection.execute(self.statement,
-                                             {"token": token}).scalar_one_or_none()
+            version = self._version(token)
             if version is None:
                 return None, ""
             tag = _etag(version)
-            if request.if_none_match.contains_weak(tag):  # If-None-Match compares weakly
+            if request.if_none_match.contains_weak(tag):
                 return 304, tag
             if shown == tag:
                 return 204, tag
             return None, ""
+
+    def _version(self, token: str) -> int | None:
+        """The game's version by its view token (one indexed read), or None."""
+        if self.engine is None:
+            from .extensions import db
+            from .models import GameRow
+
+            with self.app.app_context():
+                self.engine = db.engine
+            self.statement = select(GameRow.version).where(
+                GameRow.view_token == bindparam("token"))
+        with self.engine.connect() as connection:
+            version = connection.execute(self.statement, {"token": token}).scalar_one_or_none()
+        return None if version is None else int(version)
 
     def _through_flask(self, environ: dict[str, Any], start_response: StartResponse
                        ) -> Iterable[bytes]:

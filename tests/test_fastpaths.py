@@ -68,3 +68,33 @@ def test_the_access_code_still_applies(app: Flask, table: Table) -> None:
     stranger = app.test_client()
     response = stranger.get(f"/v/{view_token}/live", headers={"If-None-Match": etag})
     assert response.status_code == 303 and "/access" in response.headers["Location"]
+
+
+@pytest.mark.parametrize(("cookie", "accept"), [
+    (None, None), (None, "ar"), (None, "tr-TR,tr;q=0.9,en;q=0.5"), (None, "de, fr;q=0.8"),
+    ("ar", "en"), ("tr", None), ("xx", "ar;q=0.2, tr;q=0.4"), ("", "*"),
+])
+def test_the_shortcut_reads_the_language_as_flask_does(
+        app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch, cookie: str | None,
+        accept: str | None) -> None:
+    """Its ETag carries the reader's language: the same tag Flask gives for these headers,
+    so a poll in the language it was rendered in is a 304 and in another is a 200."""
+    view_token = _started(table)
+    client = app.test_client()
+    if cookie is not None:
+        client.set_cookie("lang", cookie)
+    headers = {"Accept-Language": accept} if accept else {}
+    etag = client.get(f"/v/{view_token}/live", headers=headers).headers["ETag"]
+    client.get(f"/v/{view_token}/live", headers={**headers, "If-None-Match": etag})
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("Flask answered")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(_shortcut(app), "wsgi_app", refuse)
+        same = client.get(f"/v/{view_token}/live", headers={**headers, "If-None-Match": etag})
+        assert same.status_code == 304 and same.headers["ETag"] == etag
+    other = "ar" if not etag.endswith('-ar"') else "en"
+    client.set_cookie("lang", other)
+    assert client.get(f"/v/{view_token}/live",
+                      headers={**headers, "If-None-Match": etag}).status_code == 200

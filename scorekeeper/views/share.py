@@ -213,8 +213,9 @@ def import_page() -> Any:
     return render_template("import.html", form=form, error=error), status
 
 
-def _etag(version: int) -> str:
-    return f"{version}-{_language()}"
+def _etag(version: int, language: str | None = None) -> str:
+    """The live view's ETag: the game's version and the reader's language."""
+    return f"{version}-{language or _language()}"
 
 
 def _live_args(row: GameRow) -> dict[str, Any]:
