@@ -34,7 +34,13 @@ def _content_hash(folder: str, filename: str) -> str | None:
 
 def static_url(filename: str) -> str:
     """The URL of a static file with its content hash as the version."""
-    version = _content_hash(current_app.static_folder or "", filename)
+    return _static_url(current_app.static_folder or "", request.script_root, filename)
+
+
+@lru_cache(maxsize=64)
+def _static_url(folder: str, script_root: str, filename: str) -> str:
+    # a page links six files; their URLs only change with the app's root (and the files)
+    version = _content_hash(folder, filename)
     if version is None:
         return url_for("static", filename=filename)
     return url_for("static", filename=filename, v=version)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import mimetypes
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -188,4 +189,13 @@ def _languages() -> dict[str, Any]:
         here = url_for("games.game_page", token=request.view_args["token"])
     else:
         here = url_for("games.home")
-    return {"language_names": LANGUAGE_NAMES, "language_return": here}
+    return {"language_names": LANGUAGE_NAMES, "language_return": here,
+            "language_links": _language_links(request.script_root, here)}
+
+
+@lru_cache(maxsize=256)
+def _language_links(script_root: str, here: str) -> tuple[tuple[str, str, str], ...]:
+    """(code, name, switch link) per language; the links depend on the page only (the paths
+    and query strings come from clients: the cache is bounded)."""
+    return tuple((code, name, url_for("pages.set_language", code=code, next=here))
+                 for code, name in LANGUAGE_NAMES.items())
