@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from threading import Lock
 from typing import Any
 
 from flask import abort, request, session
@@ -76,9 +78,37 @@ class GameView:
 
 
 def game_view(row: GameRow) -> GameView:
-    """Replay a stored game (whose first chooser is known)."""
-    game = game_of(row)
-    return GameView(row, game, replay(game))
+    """Replay a stored game (whose first chooser is known).
+
+    The engine's game and replay are immutable and every write bumps the row's version, so they
+    are kept per process by (token, version): the game page, each preview and the save of the
+    same state replay it once."""
+    key = (row.token, row.version)
+    with _replays_lock:
+        found = _replays.get(key)
+        if found is not None:
+            _replays.move_to_end(key)
+    if found is None:
+        game = game_of(row)
+        found = (game, replay(game))
+        with _replays_lock:
+            _replays[key] = found
+            while len(_replays) > REPLAYS_KEPT:
+                _replays.popitem(last=False)
+    return GameView(row, *found)
+
+
+def remember_replay(row: GameRow, game: Game, result: Replay) -> None:
+    """Keep a replay made elsewhere (a save's) for the row's current version."""
+    with _replays_lock:
+        _replays[(row.token, row.version)] = (game, result)
+        while len(_replays) > REPLAYS_KEPT:
+            _replays.popitem(last=False)
+
+
+REPLAYS_KEPT = 512
+_replays: OrderedDict[tuple[str, int], tuple[Game, Replay]] = OrderedDict()
+_replays_lock = Lock()
 
 
 def is_number(value: str) -> bool:

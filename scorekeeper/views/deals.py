@@ -30,7 +30,14 @@ from ..rules import (
 )
 from ..rules.autofill import autofill
 from ..store import StaleStateError, save_deals
-from .common import GameView, game_or_404, game_view, is_htmx, is_number
+from .common import (
+    GameView,
+    game_or_404,
+    game_view,
+    is_htmx,
+    is_number,
+    remember_replay,
+)
 from .presenters import contract_name, problem_group, problem_text
 
 bp = Blueprint("deals", __name__)
@@ -262,6 +269,7 @@ def save_deal(token: str) -> Any:
     elif not inline or result is None:  # (None: the twin's answer updated the page)
         flash(gettext("Deal %(number)d saved.", number=int(number)), "success")
     else:
+        remember_replay(row, saved, result)
         after = GameView(row, saved, result)
         html = render_template("_saved.html", **after.template_args(
             message=gettext("Deal %(number)d saved.",

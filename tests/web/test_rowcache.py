@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -79,3 +80,34 @@ def test_the_cache_stays_bounded(table: Table, monkeypatch: pytest.MonkeyPatch) 
     loaded(table)
     table.game_page()
     assert len(rowcache._rows) == 5
+
+
+def test_replays_are_kept_by_token_and_version(app: Any, table: Table,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game page, previews and saves of one state replay it once; any write is a new
+    version, so a new replay (a stale one would show the wrong totals)."""
+    from scorekeeper.store import find_game
+    from scorekeeper.views import common
+
+    loaded(table, deals=3)
+    replays: list[int] = []
+    real = common.replay
+    monkeypatch.setattr(common, "replay", lambda game: replays.append(1) or real(game))
+    with app.test_request_context():
+        row = find_game(table.token)
+        first = common.game_view(row)
+        again = common.game_view(row)
+        assert again.result is first.result and len(replays) == 1
+        row.version += 1  # what any write does
+        assert common.game_view(row).result is not first.result and len(replays) == 2
+    # another game with the same deals and version has its own replay
+    other = loaded(table, deals=3)
+    with app.test_request_context():
+        assert common.game_view(find_game(other.token)).game.players == first.game.players
+        assert len(replays) == 3
+    monkeypatch.setattr(common, "REPLAYS_KEPT", 2)
+    with app.test_request_context():
+        row = find_game(table.token)
+        row.version += 5  # a state not replayed yet: kept, and the oldest ones dropped
+        common.game_view(row)
+    assert len(common._replays) == 2
