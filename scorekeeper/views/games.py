@@ -83,7 +83,7 @@ def game_page(token: str) -> Any:
     if row.first is None:
         return render_template("choose_first.html", row=row, form=ConfirmForm())
     view = game_view(row)
-    return render_template("game.html", **view.template_args(notes_form=NotesForm(obj=row)))
+    return render_template("game.html", **view.template_args(notes_form=None))
 
 
 @bp.get("/g/<token>/chart")

@@ -26,11 +26,13 @@ _lock = Lock()
 
 
 def history_row(deal: DealResult, players: tuple[str, ...], partnership: bool, row: Any,
-                editable: bool = True) -> Markup:
-    """The history table's row of one deal (see the `history_row` macro in _partials.html)."""
-    key = (str(get_locale()), request.script_root, deal.number, repr(deal.deal), deal.kingdom,
-           deal.chooser, tuple(players), deal.scores, deal.running, deal.team_scores,
-           deal.team_running, partnership, row.token if editable else None)
+                editable: bool = True, lang: str | None = None) -> Markup:
+    """The history table's row of one deal (see the `history_row` macro in _partials.html).
+
+    `lang`: the page's language if the caller has it (spares asking Flask-Babel per row)."""
+    key = (lang or str(get_locale()), request.script_root, deal.number, repr(deal.deal),
+           deal.kingdom, deal.chooser, tuple(players), deal.scores, deal.running,
+           deal.team_scores, deal.team_running, partnership, row.token if editable else None)
     with _lock:
         found = _rows.get(key)
         if found is not None:
