@@ -111,7 +111,7 @@ def main() -> None:
             for call in batch:
                 call()
             profile.disable()
-            pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
+            pstats.Stats(profile).sort_stats("cumulative").print_stats(int(os.environ.get("LINES", "40")))
 
 
 if __name__ == "__main__":

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from .extensions import db
@@ -93,18 +94,26 @@ def create_game(game: str, mode: str, players: list[str], house_rules: HouseRule
 def _write(row: GameRow, expected_version: int, **values: Any) -> None:
     """Update the row only if nobody else has since; StaleStateError otherwise."""
     values.setdefault("updated_at", utcnow())
-    result = db.session.execute(
-        update(GameRow)
-        .where(GameRow.id == row.id, GameRow.version == expected_version)
-        .values(version=expected_version + 1, **values)
-        .execution_options(synchronize_session=False)
-    )
+    result = db.session.execute(_update_statement(tuple(sorted(values))),
+                                {"row_id": row.id, "expected": expected_version,
+                                 "new_version": expected_version + 1, **values})
     if result.rowcount != 1:  # type: ignore[attr-defined]
         db.session.rollback()  # (expires the row: whoever looks again reads what won)
         raise StaleStateError
     db.session.commit()
     for key, value in {"version": expected_version + 1, **values}.items():
         set_committed_value(row, key, value)  # what the row now holds, without reading it
+
+
+@lru_cache(maxsize=16)
+def _update_statement(columns: tuple[str, ...]) -> Any:
+    """The guarded UPDATE of these columns, built once with bound parameters (building it with
+    the values each time cost a tenth of a save, mostly coercing the deals' JSON)."""
+    return (update(GameRow)
+            .where(GameRow.id == bindparam("row_id"), GameRow.version == bindparam("expected"))
+            .values(version=bindparam("new_version"),
+                    **{column: bindparam(column) for column in columns})
+            .execution_options(synchronize_session=False))
 
 
 def set_first(row: GameRow, seat: int, expected_version: int) -> None:
