@@ -9,7 +9,7 @@ what a phone sends, for one of:
 - `hello`: a bare Flask "hello" (bench/hello_app.py), the baseline.
 
 Prints milliseconds per request (best of 5 batches), then with `--profile` the cProfile listing
-of one batch by cumulative time.
+of one batch by cumulative time (`LINES=150` in the environment for more than 40 lines).
 
     python bench/profile_request.py page|preview|save|hello [--calls 300] [--profile]
 """
@@ -111,7 +111,8 @@ def main() -> None:
             for call in batch:
                 call()
             profile.disable()
-            pstats.Stats(profile).sort_stats("cumulative").print_stats(int(os.environ.get("LINES", "40")))
+            lines = int(os.environ.get("LINES", "40"))
+            pstats.Stats(profile).sort_stats("cumulative").print_stats(lines)
 
 
 if __name__ == "__main__":
