@@ -111,3 +111,12 @@ def test_replays_are_kept_by_token_and_version(app: Any, table: Table,
         row.version += 5  # a state not replayed yet: kept, and the oldest ones dropped
         common.game_view(row)
     assert len(common._replays) == 2
+
+
+def test_a_trump_row_names_its_suit_once(table: Table) -> None:
+    record = json.loads((DATA / "turkish-king-complete.json").read_text())
+    trump = next(i for i, deal in enumerate(record["deals"]) if deal["contract"] == "trump")
+    table.load({**record, "deals": record["deals"][:trump + 1]})
+    rows = history(table.game_page().get_data(as_text=True)).split("</tr>")
+    symbol = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[record["deals"][trump]["suit"]]
+    assert rows[trump].count(symbol) == 1
