@@ -36,8 +36,12 @@ def _finish(player: Player, record: dict, where: str) -> None:  # type: ignore[t
     if teams is not None:
         shown_teams = page.locator(".scoreboard .teams .total").all_inner_texts()
         assert shown_teams == [signed(total) for total in teams]
-    rows = page.locator(".history tbody tr")
+    rows = page.locator(".history tbody tr:not(.deal-details)")
     expect(rows).to_have_count(len(record["deals"]))
+    # every column, the teams' too, fits a phone's width: nothing to scroll sideways to
+    wide = page.evaluate("() => { const box = document.querySelector('.history .table-scroll');"
+                         " return [box.scrollWidth, box.clientWidth]; }")
+    assert wide[0] <= wide[1] + 1, f"{where}: history is {wide[0]} px wide in {wide[1]} px"
     game_url = page.url
     view_url = page.locator("a.view-link").get_attribute("href")
     assert view_url

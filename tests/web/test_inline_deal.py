@@ -108,7 +108,8 @@ def test_later_saves_append_one_history_row(started: Table) -> None:
     assert response.status_code == 200
     appended = html.split('<template><tbody hx-swap-oob="beforeend:#history-rows">', 1)[1]
     appended = appended.split("</tbody></template>", 1)[0]
-    assert appended.count("<tr>") == 1 and '<th scope="row">2</th>' in appended
+    assert appended.count("<tr>") == 1 and '<th scope="row" rowspan="2">2</th>' in appended
+    assert appended.count('<tr class="deal-details">') == 1
     assert 'id="history"' not in html  # the table is not sent again
     undo = oob(html, "undo").split("</form>")[0]
     assert 'name="number" value="2"' in undo

@@ -20,6 +20,12 @@ def history(html: str) -> str:
     return html.split('<tbody id="history-rows">', 1)[1].split("</tbody>", 1)[0]
 
 
+def deals(rows: str) -> list[str]:
+    """Per deal, its two table rows (the numbers, then who chose and the takes)."""
+    parts = rows.split("</tr>")
+    return [parts[i] + "</tr>" + parts[i + 1] for i in range(0, len(parts) - 1, 2)]
+
+
 def loaded(table: Table, deals: int = 8) -> Table:
     record = json.loads((DATA / "trix-partnership-complete.json").read_text())
     table.load({**record, "deals": record["deals"][:deals]})
@@ -69,7 +75,7 @@ def test_after_an_edit_every_row_is_what_a_fresh_render_shows(table: Table) -> N
     cold = history(table.game_page().get_data(as_text=True))
     assert warm == cold != before
     # deal 1 changed and so did every running total after it; deal 2's own score did not
-    old_rows, new_rows = before.split("</tr>"), warm.split("</tr>")
+    old_rows, new_rows = deals(before), deals(warm)
     assert old_rows[0] != new_rows[0] and old_rows[2] != new_rows[2]
     score = re.compile(r'<span class="score">([^<]*)</span>')
     assert score.findall(old_rows[1]) == score.findall(new_rows[1])
@@ -117,6 +123,6 @@ def test_a_trump_row_names_its_suit_once(table: Table) -> None:
     record = json.loads((DATA / "turkish-king-complete.json").read_text())
     trump = next(i for i, deal in enumerate(record["deals"]) if deal["contract"] == "trump")
     table.load({**record, "deals": record["deals"][:trump + 1]})
-    rows = history(table.game_page().get_data(as_text=True)).split("</tr>")
+    rows = deals(history(table.game_page().get_data(as_text=True)))
     symbol = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[record["deals"][trump]["suit"]]
     assert rows[trump].count(symbol) == 1
