@@ -129,17 +129,18 @@ def _new_form(view: GameView, contract: str, editing: int | None) -> DealForm:
 def new_deal(token: str) -> Any:
     """The form for the next deal, for the contract the chooser picked."""
     row = game_or_404(token)
+    inline = is_htmx()  # a contract tapped on the game page: the form takes the next step's place
     if row.first is None:
-        return redirect(url_for("games.game_page", token=token), 303)
+        return _to_game(token, inline)
     view = game_view(row)
     if view.result.next is None:
-        return redirect(url_for("games.game_page", token=token), 303)
+        return _to_game(token, inline)
     contract = _contract_arg(view, request.args.get("contract"))
-    if not view.result.next.is_open(contract):
+    if not view.result.next.is_open(contract):  # another phone got there first
         flash(gettext("%(contract)s cannot be chosen now.",
                       contract=contract_name(contract)), "warning")
-        return redirect(url_for("games.game_page", token=token), 303)
-    if is_htmx():  # a contract tapped on the game page: the form takes the next step's place
+        return _to_game(token, inline)
+    if inline:
         return _render_form(view, _new_form(view, contract, None), contract=contract,
                             editing=None, evaluation=None, errors={},
                             template="_deal_form.html", inline=True)
@@ -200,6 +201,8 @@ def preview(token: str) -> Any:
     if form.errors.get("csrf_token"):
         abort(400)
     if editing is None and view.result.next is None:
+        if is_htmx():  # a form left open on another phone: say so where the scores would be
+            return render_template("_message.html", message=_finished_text(view)), 409
         return _finished(view)
     # a value no chip offers (seat 7, count "abc") comes from a tampered form, not from taps
     status = 422 if form.errors else 200

@@ -242,3 +242,28 @@ def test_folded_chips_without_htmx_lead_to_the_game(table: Table) -> None:
     table.new_game("trix-complex", "solo", first=0)
     response = table.client.get(f"{table.url}/deal/chips?contract=complex&group=doubled_by")
     assert response.status_code == 303
+
+
+def test_a_contract_taken_meanwhile_reloads_the_page_instead_of_nesting_it(
+        started: Table) -> None:
+    """The game page offered Diamonds, then another phone saved a Diamonds deal: the tap's
+    answer reloads the game page (with the reason), never a page inside the page."""
+    href = page(started.game_page()).link_with(contract="diamonds")
+    save_inline(started, choose(started, "diamonds"), DIAMONDS)
+    response = started.client.get(href, headers=CHOOSE)
+    assert response.status_code == 200 and response.get_data(as_text=True) == ""
+    assert response.headers["HX-Redirect"] == started.url
+    assert "Diamonds cannot be chosen now." in page(started.game_page()).text
+
+
+def test_a_preview_after_the_game_ended_says_so_in_place(table: Table) -> None:
+    record = json.loads((DATA / "turkish-king-complete.json").read_text())
+    table.load({**record, "deals": record["deals"][:-1]})
+    form = choose(table, record["deals"][-1]["contract"])
+    table.load(record)  # a finished game, as when another phone entered the last hand
+    data = {**form.checked("/deal"), **form_fields(record["deals"][-1])}
+    response = table.client.post(f"{table.url}/deal/preview", data=data, headers={
+        "HX-Request": "true", "HX-Target": "deal-preview", "X-CSRFToken": table.csrf()})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 409
+    assert html.startswith('<p class="error" role="alert">') and "<html" not in html
