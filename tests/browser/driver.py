@@ -228,6 +228,13 @@ class Player:
         flash = page.locator(".flash-success")
         expect(flash).to_be_visible()
         expect(flash).to_contain_text(str(number))
+        if self.javascript:  # saved in place: focus went to the next step, in sight
+            expect(page.locator("#play h2")).to_be_focused()
+            self.settle()
+            hidden = page.evaluate(
+                "() => document.querySelector('.scoreboard').getBoundingClientRect().bottom"
+                " - document.querySelector('#play h2').getBoundingClientRect().top")
+            assert hidden <= 1, f"deal {number}: the next step is {hidden} px under the totals"
 
     def finished_standings(self) -> dict[str, str]:
         """Name → total as the finished page shows them."""

@@ -155,6 +155,9 @@ def test_complex_doubles_open_on_a_tap_and_the_chart_follows(new_context, screen
                   "queens": {"S": 0, "H": 1, "D": 2, "C": 3}, "king_of_hearts": 1,
                   "doubled_by": {"KH": 2}})
     player.shot("form")
+    # a thumb scrolled down the long form to the last chips: after the save, focus brings the
+    # next step back into sight, below the sticky totals (the driver's save checks it)
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
     player.save(1)
     expect(page.locator("#deal-form")).to_have_count(0)
     expect(page.locator("#play h2")).to_be_focused()
