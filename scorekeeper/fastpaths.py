@@ -8,8 +8,8 @@ none of the rest of a Flask request (no view function, no session save, no after
 It answers only what Flask would answer the same way:
 
 - the ETag comes from the view's own function (`share._etag`) with the reader's language from
-  the function Flask-Babel's selector uses (`app.choose_language`); with an access code set, it
-  runs inside the app's request context so the session's check runs as usual;
+  the function Flask-Babel's selector uses (`app.choose_language`); with an access code set,
+  the app's own check runs on the session in a request context;
 - the headers are copied from Flask's own 304/204 for this route, recorded the first time one
   passes through each worker; until then, and for everything else, Flask answers.
 """
@@ -63,14 +63,16 @@ class LivePollShortcut:
         return [b""]
 
     def _unchanged(self, environ: dict[str, Any], token: str) -> tuple[int | None, str]:
-        """(304 or 204, the tag) when the viewer shows the current version, else (None, "")."""
+        """(304 or 204, the tag) when the viewer shows the current version, else (None, "").
+
+        Nothing here needs Flask's request or locale machinery: the query, If-None-Match and
+        the language (by the function Flask-Babel's selector calls) come from the environ. Only
+        an access code needs the session, so only then is a request context built."""
         from .app import choose_language
         from .views.share import _etag
 
-        if self.app.config.get("ACCESS_CODE"):
-            return self._unchanged_in_context(environ, token)
-        # no access code: nothing here needs Flask's request, session or locale machinery;
-        # the language comes from the same function Flask-Babel's selector uses
+        if self.app.config.get("ACCESS_CODE") and not self._has_access(environ):
+            return None, ""
         shown = next((value for key, value in parse_qsl(environ.get("QUERY_STRING", ""),
                                                          keep_blank_values=True)
                       if key == "v"), None)
@@ -88,30 +90,14 @@ class LivePollShortcut:
             return 204, tag
         return None, ""
 
-    def _unchanged_in_context(self, environ: dict[str, Any], token: str
-                              ) -> tuple[int | None, str]:
-        """`_unchanged` with an access code: the session says whether this reader gave it."""
-        from flask import request
+    def _has_access(self, environ: dict[str, Any]) -> bool:
+        """The app's own access-code check, in a request context (it reads the session)."""
         from flask.ctx import RequestContext
 
         from .access import has_access
-        from .views.share import _etag
 
         with RequestContext(self.app, environ):
-            if not has_access():
-                return None, ""
-            shown = request.args.get("v")
-            if not shown and not request.if_none_match:
-                return None, ""
-            version = self._version(token)
-            if version is None:
-                return None, ""
-            tag = _etag(version)
-            if request.if_none_match.contains_weak(tag):
-                return 304, tag
-            if shown == tag:
-                return 204, tag
-            return None, ""
+            return has_access()
 
     def _version(self, token: str) -> int | None:
         """The game's version by its view token (one indexed read), or None."""
