@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from threading import Lock
 from typing import Any
 
 from flask import abort, request, session
 
+from ..kept import Kept
 from ..models import GameRow
 from ..rules import Game, Replay, replay
 from ..store import find_game, game_of
@@ -84,31 +83,20 @@ def game_view(row: GameRow) -> GameView:
     are kept per process by (token, version): the game page, each preview and the save of the
     same state replay it once."""
     key = (row.token, row.version)
-    with _replays_lock:
-        found = _replays.get(key)
-        if found is not None:
-            _replays.move_to_end(key)
+    found = _replays.get(key)
     if found is None:
         game = game_of(row)
         found = (game, replay(game))
-        with _replays_lock:
-            _replays[key] = found
-            while len(_replays) > REPLAYS_KEPT:
-                _replays.popitem(last=False)
+        _replays.put(key, found)
     return GameView(row, *found)
 
 
 def remember_replay(row: GameRow, game: Game, result: Replay) -> None:
     """Keep a replay made elsewhere (a save's) for the row's current version."""
-    with _replays_lock:
-        _replays[(row.token, row.version)] = (game, result)
-        while len(_replays) > REPLAYS_KEPT:
-            _replays.popitem(last=False)
+    _replays.put((row.token, row.version), (game, result))
 
 
-REPLAYS_KEPT = 512
-_replays: OrderedDict[tuple[str, int], tuple[Game, Replay]] = OrderedDict()
-_replays_lock = Lock()
+_replays: Kept[tuple[str, int], tuple[Game, Replay]] = Kept(512)
 
 
 def is_number(value: str) -> bool:

@@ -82,7 +82,7 @@ def test_after_an_edit_every_row_is_what_a_fresh_render_shows(table: Table) -> N
 
 
 def test_the_cache_stays_bounded(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rowcache, "LIMIT", 5)
+    monkeypatch.setattr(rowcache._rows, "limit", 5)
     loaded(table)
     table.game_page()
     assert len(rowcache._rows) == 5
@@ -111,7 +111,7 @@ def test_replays_are_kept_by_token_and_version(app: Any, table: Table,
     with app.test_request_context():
         assert common.game_view(find_game(other.token)).game.players == first.game.players
         assert len(replays) == 3
-    monkeypatch.setattr(common, "REPLAYS_KEPT", 2)
+    monkeypatch.setattr(common._replays, "limit", 2)
     with app.test_request_context():
         row = find_game(table.token)
         row.version += 5  # a state not replayed yet: kept, and the oldest ones dropped
