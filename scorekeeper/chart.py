@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from xml.sax.saxutils import escape
 
@@ -81,16 +81,12 @@ def series(replay: Replay, players: Sequence[str],
 
 
 def chart_summary(replay: Replay, players: Sequence[str],
-                  translate: Translate = identity, number: Callable[[int], str] = str) -> str:
-    """The chart in words, highest total first: "After deal 7 of 20: Rami 140, Lina 25, ...".
-
-    `number` writes each total (a page's caption isolates them, so right-to-left text keeps a
-    minus before its digits)."""
+                  translate: Translate = identity) -> str:
+    """The chart in words, highest total first: "After deal 7 of 20: Rami 140, Lina 25, ..."."""
     if not replay.deals:
         return translate(NO_DEALS)
     return _summary(_lines(replay, players, translate), len(replay.deals),
-                    replay.game.definition.deals_total, translate(ENTRY), translate(AFTER_DEAL),
-                    number)
+                    replay.game.definition.deals_total, translate(ENTRY), translate(AFTER_DEAL))
 
 
 Lines = tuple[tuple[str, tuple[int, ...]], ...]
@@ -100,11 +96,9 @@ def _lines(replay: Replay, players: Sequence[str], translate: Translate) -> Line
     return tuple((name, tuple(values)) for name, values in series(replay, players, translate))
 
 
-def _summary(lines: Lines, deals: int, deals_total: int, entry: str, after_deal: str,
-             number: Callable[[int], str] = str) -> str:
+def _summary(lines: Lines, deals: int, deals_total: int, entry: str, after_deal: str) -> str:
     ranked = sorted(lines, key=lambda line: -line[1][-1])
-    totals = ", ".join(entry.format(name=name, total=number(values[-1]))
-                       for name, values in ranked)
+    totals = ", ".join(entry.format(name=name, total=values[-1]) for name, values in ranked)
     return after_deal.format(number=deals, total=deals_total, totals=totals)
 
 

@@ -70,11 +70,8 @@ def running_chart(result: Replay, players: tuple[str, ...], id_prefix: str = "ru
 
 @bp.app_template_global()
 def running_chart_summary(result: Replay, players: tuple[str, ...]) -> str:
-    """The chart in words, for its caption; in a right-to-left page each total is isolated
-    left-to-right (next to an Arabic name a bare "-50" shows as "50-")."""
-    if _direction() != "rtl":
-        return chart_summary(result, players, gettext)
-    return chart_summary(result, players, gettext, lambda total: f"\u2066{total}\u2069")
+    """The chart in words, for its caption."""
+    return chart_summary(result, players, gettext)
 
 
 @bp.app_template_global()
