@@ -6,7 +6,9 @@ token (404 or 405, database unchanged), and nothing under /v/ takes anything but
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +19,7 @@ from werkzeug.routing import Rule
 from tests.conftest import Table, page, snapshot, totals_shown
 
 WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 def started(table: Table) -> str:
@@ -300,3 +303,17 @@ def test_a_viewers_phone_follows_the_game_without_reloading(
         thread.join(timeout=5)
     assert 204 in statuses and 200 in statuses
     assert problems == []
+
+
+def test_the_charts_caption_keeps_each_minus_before_its_digits(table: Table) -> None:
+    """The Arabic catalogue isolates each total left to right in the chart's words, so the
+    caption reads "-250", not "250-" (Chromium measures the same); English needs no marks."""
+    record = json.loads((DATA / "trix-partnership-complete.json").read_text())
+    table.load(record)
+    table.client.get("/lang/ar")
+    html = table.game_page().get_data(as_text=True)
+    caption = html.split('<figcaption class="muted">', 1)[1].split("</figcaption>", 1)[0]
+    assert "\u2066-250\u2069" in caption and "\u2066250\u2069" in caption
+    table.client.get("/lang/en")
+    html = table.game_page().get_data(as_text=True)
+    assert "\u2066" not in html.split('<figcaption class="muted">', 1)[1].split("<", 1)[0]
