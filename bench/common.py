@@ -218,9 +218,9 @@ def make_games(instance: str, count: int, game_id: str = "trix", *, deals: int =
     if not database_url:
         os.environ.pop("DATABASE_URL", None)
     from scorekeeper import create_app
-    from scorekeeper.extensions import db
-    from scorekeeper.rules import HouseRules, parse_deal, with_deal
-    from scorekeeper.store import create_game, game_of, save_deals, set_first
+    from scorekeeper.rules import HouseRules, parse_deal, replay, with_deal
+    from scorekeeper.store.db import db
+    from scorekeeper.store.games import create_game, game_of, set_first, write_deals
 
     plan = game_plan(game_id)[:deals]
     app = create_app({"INSTANCE_PATH": instance})
@@ -235,7 +235,7 @@ def make_games(instance: str, count: int, game_id: str = "trix", *, deals: int =
                     deal, _ = parse_deal(game.definition, raw)
                     assert deal is not None
                     game = with_deal(game, deal)
-                save_deals(row, game, row.version)
+                write_deals(row, replay(game), row.version)
             tokens.append((row.token, row.view_token))
         db.session.remove()
         db.engine.dispose()

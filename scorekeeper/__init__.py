@@ -1,12 +1,18 @@
 """Scorekeeper: keep score at a real card table (Trix, Trix Complex, Turkish King).
 
-The rules engine lives in :mod:`scorekeeper.rules` and imports nothing from the web stack; the
-Flask app is built by :func:`create_app`, which imports Flask only when called, so the
-`scorekeeper check` command stays fast.
+The package's rooms, each depending only on those below it:
+
+- ``web``: Flask — languages, forms, views, the live-poll shortcut, assets, caches;
+- ``store`` (SQLAlchemy: games and their deals) and ``words`` (what the table reads, no Flask);
+- ``rules``: the pure engine, standard library only.
+
+:func:`create_app` wires them together. It imports Flask only when called, so the
+``scorekeeper check`` command loads the engine alone and starts fast.
 """
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -16,7 +22,25 @@ __version__ = "0.1.0"
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
-    """Build the web app (see :func:`scorekeeper.app.create_app`)."""
-    from .app import create_app as factory
+    """Build the Flask app; `config` overrides (tests pass a database URL and such)."""
+    from flask import Flask
 
-    return factory(config)
+    from . import settings, store, web
+
+    instance_path = (config or {}).get("INSTANCE_PATH") or settings.default_instance_path()
+    os.makedirs(instance_path, exist_ok=True)
+    app = Flask(__name__, instance_path=instance_path, instance_relative_config=True,
+                template_folder=settings.resource_dir("templates"),
+                static_folder=settings.resource_dir("static"))
+    app.config.from_mapping(settings.base_config(instance_path))
+    app.config.from_pyfile("config.py", silent=True)
+    if config:
+        app.config.update(config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = settings.load_secret_key(instance_path)
+    if not (app.config.get("TESTING") or app.debug) and settings.weak_secret_key(
+            app.config.get("SECRET_KEY")):
+        raise RuntimeError(settings.WEAK_KEY_MESSAGE)
+    store.init_app(app)
+    web.init_app(app)
+    return app

@@ -140,11 +140,12 @@ def _app_with_database() -> Flask:
 
 def export_games(path: str) -> int:
     """Write every game in the database as a JSON array of records (`-`: standard output)."""
-    from .transfer import all_rows, exportable, records_json
+    from .store.games import all_games
+    from .store.records import exportable, records_json
 
     app = _app_with_database()
     with app.app_context():
-        rows = all_rows()
+        rows = all_games()
         body = records_json(rows)
         skipped = len(rows) - len(exportable(rows))
     if path == "-":
@@ -165,7 +166,7 @@ def export_games(path: str) -> int:
 def import_games(path: str) -> int:
     """Load a record or an array of records, all or nothing; exit 1 (rule) or 2 (not records)."""
     from .rules.errors import NotARecordError
-    from .transfer import ImportRefused, import_records
+    from .store.records import ImportRefused, import_records
 
     try:
         data = _read(path)

@@ -7,7 +7,7 @@ from typing import Any
 from gunicorn.app.base import BaseApplication
 
 
-class _Server(BaseApplication):  # type: ignore[misc]
+class _Server(BaseApplication):
     def __init__(self, options: dict[str, Any]) -> None:
         self.options = options
         super().__init__()

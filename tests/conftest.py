@@ -25,7 +25,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from werkzeug.test import TestResponse
 
 from scorekeeper import create_app
-from scorekeeper.app import database_url
+from scorekeeper.settings import database_url
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "").strip()
 BACKENDS = ["sqlite", "postgresql"] if POSTGRES_URL else ["sqlite"]
@@ -71,7 +71,7 @@ def _migrate(app: Flask) -> None:
 
 
 def _dispose(app: Flask) -> None:
-    from scorekeeper.extensions import db
+    from scorekeeper.store.db import db
 
     with app.app_context():
         db.session.remove()
@@ -165,7 +165,7 @@ def snapshot(app: Flask) -> list[dict[str, Any]]:
     """Every row of the games table (the schema's only one), to compare before and after."""
     from sqlalchemy import text
 
-    from scorekeeper.extensions import db
+    from scorekeeper.store.db import db
 
     with app.app_context():
         rows = db.session.execute(text("SELECT * FROM games ORDER BY id")).mappings().all()
@@ -295,8 +295,8 @@ def signed(value: int) -> str:
 
 def form_fields(deal: Mapping[str, Any]) -> dict[str, str]:
     """A record's deal as the chips a player taps (field name → value; unset chips are "")."""
-    from scorekeeper.forms import chip_groups
     from scorekeeper.rules.deal import CARD_SEATS, COUNTS, OPTIONAL_CARD_SEATS, ORDER, SEAT_PAIR
+    from scorekeeper.web.forms import chip_groups
 
     fields: dict[str, str] = {"contract": str(deal["contract"])}
     for group in chip_groups(str(deal["contract"])):
@@ -337,8 +337,8 @@ class Table:
 
     def row(self) -> Any:
         """The game's database row (detached)."""
-        from scorekeeper.extensions import db
-        from scorekeeper.store import find_game
+        from scorekeeper.store.db import db
+        from scorekeeper.store.games import find_game
 
         with self.app.app_context():
             row = find_game(self.token)
@@ -347,8 +347,8 @@ class Table:
             return row
 
     def record(self) -> Any:
-        """The stored game as a record (scorekeeper.store.record_of)."""
-        from scorekeeper.store import find_game, record_of
+        """The stored game as a record (scorekeeper.store.games.record_of)."""
+        from scorekeeper.store.games import find_game, record_of
 
         with self.app.app_context():
             row = find_game(self.token)
@@ -386,8 +386,8 @@ class Table:
 
     def load(self, record: Mapping[str, Any]) -> None:
         """Store a game straight from a record (JSON dict), skipping the forms: for set-ups."""
-        from scorekeeper.rules import HouseRules, load_record
-        from scorekeeper.store import create_game, find_game, save_deals, set_first
+        from scorekeeper.rules import HouseRules, load_record, replay
+        from scorekeeper.store.games import create_game, find_game, set_first, write_deals
 
         game = load_record(json.dumps({"format": "scorekeeper-game/1", **record})).game
         with self.app.app_context():
@@ -395,7 +395,7 @@ class Table:
                               HouseRules(**record.get("house_rules", {})), record.get("name"))
             self.token = row.token
             set_first(row, game.first, row.version)
-            save_deals(row, game, row.version)
+            write_deals(row, replay(game), row.version)
             assert find_game(self.token) is not None
 
     # deals

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.chart import chart_summary, nice_ticks, running_totals_svg
 from scorekeeper.rules import Record, Replay, load_record, replay
+from scorekeeper.words.chart import chart_summary, nice_ticks, running_totals_svg
 
 # the examples of GAME-RECORD.md: the repository's copy, else the shared original
 EXAMPLES = next((d for d in (Path(__file__).parent / "rules" / "examples",

@@ -6,7 +6,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from scorekeeper.rules import GAMES, HouseRules
-from scorekeeper.views.pages import contract_rules, doubling_scores
+from scorekeeper.web.views.pages import contract_rules, doubling_scores
 
 
 @pytest.mark.parametrize(("target", "expected"), [

@@ -117,7 +117,7 @@ def test_pages_speak_the_browsers_language(tmp_path: Path, accept: str,
     app = create_app({"INSTANCE_PATH": str(tmp_path), "TESTING": True,
                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/t.sqlite"})
     with app.app_context():
-        from scorekeeper.extensions import db
+        from scorekeeper.store.db import db
         db.create_all()
     page = app.test_client().get("/", headers={"Accept-Language": accept}).get_data(as_text=True)
     for text in expected:

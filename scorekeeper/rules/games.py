@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .contracts import CONTRACTS, NEGATIVE, HouseRules
 from .deal import Deal
 from .errors import Problem
+from .text import PLAYER_NAME_LENGTH
 
 TRIX = "trix"
 TRIX_COMPLEX = "trix-complex"
@@ -14,7 +16,7 @@ TURKISH_KING = "turkish-king"
 SOLO = "solo"
 PARTNERSHIP = "partnership"
 
-MAX_NAME_LENGTH = 40
+MAX_NAME_LENGTH = PLAYER_NAME_LENGTH
 
 
 @dataclass(frozen=True)
@@ -107,7 +109,7 @@ def name_key(name: str) -> str:
     return name.strip().casefold()
 
 
-def check_players(players: list[object] | tuple[object, ...]) -> list[Problem]:
+def check_players(players: Sequence[object]) -> list[Problem]:
     """Four non-blank names of at most 40 characters, all different."""
     if len(players) != 4:
         return [Problem("players", "wrong_length", {"expected": 4})]

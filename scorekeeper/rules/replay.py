@@ -251,6 +251,8 @@ class Evaluation:
     scores: tuple[int, ...] | None = None
     later: RuleError | None = None
     """For an edit: the first later deal the change would make illegal."""
+    after: Replay | None = None
+    """The game with this deal entered, replayed (when the deal may be saved)."""
 
     @property
     def ok(self) -> bool:
@@ -258,19 +260,14 @@ class Evaluation:
         return not self.problems and self.later is None
 
 
-def evaluate(game: Game, raw: Mapping[str, object], index: int | None = None, *,
-             history: Replay | None = None) -> Evaluation:
-    """Judge a raw deal as the next deal (index None) or as a replacement for deal `index`.
-
-    `history`, for a next deal, may be the caller's replay of `game` (spares replaying it)."""
+def evaluate(game: Game, raw: Mapping[str, object], index: int | None = None) -> Evaluation:
+    """Judge a raw deal as the next deal (index None) or as a replacement for deal `index`."""
     definition = game.definition
     position = len(game.deals) if index is None else index
     before = replace(game, deals=game.deals[:position])
     deal, problems = parse_deal(definition, raw)
     # the menu in force at that point, even when the game is over after it
-    if history is None or history.game is not game or index is not None:
-        history = replay(before)
-    step = history.next
+    step = replay(before).next
     if deal is None:
         if step is None:
             # nothing can be entered after the last deal, however the entry is filled in
@@ -284,12 +281,11 @@ def evaluate(game: Game, raw: Mapping[str, object], index: int | None = None, *,
     if problems:
         return Evaluation(deal, problems)
     scores = CONTRACTS[deal.contract].score(deal, game.house_rules)
-    if index is not None:
-        try:
-            replay(with_deal(game, deal, index))
-        except RuleError as error:
-            return Evaluation(deal, [], scores, later=error)
-    return Evaluation(deal, [], scores)
+    try:
+        after = replay(with_deal(game, deal, index))
+    except RuleError as error:  # an edit that makes a later deal illegal
+        return Evaluation(deal, [], scores, later=error)
+    return Evaluation(deal, [], scores, after=after)
 
 
 def first_illegal(game: Game) -> RuleError | None:

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper.views.presenters import signed
+from scorekeeper.web.present import signed
 
 from .driver import (
     GAME_PAGE,

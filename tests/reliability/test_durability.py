@@ -263,10 +263,10 @@ def burst(port: int, tally: Tally, seconds: float, kill: Any) -> None:
 def check_database(server: Server, tally: Tally) -> dict[str, int]:
     """Integrity, every confirmed deal exactly once, and a clean replay of every game."""
     from scorekeeper import create_app
-    from scorekeeper.extensions import db
-    from scorekeeper.models import GameRow
     from scorekeeper.rules import replay
-    from scorekeeper.store import game_of
+    from scorekeeper.store.db import db
+    from scorekeeper.store.games import game_of
+    from scorekeeper.store.models import GameRow
 
     path = server.instance / "scorekeeper.sqlite"
     if server.database_url:

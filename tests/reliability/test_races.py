@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from scorekeeper.views import deals as deal_views
+from scorekeeper.store import deals as store_deals
 from tests.conftest import Table, form_fields, page
 from tests.reliability.test_saves import DIAMONDS, KING, LTOOSH, QUEENS, second_phone, started
 
@@ -18,13 +18,13 @@ from tests.reliability.test_saves import DIAMONDS, KING, LTOOSH, QUEENS, second_
 def in_lockstep(monkeypatch: pytest.MonkeyPatch) -> None:
     """Hold every save until two requests have read the game: both write against one version."""
     barrier = threading.Barrier(2, timeout=10)
-    original: Callable[..., Any] = deal_views.save_deals
+    original: Callable[..., Any] = store_deals.write_deals
 
     def save_together(*args: Any, **kwargs: Any) -> Any:
         barrier.wait()
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(deal_views, "save_deals", save_together)
+    monkeypatch.setattr(store_deals, "write_deals", save_together)
 
 
 def at_once(*posts: Callable[[], Any]) -> list[Any]:
@@ -97,7 +97,8 @@ def test_simultaneous_twin_taps_say_nothing_false(app: Flask, table: Table,
                                                   monkeypatch: pytest.MonkeyPatch,
                                                   action: str) -> None:
     """Undo, notes and the first seat sent twice at once: done once, and no false warning."""
-    from scorekeeper.views import games as game_views
+    from scorekeeper.store import deals as store_deals
+    from scorekeeper.web.views import games as game_views
 
     if action == "first":
         table.new_game()
@@ -109,14 +110,15 @@ def test_simultaneous_twin_taps_say_nothing_false(app: Flask, table: Table,
     fields_a = {**page(table.game_page()).hidden(part), **extra}
     fields_b = {**page(phone_b.game_page()).hidden(part), **extra}
     barrier = threading.Barrier(2, timeout=10)
-    for name in ("save_deals", "save_text", "set_first"):
-        original = getattr(game_views, name)
+    for module, name in ((store_deals, "write_deals"), (game_views, "save_text"),
+                         (store_deals, "set_first")):
+        original = getattr(module, name)
 
         def together(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
             barrier.wait()
             return _original(*args, **kwargs)
 
-        monkeypatch.setattr(game_views, name, together)
+        monkeypatch.setattr(module, name, together)
     results = at_once(lambda: table.client.post(table.url + part, data=fields_a),
                       lambda: phone_b.client.post(table.url + part, data=fields_b))
     assert [r.status_code for r in results] == [303, 303]

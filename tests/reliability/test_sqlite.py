@@ -6,7 +6,7 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from scorekeeper.extensions import db
+from scorekeeper.store.db import db
 from tests.conftest import make_app
 
 

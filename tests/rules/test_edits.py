@@ -158,15 +158,14 @@ def test_inserting_deal() -> None:
     assert (error.deal_number, first_problem(error)) == (21, ("contract", "game_finished"))
 
 
-def test_a_callers_replay_stands_in_for_the_one_evaluate_would_make() -> None:
-    """`history=` spares a replay; it is used only for the very game judged as a next deal."""
+def test_an_accepted_deal_comes_with_the_game_it_makes() -> None:
+    """`after`: the game with the deal entered, replayed; none when the deal is refused."""
     game = game_of("trix", [KING_OF_HEARTS, QUEENS])
-    history = replay(game)
-    for raw in (DIAMONDS, KING_OF_HEARTS, {"contract": "diamonds", "counts": [3, 4, 5, 2]}):
-        assert evaluate(game, raw, history=history) == evaluate(game, raw)
-    # another game's replay (here: before the Queens) is not taken for this one's
-    other = replay(game_of("trix", [KING_OF_HEARTS]))
-    assert evaluate(game, QUEENS, history=other) == evaluate(game, QUEENS)
-    assert not evaluate(game, QUEENS).ok  # Queens is played already in this kingdom
-    # an edit judges the game as it was at that deal, whatever replay is passed
-    assert evaluate(game, DIAMONDS, 1, history=history) == evaluate(game, DIAMONDS, 1)
+    accepted = evaluate(game, DIAMONDS)
+    assert accepted.ok and accepted.deal is not None
+    assert accepted.after == replay(with_deal(game, accepted.deal))
+    refused = evaluate(game, QUEENS)  # Queens is played already in this kingdom
+    assert not refused.ok and refused.after is None
+    edited = evaluate(game, DIAMONDS, 1)  # deal 2 becomes Diamonds
+    assert edited.ok and edited.deal is not None
+    assert edited.after == replay(with_deal(game, edited.deal, 1))

@@ -175,7 +175,7 @@ def test_links_with_impossible_tokens_are_404s(app: Flask, table: Table) -> None
 
 def test_guessing_the_code_is_slowed_down(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     """After a few wrong codes from one address, even the right one waits a few minutes."""
-    from scorekeeper import access
+    from scorekeeper.web import access
 
     app.config["ACCESS_CODE"] = CODE
     guesser = app.test_client()

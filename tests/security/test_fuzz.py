@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from werkzeug.routing import Rule
 
-from scorekeeper.forms import chip_groups
 from scorekeeper.rules import CONTRACTS
+from scorekeeper.web.forms import chip_groups
 from tests.conftest import Table, snapshot
 from tests.security.helpers import STATE_CHANGING, Games, routes, seed_games
 
@@ -105,7 +105,7 @@ def request_strategy(rules: list[Rule]) -> st.SearchStrategy[dict[str, Any]]:
         for name in sorted(rule.arguments):
             if name == "filename":
                 values[name] = draw(STATIC_FILE)
-            elif rule._converters[name].regex == r"\d+":  # an int converter
+            elif name == "number":  # a deal's number (the `number` converter)
                 values[name] = draw(NUMBER)
             else:
                 values[name] = draw(TOKEN)

@@ -18,8 +18,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scorekeeper.exports import BOM
 from scorekeeper.rules import load_record, replay
+from scorekeeper.words.exports import BOM
 from tests.conftest import Table, page, snapshot
 
 DATA = Path(__file__).parent.parent / "data"
@@ -89,7 +89,7 @@ def test_round_trip(client: FlaskClient, path: Path) -> None:
 
 
 def _instant(stamp: str) -> Any:
-    from scorekeeper.transfer import parse_timestamp
+    from scorekeeper.store.games import parse_timestamp
 
     return parse_timestamp(stamp)
 

@@ -120,7 +120,7 @@ def test_migration_is_at_head_and_matches_the_models(app: Flask, runner: FlaskCl
     from alembic.migration import MigrationContext
     from alembic.script import ScriptDirectory
 
-    from scorekeeper.extensions import db
+    from scorekeeper.store.db import db
 
     assert runner.invoke(args=["db", "current"]).exit_code == 0
     with app.app_context(), db.engine.connect() as connection:

@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.forms import chip_groups
 from scorekeeper.rules import SUITS, evaluate, replay
 from scorekeeper.rules.deal import (
     CARD_SEATS,
@@ -25,6 +24,7 @@ from scorekeeper.rules.deal import (
     SEAT_PAIR,
     SUIT,
 )
+from scorekeeper.web.forms import chip_groups
 from tests.conftest import Table, form_fields, page, signed, snapshot, totals_shown
 from tests.web.test_full_games import run_check
 

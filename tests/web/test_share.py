@@ -84,7 +84,7 @@ def test_unknown_view_tokens_are_404(client: FlaskClient) -> None:
 def test_nothing_under_v_accepts_a_write(app: Flask, table: Table) -> None:
     view_token = started(table)
     rules = [rule for rule in app.url_map.iter_rules() if rule.rule.startswith("/v/")]
-    assert {rule.endpoint for rule in rules} >= {"share.view_page", "share.live"}
+    assert {rule.endpoint for rule in rules} >= {"live.view_page", "live.live"}
     before = snapshot(app)
     for rule in rules:
         assert rule.methods is not None and rule.methods <= {"GET", "HEAD", "OPTIONS"}, rule
@@ -166,7 +166,7 @@ def test_304_holds_for_compressed_responses(table: Table) -> None:
 
 def test_an_unchanged_game_is_answered_without_loading_it(
         app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
-    from scorekeeper.views import share
+    from scorekeeper.web.views import live as live_views
 
     view_token = started(table)
     etag = table.client.get(f"/v/{view_token}/live").headers["ETag"]
@@ -174,8 +174,8 @@ def test_an_unchanged_game_is_answered_without_loading_it(
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the whole game was loaded")
 
-    monkeypatch.setattr(share, "find_game_by_view_token", refuse)
-    monkeypatch.setattr(share, "game_view", refuse)
+    monkeypatch.setattr(live_views, "viewed_or_404", refuse)
+    monkeypatch.setattr(live_views, "game_view", refuse)
     response = table.client.get(f"/v/{view_token}/live", headers={"If-None-Match": etag})
     assert response.status_code == 304
 

@@ -1,0 +1,130 @@
+"""Entering, correcting and undoing deals when several phones keep one game.
+
+Every rule about a save that races another phone lives here, not in the views: a double tap
+(the same entry twice), a form made before another phone saved or undid a deal, a deal sent to a
+finished game. Each call answers with one outcome; the views only turn it into a response.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..rules import Deal, Evaluation, Replay, dump_deal, evaluate, replay, without_deal
+from .games import StaleStateError, set_first, write_deals
+from .models import GameRow
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What a deal form sent, as the form showed it."""
+
+    raw: Mapping[str, Any]
+    """The deal as the engine reads it (with what the app filled in)."""
+    number: int
+    """The deal's 1-based number: the next deal's, or the corrected one's."""
+    version: int
+    """The game's version when the form was made."""
+    editing: bool = False
+
+
+@dataclass(frozen=True)
+class Saved:
+    """Written. `result` is the game replayed with it (None: an identical twin won the race)."""
+
+    result: Replay | None
+
+
+@dataclass(frozen=True)
+class AlreadySaved:
+    """Nothing written: the game already has that deal (`same`: exactly this entry)."""
+
+    same: bool
+
+
+@dataclass(frozen=True)
+class Stale:
+    """Nothing written: another phone changed the game since this form was made (`raced`: at
+    the very moment of writing; the other phone's write won)."""
+
+    raced: bool = False
+
+
+@dataclass(frozen=True)
+class Finished:
+    """Nothing written: the game is over."""
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Nothing written: the engine refused the entry (its problems say why)."""
+
+    evaluation: Evaluation
+
+
+@dataclass(frozen=True)
+class Impossible:
+    """Nothing written: no form this game ever showed carries these numbers (a tampered one)."""
+
+
+Outcome = Saved | AlreadySaved | Stale | Finished | Refused | Impossible
+
+
+def _holds(row: GameRow, index: int, deal: Deal | None) -> bool:
+    """Whether the stored game has exactly `deal` at `index`."""
+    return (deal is not None and 0 <= index < len(row.deals)
+            and row.deals[index] == dump_deal(deal))
+
+
+def enter_deal(row: GameRow, current: Replay, entry: Entry) -> Outcome:
+    """Judge `entry` against the game (`current` is its replay) and store it if it may be."""
+    count = len(current.game.deals)
+    last = count if entry.editing else count + 1  # the highest number the form could show
+    if entry.version < row.version and entry.number > last:
+        return Stale()  # a form from before another phone's undo
+    if not (1 <= entry.number <= last and 1 <= entry.version <= row.version):
+        return Impossible()
+    index = entry.number - 1
+    evaluation = evaluate(current.game, entry.raw, index if entry.editing else None)
+    if not entry.editing and entry.number != count + 1:  # a double tap, or another phone's
+        return AlreadySaved(_holds(row, index, evaluation.deal))
+    if not entry.editing and current.next is None:
+        return Finished()
+    if entry.version != row.version:
+        if entry.editing and _holds(row, index, evaluation.deal):
+            return AlreadySaved(True)  # "Save changes" tapped twice
+        return Stale()
+    if evaluation.after is None:
+        return Refused(evaluation)
+    try:
+        write_deals(row, evaluation.after, entry.version)
+    except StaleStateError:  # unless the write that won was this very entry (a double tap)
+        return Saved(None) if _holds(row, index, evaluation.deal) else Stale(raced=True)
+    return Saved(evaluation.after)
+
+
+def undo_deal(row: GameRow, current: Replay, number: int, version: int) -> Outcome:
+    """Remove the last deal, `number`; a second tap of the same undo changes nothing."""
+    count = len(current.game.deals)
+    if number > count:
+        return AlreadySaved(True)  # undone already, by this tap's twin
+    if number < count:
+        return Stale()
+    try:
+        after = replay(without_deal(current.game, number - 1))
+        write_deals(row, after, version)
+    except StaleStateError:
+        return AlreadySaved(True) if row.deal_count == number - 1 else Stale()
+    return Saved(after)
+
+
+def choose_first(row: GameRow, seat: int, version: int) -> Outcome:
+    """Record who was dealt the 7♥ (or declares first), once: a second phone's choice loses."""
+    if row.first is None:
+        try:
+            set_first(row, seat, version)
+        except StaleStateError:
+            return AlreadySaved(True) if row.first == seat else Stale()
+        return Saved(None)
+    return AlreadySaved(True) if row.first == seat else Stale()

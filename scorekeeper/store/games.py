@@ -1,0 +1,201 @@
+"""Games in the database: find, create and write them; a row to its record and back.
+
+A row holds the game record (setup and entered deals); everything else is derived by the rules
+engine. Every write is one UPDATE guarded by the row's version, so two phones never overwrite
+each other: the loser gets :class:`StaleStateError`.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from datetime import UTC, datetime
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy import bindparam, select, update
+from sqlalchemy.orm.attributes import set_committed_value
+
+from ..rules import GAMES, Game, HouseRules, Record, Replay, dump_deal, parse_deal, replay
+from ..rules.record import dump_house_rules
+from ..rules.text import clean_text
+from .db import db
+from .models import GameRow, utcnow
+
+TOKEN_BYTES = 16  # 128 bits from secrets: links cannot be guessed
+TOKEN_PATTERN = r"[A-Za-z0-9_-]{1,64}"
+"""What `secrets.token_urlsafe` makes; anything else (a NUL byte, say) is never looked up."""
+_TOKEN_SHAPE = re.compile(TOKEN_PATTERN)
+
+
+class StaleStateError(Exception):
+    """Another phone changed the game since this form was made."""
+
+
+def new_token() -> str:
+    """An unguessable URL token."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def is_token(text: str) -> bool:
+    """Whether `text` could be a token."""
+    return _TOKEN_SHAPE.fullmatch(text) is not None
+
+
+def find_game(token: str) -> GameRow | None:
+    """The game with this scorekeeper token, or None."""
+    if not is_token(token):
+        return None
+    return db.session.execute(select(GameRow).where(GameRow.token == token)).scalar_one_or_none()
+
+
+def find_game_by_view_token(token: str) -> GameRow | None:
+    """The game with this read-only view token, or None."""
+    if not is_token(token):
+        return None
+    return db.session.execute(
+        select(GameRow).where(GameRow.view_token == token)).scalar_one_or_none()
+
+
+def version_by_view_token(token: str) -> int | None:
+    """Only the version of the game behind a view link (one indexed read), or None."""
+    if not is_token(token):
+        return None
+    version = db.session.execute(
+        select(GameRow.version).where(GameRow.view_token == token)).scalar_one_or_none()
+    return None if version is None else int(version)
+
+
+def games_for_tokens(tokens: list[str]) -> list[GameRow]:
+    """The games behind these scorekeeper links, in the links' order."""
+    tokens = [token for token in tokens if is_token(token)]
+    if not tokens:
+        return []
+    found = {row.token: row for row in db.session.execute(
+        select(GameRow).where(GameRow.token.in_(tokens))).scalars()}
+    return [found[token] for token in tokens if token in found]
+
+
+def all_games() -> list[GameRow]:
+    """Every game in the database, oldest first."""
+    return list(db.session.execute(
+        select(GameRow).order_by(GameRow.created_at, GameRow.id)).scalars())
+
+
+def house_rules_of(row: GameRow) -> HouseRules:
+    """The row's house rules as the engine's value."""
+    return HouseRules(**row.house_rules)
+
+
+def game_of(row: GameRow) -> Game:
+    """The engine's Game for a row whose first chooser is known."""
+    assert row.first is not None
+    definition = GAMES[row.game]
+    deals = []
+    for raw in row.deals:
+        deal, problems = parse_deal(definition, raw)
+        if deal is None:  # stored deals were checked on save; this is a damaged row
+            raise ValueError(f"stored deal is invalid: {problems[0].message}")
+        deals.append(deal)
+    return Game(row.game, row.mode, tuple(row.players), row.first, house_rules_of(row),
+                tuple(deals))
+
+
+def parse_timestamp(value: str | None) -> datetime | None:
+    """An ISO 8601 stamp as an aware datetime (a stamp without offset is taken as UTC)."""
+    if value is None:
+        return None
+    stamp = datetime.fromisoformat(value)
+    return stamp.replace(tzinfo=UTC) if stamp.tzinfo is None else stamp.astimezone(UTC)
+
+
+def format_timestamp(value: datetime | None) -> str | None:
+    """A stored stamp in the record's form, always in UTC (SQLite forgets the offset)."""
+    if value is None:
+        return None
+    stamp = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    return stamp.isoformat()
+
+
+def record_of(row: GameRow) -> Record:
+    """A stored game (first chooser known) as its record, with name, notes and stamps."""
+    return Record(game_of(row), name=row.name, notes=row.notes,
+                  created_at=format_timestamp(row.created_at),
+                  updated_at=format_timestamp(row.updated_at))
+
+
+def row_of(record: Record) -> GameRow:
+    """A new row (fresh links) for a checked record; the caller adds and commits it."""
+    game = record.game
+    result = replay(game)
+    now = utcnow()
+    created = parse_timestamp(record.created_at) or now
+    return GameRow(
+        token=new_token(), view_token=new_token(), game=game.game, mode=game.mode,
+        players=list(game.players), first=game.first, house_rules=dump_house_rules(game),
+        deals=[dump_deal(deal) for deal in game.deals], deal_count=len(game.deals),
+        finished=result.finished, name=clean_text(record.name) or None,
+        notes=clean_text(record.notes, multiline=True) or None, version=1,
+        created_at=created, updated_at=parse_timestamp(record.updated_at) or created,
+    )
+
+
+def create_game(game: str, mode: str, players: list[str], house_rules: HouseRules,
+                name: str | None) -> GameRow:
+    """Store a new game (first chooser not yet known) and return its row."""
+    probe = Game(game, mode, tuple(players), 0, house_rules)
+    row = GameRow(
+        token=new_token(), view_token=new_token(), game=game, mode=mode, players=players,
+        first=None, house_rules=dump_house_rules(probe), deals=[], deal_count=0, finished=False,
+        name=name or None, version=1, created_at=utcnow(), updated_at=utcnow(),
+    )
+    db.session.add(row)
+    db.session.commit()
+    return row
+
+
+def write(row: GameRow, expected_version: int, **values: Any) -> None:
+    """Update the row only if nobody else has since; StaleStateError otherwise."""
+    values.setdefault("updated_at", utcnow())
+    result = db.session.execute(_update_statement(tuple(sorted(values))),
+                                {"row_id": row.id, "expected": expected_version,
+                                 "new_version": expected_version + 1, **values})
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        db.session.rollback()  # (expires the row: whoever looks again reads what won)
+        raise StaleStateError
+    db.session.commit()
+    for key, value in {"version": expected_version + 1, **values}.items():
+        set_committed_value(row, key, value)  # what the row now holds, without reading it
+
+
+@lru_cache(maxsize=16)
+def _update_statement(columns: tuple[str, ...]) -> Any:
+    """The guarded UPDATE of these columns, built once with bound parameters."""
+    return (update(GameRow)
+            .where(GameRow.id == bindparam("row_id"), GameRow.version == bindparam("expected"))
+            .values(version=bindparam("new_version"),
+                    **{column: bindparam(column) for column in columns})
+            .execution_options(synchronize_session=False))
+
+
+def set_first(row: GameRow, seat: int, expected_version: int) -> None:
+    """Record who was dealt the 7♥ (or declares first)."""
+    write(row, expected_version, first=seat)
+
+
+def write_deals(row: GameRow, result: Replay, expected_version: int) -> None:
+    """Store the deals of a game the engine has replayed, and the caches derived from them."""
+    game = result.game
+    write(row, expected_version, deals=[dump_deal(deal) for deal in game.deals],
+          deal_count=len(game.deals), finished=result.finished)
+
+
+def save_text(row: GameRow, name: str | None, notes: str | None, expected_version: int) -> None:
+    """Store the game's name and notes."""
+    write(row, expected_version, name=name or None, notes=notes or None)
+
+
+def delete_game(row: GameRow) -> None:
+    """Remove a game for good."""
+    db.session.delete(row)
+    db.session.commit()

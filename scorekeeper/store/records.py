@@ -1,0 +1,105 @@
+"""Moving games in and out of the store as game records (import, export, backup).
+
+The import page and the ``scorekeeper import`` command share these functions: every record is
+replayed through the rules engine before anything is written, and a file holding several records
+is stored in one transaction, so it goes in whole or not at all.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..rules import NotARecordError, Problem, Record, RuleError
+from ..rules.record import dump_record, parse_json, record_from_json
+from ..rules.text import GAME_NAME_LENGTH, clean_text
+from .db import db
+from .games import record_of, row_of
+from .models import GameRow
+
+
+class ImportRefused(ValueError):
+    """A file the import refuses; nothing of it was stored.
+
+    `record` is the 1-based position of the bad record in an array (None for a lone record),
+    `count` how many records the file holds, `error` the engine's reason (a RuleError or a
+    NotARecordError) and `players` the bad record's player names when they could be read.
+    """
+
+    def __init__(self, error: RuleError | NotARecordError, *, record: int | None = None,
+                 count: int = 1, players: Sequence[str] | None = None) -> None:
+        self.error = error
+        self.record = record
+        self.count = count
+        self.players = tuple(players) if players else None
+        super().__init__(self.headline())
+
+    def headline(self) -> str:
+        """One English line, as the command prints it: "record 2: deal 3 (diamonds): ..."."""
+        reason = self.error.headline() if isinstance(self.error, RuleError) else str(self.error)
+        return reason if self.record is None else f"record {self.record}: {reason}"
+
+
+def _players_of(data: Any) -> list[str] | None:
+    players = data.get("players") if isinstance(data, dict) else None
+    if isinstance(players, list) and len(players) == 4 and all(
+            isinstance(name, str) for name in players):
+        return players
+    return None
+
+
+def _check_text(record: Record) -> None:
+    """The store's limits on the table's own text (the engine accepts any string)."""
+    if record.name is not None and len(clean_text(record.name) or "") > GAME_NAME_LENGTH:
+        raise RuleError([Problem("name", "long_name", {"maximum": GAME_NAME_LENGTH})])
+
+
+def parse_records(data: str | bytes) -> list[Record]:
+    """One record or a JSON array of records, each replayed by the engine; ImportRefused if not."""
+    try:
+        parsed = parse_json(data)
+    except NotARecordError as error:
+        raise ImportRefused(error) from None
+    several = isinstance(parsed, list)
+    items = parsed if several else [parsed]
+    if several and not items:
+        raise ImportRefused(NotARecordError("not a game record: the array is empty"), count=0)
+    records = []
+    for position, item in enumerate(items, start=1):
+        try:
+            record = record_from_json(item)
+            _check_text(record)
+        except (RuleError, NotARecordError) as error:
+            raise ImportRefused(error, record=position if several else None, count=len(items),
+                                players=_players_of(item)) from None
+        records.append(record)
+    return records
+
+
+def store_records(records: Iterable[Record]) -> list[GameRow]:
+    """Store checked records as new games in one transaction: all of them or none."""
+    rows = [row_of(record) for record in records]
+    try:
+        db.session.add_all(rows)
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return rows
+
+
+def import_records(data: str | bytes) -> list[GameRow]:
+    """Check every record of the file, then store them all; ImportRefused (nothing stored)."""
+    return store_records(parse_records(data))
+
+
+def exportable(rows: Iterable[GameRow]) -> list[GameRow]:
+    """The rows a record can describe: a game whose first chooser is not known yet has none."""
+    return [row for row in rows if row.first is not None]
+
+
+def records_json(rows: Iterable[GameRow]) -> str:
+    """Games as a JSON array of records with the engine's derived values (a backup)."""
+    records = [dump_record(record_of(row), derived=True) for row in exportable(rows)]
+    return json.dumps(records, ensure_ascii=False, separators=(",", ":")) + "\n"

@@ -1,0 +1,54 @@
+"""The web: Flask views, forms, languages and what makes them quick on a phone.
+
+:func:`init_app` attaches all of it to an app that :func:`scorekeeper.create_app` has configured
+and given a database.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, request, session
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
+
+from . import access, assets, languages, live_poll, views
+from .extensions import babel, csrf
+from .links import NumberConverter, TokenConverter
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+class _SessionInterface(SecureCookieSessionInterface):
+    """The signed-cookie session, never sent with a static file (those are cached publicly)."""
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        return request.endpoint != "static" and super().should_set_cookie(app, session)
+
+
+def _keep_session() -> None:
+    if not session.permanent:  # setting it at all would mark the session changed
+        session.permanent = True
+
+
+def _security_headers(response: Response) -> Response:
+    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["X-Frame-Options"] = "DENY"
+    response.vary.add("HX-Request")
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Extensions, hooks, blueprints and the live-poll shortcut, in the order they must run."""
+    assets.init_app(app)  # first: its compression hook must run after every other one
+    app.session_interface = _SessionInterface()
+    app.url_map.converters["token"] = TokenConverter
+    app.url_map.converters["number"] = NumberConverter
+    csrf.init_app(app)
+    babel.init_app(app, locale_selector=languages.select_locale)
+    access.init_app(app)
+    views.register(app)
+    app.before_request(_keep_session)
+    app.after_request(_security_headers)
+    live_poll.init_app(app)

@@ -1,0 +1,154 @@
+"""The optional server-wide access code: asked once per browser, remembered in the signed session.
+
+When the operator sets `ACCESS_CODE` (config) or `SCOREKEEPER_ACCESS_CODE` (environment), every
+request except static files and the code page itself is sent to a small page asking for the code.
+The session keeps a keyed fingerprint of the code, not the code, so changing the code asks every
+browser again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import threading
+import time
+from collections import deque
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Flask,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_wtf import FlaskForm
+from werkzeug.wrappers import Response
+from wtforms import HiddenField, PasswordField
+from wtforms.validators import InputRequired, Length
+
+from .languages import lazy_gettext as _l
+from .links import local_path
+
+bp = Blueprint("access", __name__)
+
+SESSION_KEY = "access"
+# the language switch stays open so the code page can be read in any language
+OPEN_ENDPOINTS = frozenset({"static", "access.ask", "pages.set_language"})
+# Guessing the code: at most this many wrong codes per address per window, per worker process.
+MAX_WRONG_CODES = 10
+WRONG_CODE_WINDOW = 300.0
+
+
+class AccessForm(FlaskForm):
+    """The server's access code, and where to go once it is accepted."""
+
+    code = PasswordField(_l("Access code"), validators=[InputRequired(), Length(max=200)])
+    next = HiddenField()
+
+
+def configured_code() -> str | None:
+    """The server's access code, or None when the server is open."""
+    code = current_app.config.get("ACCESS_CODE")
+    return str(code) if code else None
+
+
+def _fingerprint(code: str) -> str:
+    """What the session remembers: the code keyed with the app's secret, never the code itself."""
+    key = current_app.secret_key
+    key_bytes = key if isinstance(key, bytes) else str(key).encode()
+    return hmac.new(key_bytes, b"access-code:" + code.encode(), hashlib.sha256).hexdigest()
+
+
+def has_access() -> bool:
+    """Whether this browser has given the current code (always, when there is none)."""
+    code = configured_code()
+    if code is None:
+        return True
+    remembered = session.get(SESSION_KEY)
+    return isinstance(remembered, str) and hmac.compare_digest(remembered, _fingerprint(code))
+
+
+class WrongCodes:
+    """Recent wrong codes per client address, in this worker process."""
+
+    def __init__(self) -> None:
+        self.times: dict[str, deque[float]] = {}
+        self.lock = threading.Lock()
+
+    def too_many(self, address: str, *, failed: bool = False) -> bool:
+        """Whether `address` guessed wrong too often lately (after counting a new failure)."""
+        now = time.monotonic()
+        with self.lock:
+            if len(self.times) > 10_000:  # keep memory bounded: forget everyone
+                self.times.clear()
+            times = self.times.setdefault(address, deque())
+            while times and now - times[0] > WRONG_CODE_WINDOW:
+                times.popleft()
+            if failed:
+                times.append(now)
+            if not times:
+                del self.times[address]
+                return False
+            return len(times) >= MAX_WRONG_CODES
+
+
+def _too_many_wrong_codes(address: str, *, failed: bool = False) -> bool:
+    wrong_codes: WrongCodes = current_app.extensions["scorekeeper.access"]
+    return wrong_codes.too_many(address, failed=failed)
+
+
+def _local_path(target: str | None) -> str:
+    """`target` if it is a path on this site, else the home page (no open redirect)."""
+    return local_path(target, url_for("games.home"))
+
+
+def _require_code() -> Response | None:
+    """Send a browser without the code to the code page (htmx: through HX-Redirect)."""
+    if request.endpoint in OPEN_ENDPOINTS or has_access():
+        return None
+    target = request.full_path.rstrip("?") if request.method == "GET" else None
+    location = url_for("access.ask", next=target) if target and target != "/" else url_for(
+        "access.ask")
+    if request.headers.get("HX-Request") == "true":
+        response = Response(status=403)
+        response.headers["HX-Redirect"] = location
+        return response
+    return redirect(location, 303)
+
+
+@bp.route("/access", methods=["GET", "POST"])
+def ask() -> Any:
+    """Ask for the server's access code, once per browser."""
+    code = configured_code()
+    form = AccessForm()
+    if code is None:
+        return redirect(_local_path(request.args.get("next")), 303)
+    if request.method == "GET":
+        form.next.data = request.args.get("next", "")
+    address = request.remote_addr or ""
+    if request.method == "POST" and _too_many_wrong_codes(address):
+        form.code.errors = [_l("Too many wrong codes. Wait a few minutes, then try again.")]
+        return render_template("pages/access.html", form=form), 429
+    if form.validate_on_submit():
+        entered = (form.code.data or "").encode()
+        if hmac.compare_digest(entered, code.encode()):
+            session[SESSION_KEY] = _fingerprint(code)
+            return redirect(_local_path(form.next.data), 303)
+        _too_many_wrong_codes(address, failed=True)
+        form.code.errors = [*form.code.errors, _l("That is not the code. Ask the host.")]
+    status = 422 if request.method == "POST" else 200
+    return render_template("pages/access.html", form=form), status
+
+
+def init_app(app: Flask) -> None:
+    """Read the code from the environment (unless configured) and guard every request."""
+    if not app.config.get("ACCESS_CODE"):
+        app.config["ACCESS_CODE"] = os.environ.get("SCOREKEEPER_ACCESS_CODE", "").strip() or None
+    app.extensions["scorekeeper.access"] = WrongCodes()
+    app.register_blueprint(bp)
+    app.before_request(_require_code)

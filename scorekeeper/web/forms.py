@@ -1,0 +1,298 @@
+"""WTForms classes: they type the input; the rules engine judges it.
+
+Deal forms are built per contract from the engine's field specs, so a new contract needs no
+form code: every value is a row of tap targets (radio "chips") that parses to a seat, a count
+or a suit, or stays unset. A deal form also carries what it was made for (its contract, the
+deal's number, the game's version, whether it corrects a past deal) and reads all of it back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from wtforms import BooleanField, Field, HiddenField, RadioField, StringField, TextAreaField
+from wtforms.widgets import HiddenInput
+from wtforms.validators import InputRequired, Length, Optional
+
+from ..rules import CONTRACTS, SUITS, FieldSpec
+from ..rules.deal import (
+    CARD_SEATS,
+    COUNTS,
+    OPTIONAL_CARD_SEATS,
+    OPTIONAL_SEAT,
+    ORDER,
+    SEAT,
+    SEAT_PAIR,
+    SUIT,
+)
+from ..rules.text import GAME_NAME_LENGTH, NOTES_LENGTH, PLAYER_NAME_LENGTH, clean_text
+from ..store.deals import Entry
+from ..words.labels import GAME_LABELS
+from .languages import lazy_gettext as _l
+
+
+class ChipField(Field):
+    """One tap-target group: an int (or suit letter) out of a fixed set, or unset (None)."""
+
+    def __init__(self, label: str = "", choices: tuple[Any, ...] = (), **kwargs: Any) -> None:
+        super().__init__(label, **kwargs)
+        self.choices = choices
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        self.data = None
+        if not valuelist or valuelist[0] == "":
+            return
+        raw = valuelist[0].strip()
+        for choice in self.choices:
+            if str(choice) == raw:
+                self.data = choice
+                return
+        raise ValueError(_l("Not one of the choices offered."))
+
+    def _value(self) -> str:
+        return "" if self.data is None else str(self.data)
+
+
+@dataclass(frozen=True)
+class Chips:
+    """How a deal form lays out one spec field: its chip fields (name, caption key) in order."""
+
+    spec: FieldSpec
+    names: tuple[str, ...]
+    keys: tuple[Any, ...]
+    """Per chip field: the seat index, card letter, place index, or None for a single field."""
+    choices: tuple[Any, ...]
+    folded: bool = False
+    """Shown folded in a long form: the chips are fetched when the player opens the group."""
+
+
+FOLD_AFTER = 4
+"""A form with more groups than this folds its optional doubles (Complex: one tap to open them
+when a card was doubled, a shorter form to send and to scroll past when none was)."""
+
+
+@cache
+def chip_groups(contract: str) -> tuple[Chips, ...]:
+    """The chip layout of a contract's form, derived from the engine's field specs."""
+    groups: list[Chips] = []
+    for spec in CONTRACTS[contract].fields:
+        if spec.kind in (SEAT, OPTIONAL_SEAT):
+            groups.append(Chips(spec, (spec.name,), (None,), (0, 1, 2, 3)))
+        elif spec.kind == SUIT:
+            groups.append(Chips(spec, (spec.name,), (None,), SUITS))
+        elif spec.kind == COUNTS:
+            groups.append(Chips(spec, tuple(f"{spec.name}-{i}" for i in range(4)), (0, 1, 2, 3),
+                                tuple(range(spec.maximum + 1))))
+        elif spec.kind in (ORDER, SEAT_PAIR):
+            size = 4 if spec.kind == ORDER else 2
+            groups.append(Chips(spec, tuple(f"{spec.name}-{i}" for i in range(size)),
+                                tuple(range(size)), (0, 1, 2, 3)))
+        else:
+            assert spec.kind in (CARD_SEATS, OPTIONAL_CARD_SEATS)
+            groups.append(Chips(spec, tuple(f"{spec.name}-{c}" for c in spec.cards), spec.cards,
+                                (0, 1, 2, 3), len(CONTRACTS[contract].fields) > FOLD_AFTER
+                                and spec.kind == OPTIONAL_CARD_SEATS))
+    return tuple(groups)
+
+
+MAX_NUMBER_DIGITS = 12
+
+
+class NumberField(Field):
+    """A whole number the app wrote into the form (a deal's number, a version), or None.
+
+    ASCII digits only, and few of them: str.isdigit() also passes "²" and "٣", and int() refuses
+    strings of thousands of digits; anything else is a tampered form."""
+
+    widget = HiddenInput()
+    data: int | None
+
+    def _value(self) -> str:
+        return "" if self.data is None else str(self.data)
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        self.data = None
+        if not valuelist or valuelist[0] == "":
+            return
+        raw = valuelist[0]
+        if not (raw.isascii() and raw.isdigit() and len(raw) <= MAX_NUMBER_DIGITS):
+            raise ValueError("not a whole number")
+        self.data = int(raw)
+
+
+class DealForm(FlaskForm):
+    """Fields every deal form carries: its contract and the state it was made against."""
+
+    # a label, even empty, spares WTForms reading its own catalogue from disk on every request
+    # (it translates a missing label's default)
+    contract = HiddenField("")
+    number = NumberField("", validators=[InputRequired()])
+    version = NumberField("", validators=[InputRequired()])
+    editing = NumberField("")
+    """The number of the past deal this form corrects; unset for the next deal."""
+
+    STATE_FIELDS = ("contract", "number", "version", "editing", "csrf_token")
+
+    contract_id: str = ""
+    filled: Sequence[str] = ()
+    """Chip fields the app filled in (the last count, the 4th place) when it judged the entry."""
+
+    def groups(self) -> tuple[Chips, ...]:
+        """Chip groups of this form's contract."""
+        return chip_groups(self.contract_id)
+
+    def raw(self) -> dict[str, Any]:
+        """The entry as the engine's raw deal: lists for per-seat values, maps for cards."""
+        raw: dict[str, Any] = {"contract": self.contract_id}
+        for group in self.groups():
+            spec = group.spec
+            values = [self[name].data for name in group.names]
+            if spec.kind in (SEAT, OPTIONAL_SEAT, SUIT):
+                if values[0] is not None or spec.kind != OPTIONAL_SEAT:
+                    raw[spec.name] = values[0]
+            elif spec.kind in (COUNTS, ORDER, SEAT_PAIR):
+                raw[spec.name] = values
+            else:
+                raw[spec.name] = {card: value for card, value in zip(group.keys, values,
+                                                                    strict=True)
+                                  if value is not None}
+        return raw
+
+    def fill(self, raw: Mapping[str, Any]) -> None:
+        """Set the chips from a raw deal (prefill for an edit, or values the app filled in)."""
+        for group in self.groups():
+            value = raw.get(group.spec.name)
+            for name, key in zip(group.names, group.keys, strict=True):
+                if key is None:
+                    self[name].data = value
+                elif isinstance(value, list | tuple) and isinstance(key, int) and key < len(value):
+                    self[name].data = value[key]
+                elif isinstance(value, Mapping):
+                    self[name].data = value.get(key)
+                else:
+                    self[name].data = None
+
+    def tampered(self) -> bool:
+        """Whether a value came that no form of the app writes (a chip nobody offers, a number
+        that is not one): not a player's mistake to explain but a request to refuse."""
+        return bool(self.errors)
+
+    def entry(self) -> Entry:
+        """What the form says to enter, for the store (after `validate`)."""
+        editing = self.editing.data
+        return Entry(self.raw(), editing if editing is not None else self.number.data or 0,
+                     self.version.data or 0, editing is not None)
+
+    def chip_errors(self) -> dict[str, list[str]]:
+        """WTForms' messages of the chip fields, by the engine's field name."""
+        errors: dict[str, list[str]] = {}
+        for name, messages in self.errors.items():
+            if name not in self.STATE_FIELDS:
+                errors.setdefault(name.split("-")[0], []).extend(str(m) for m in messages)
+        return errors
+
+    def unset(self) -> list[str]:
+        """Names of required chip fields still untouched."""
+        return [name for group in self.groups() if group.spec.required
+                for name in group.names if self[name].data is None]
+
+
+@cache
+def deal_form_class(contract: str) -> type[DealForm]:
+    """A DealForm subclass with one ChipField per value the contract records."""
+    fields: dict[str, Any] = {"contract_id": contract}
+    for group in chip_groups(contract):
+        for name in group.names:
+            fields[name] = ChipField(choices=group.choices)
+    return type(f"DealForm_{contract.replace('-', '_')}", (DealForm,), fields)
+
+
+def make_deal_form(contract: str, **kwargs: Any) -> DealForm:
+    """Bind a deal form for `contract` to the request (or to `data`)."""
+    return deal_form_class(contract)(**kwargs)
+
+
+def blank_deal_form(contract: str, number: int, version: int,
+                    editing: int | None = None) -> DealForm:
+    """A new deal form for `contract`, made against the game's `version`."""
+    form = make_deal_form(contract, formdata=None)
+    form.contract.data = contract
+    form.number.data = number
+    form.version.data = version
+    form.editing.data = editing
+    return form
+
+
+GAME_CHOICES: tuple[tuple[str, Any], ...] = tuple(
+    (game, _l(label)) for game, label in GAME_LABELS.items())
+
+
+class NewGameForm(FlaskForm):
+    """A new game: which game, solo or partnership, the four players, house rules, a name."""
+
+    game = RadioField(_l("Game"), choices=GAME_CHOICES, default="trix",
+                      validators=[InputRequired()])
+    mode = RadioField(_l("Play"), choices=(("solo", _l("Solo: every player for themself")),
+                                           ("partnership", _l("Partnership: 1st & 3rd "
+                                                              "against 2nd & 4th"))),
+                      default="solo", validators=[InputRequired()])
+    player_0 = StringField(_l("1st player"), validators=[Length(max=PLAYER_NAME_LENGTH)],
+                           filters=[clean_text])
+    player_1 = StringField(_l("2nd player"), validators=[Length(max=PLAYER_NAME_LENGTH)],
+                           filters=[clean_text])
+    player_2 = StringField(_l("3rd player"), validators=[Length(max=PLAYER_NAME_LENGTH)],
+                           filters=[clean_text])
+    player_3 = StringField(_l("4th player"), validators=[Length(max=PLAYER_NAME_LENGTH)],
+                           filters=[clean_text])
+    doubling = BooleanField(_l("Doubling"), default=True)
+    doubled_self_take = RadioField(
+        _l("A doubler who takes their own card"),
+        choices=(("net", _l("loses the plain penalty (−75 / −25)")),
+                 ("full", _l("loses the full doubled penalty (−150 / −50)"))),
+        default="net", validators=[InputRequired()])
+    swap_diamonds_ltoosh = BooleanField(_l("Diamonds −15 each, Ltoosh −10 a trick"),
+                                        default=False)
+    name = StringField(_l("Name for the evening (optional)"),
+                       validators=[Optional(), Length(max=GAME_NAME_LENGTH)], filters=[clean_text])
+
+    def players(self) -> list[str]:
+        """The four names in order of play."""
+        return [self[f"player_{seat}"].data or "" for seat in range(4)]
+
+    def player_fields(self) -> Iterator[Field]:
+        """The four name fields in order of play."""
+        for seat in range(4):
+            yield self[f"player_{seat}"]
+
+    def field_of(self, path: str) -> Field:
+        """The field a problem of the engine's setup checks belongs under ("players[2]")."""
+        name = path.replace("players[", "player_").rstrip("]")
+        try:
+            return self[name]
+        except KeyError:
+            return self.mode
+
+
+class ConfirmForm(FlaskForm):
+    """An empty form: a CSRF-protected button (choose the first seat, undo, delete)."""
+
+
+class NotesForm(FlaskForm):
+    """The game's name and notes, editable at any time."""
+
+    name = StringField(_l("Name"), validators=[Optional(), Length(max=GAME_NAME_LENGTH)],
+                       filters=[clean_text])
+    notes = TextAreaField(_l("Notes"), validators=[Optional(), Length(max=NOTES_LENGTH)],
+                          filters=[lambda v: clean_text(v, multiline=True)])
+    version = NumberField("", validators=[InputRequired()])
+
+
+class ImportForm(FlaskForm):
+    """One JSON file: a game record or an array of them."""
+
+    file = FileField(_l("Game records (JSON)"), validators=[FileRequired()])

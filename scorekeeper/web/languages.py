@@ -1,0 +1,56 @@
+"""The app's languages: which there are, which way each reads, and which one a reader gets.
+
+No views here: the live-poll shortcut and the views both ask this module, so neither imports
+the other. Translations are Flask-Babel's (``gettext`` below is its own).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from flask import request
+from flask_babel import get_locale, gettext, lazy_gettext, ngettext
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
+
+__all__ = ["LANGUAGES", "LANGUAGE_NAMES", "RTL_LANGUAGES", "choose_language", "current_language",
+           "direction", "gettext", "lazy_gettext", "live_etag", "ngettext", "select_locale"]
+
+LANGUAGE_NAMES = {"ar": "العربية", "en": "English", "tr": "Türkçe"}
+"""Each language in its own words, for the switch in every page's header."""
+LANGUAGES = tuple(LANGUAGE_NAMES)
+RTL_LANGUAGES = frozenset({"ar"})
+"""Languages written right to left."""
+DEFAULT_LANGUAGE = "en"
+LANGUAGE_COOKIE = "lang"
+
+
+def direction(language: str) -> str:
+    """"rtl" or "ltr", for a page's or an element's `dir`."""
+    return "rtl" if language in RTL_LANGUAGES else "ltr"
+
+
+@lru_cache(maxsize=256)
+def choose_language(chosen: str | None, accept_language: str | None) -> str:
+    """The language the reader chose (cookie), else the browser's best match, else English."""
+    if chosen in LANGUAGES:
+        assert chosen is not None
+        return chosen
+    accepted = parse_accept_header(accept_language, LanguageAccept)
+    return accepted.best_match(LANGUAGES) or DEFAULT_LANGUAGE
+
+
+def select_locale() -> str:
+    """Flask-Babel's locale selector: `choose_language` for this request."""
+    return choose_language(request.cookies.get(LANGUAGE_COOKIE),
+                           request.headers.get("Accept-Language"))
+
+
+def current_language() -> str:
+    """The request's language code."""
+    return str(get_locale() or DEFAULT_LANGUAGE)
+
+
+def live_etag(version: int, language: str) -> str:
+    """The live view's ETag: the game's version and the reader's language."""
+    return f"{version}-{language}"

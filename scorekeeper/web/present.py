@@ -1,0 +1,151 @@
+"""What templates call: the words of :mod:`scorekeeper.words` in the reader's language, and
+small shapes of a replay. Nothing here decides a rule: it only names and arranges what the engine
+returned."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+import segno
+from markupsafe import Markup
+
+from ..rules import CONTRACTS, GAMES, SUIT_SYMBOLS, SUITS, TEAMS, Problem, Replay
+from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
+from ..words import labels
+from ..words.chart import chart_summary, running_totals_svg
+from ..words.takes import short_takes
+from .languages import current_language, direction, gettext
+
+
+def field_label(contract: str, path: str, players: Sequence[str]) -> str:
+    """A field of a deal form, or a problem's path, in the reader's words."""
+    return labels.field_label(contract, path, players, gettext)
+
+
+def problem_text(problem: Problem, contract: str, players: Sequence[str],
+                 label: str | None = None) -> str:
+    """A refusal as a sentence in the reader's language (`label` names the field instead)."""
+    return labels.problem_text(problem, contract, players, gettext, label)
+
+
+def reason_label(reason: str | None) -> str:
+    """Why a contract is closed, in a few words."""
+    return labels.reason_label(reason, gettext)
+
+
+def game_name(game: str) -> str:
+    """The game's display name."""
+    return labels.game_label(game, gettext)
+
+
+def contract_name(contract: str) -> str:
+    """The contract's display name in the reader's language."""
+    return labels.contract_label(contract, gettext)
+
+
+def takes(deal: Any, players: Sequence[str]) -> str:
+    """A deal's takes in short form, each name isolated (FSI…PDI) from the text around it."""
+    isolated = tuple(f"\u2068{name}\u2069" for name in players)
+    return short_takes(deal, isolated, gettext)
+
+
+def kingdom_grid(result: Replay) -> list[list[int | None]]:
+    """Trix games: per kingdom, per contract, the deal number it was played as (or None)."""
+    definition = result.game.definition
+    grid: list[list[int | None]] = [[None] * len(definition.contracts)
+                                    for _ in range(definition.kingdoms)]
+    for deal in result.deals:
+        if deal.kingdom is not None:
+            grid[deal.kingdom][definition.contracts.index(deal.contract)] = deal.number
+    return grid
+
+
+def standings(result: Replay) -> list[int]:
+    """Seats from the highest total to the lowest (ties keep the order of play)."""
+    return sorted(range(4), key=lambda seat: -result.totals[seat])
+
+
+def signed(value: int) -> str:
+    """A score with its sign: +75, −150, 0 (a real minus sign)."""
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"−{-value}"
+    return "0"
+
+
+def bidi(name: str) -> Markup:
+    """A player's name isolated from the surrounding text direction."""
+    return Markup("<bdi>%s</bdi>") % name
+
+
+def csrf_message() -> str:
+    """Why a form without a valid CSRF token was refused."""
+    return gettext("This form has expired or was not sent by this app. Go back, reload the page "
+                   "and try again.")
+
+
+def http_message(code: int) -> str:
+    """A plain explanation for an HTTP error page."""
+    messages = {
+        400: gettext("The request could not be understood."),
+        404: gettext("There is nothing here. Check the link, or start from the home page."),
+        405: gettext("That action is not available here."),
+        413: gettext("That was too much data to send at once."),
+    }
+    return messages.get(code, gettext("Something went wrong on our side. Nothing was saved."))
+
+
+TEMPLATE_GLOBALS: dict[str, Any] = {
+    "contract_name": contract_name,
+    "game_name": game_name,
+    "reason_label": reason_label,
+    "field_label": field_label,
+    "signed": signed,
+    "bidi": bidi,
+    "takes": takes,
+    "SUITS": SUITS,
+    "SUIT_SYMBOLS": SUIT_SYMBOLS,
+    "TEAMS": TEAMS,
+    "QUOTAS": {"trumps": TRUMPS_PER_PLAYER, "negatives": NEGATIVES_PER_PLAYER,
+               "plays": PLAYS_PER_NEGATIVE},
+    "CARD_LABELS": labels.CARD_LABELS,
+    "PLACE_LABELS": labels.PLACE_LABELS,
+    "LAST_TRICK_LABELS": labels.LAST_TRICK_LABELS,
+    "CONTRACTS": CONTRACTS,
+    "GAMES": GAMES,
+}
+
+
+def running_chart(result: Replay, players: tuple[str, ...],
+                  id_prefix: str = "running-totals") -> Markup:
+    """The running-totals chart of a replay as inline SVG (the chart module escapes all text)."""
+    rtl = direction(current_language()) == "rtl"
+    return Markup(running_totals_svg(result, players, gettext, rtl=rtl, id_prefix=id_prefix))
+
+
+def running_chart_summary(result: Replay, players: tuple[str, ...]) -> str:
+    """The chart in words, for its caption."""
+    return chart_summary(result, players, gettext)
+
+
+def qr_svg(text: str) -> Markup:
+    """A QR code as inline SVG: no size, no style attribute (the CSP forbids inline styles)."""
+    return Markup(_qr_svg(text, gettext("QR code of the view link")))
+
+
+@lru_cache(maxsize=2048)
+def _qr_svg(text: str, title: str) -> str:
+    # encoding a QR code costs more than the rest of the game page: once per link
+    return str(segno.make(text, error="m").svg_inline(
+        scale=1, omitsize=True, svgclass="qr-code", lineclass="qr-dark", light="#fff",
+        dark="#000", title=title))
+
+
+TEMPLATE_GLOBALS.update({
+    "running_chart": running_chart,
+    "running_chart_summary": running_chart_summary,
+    "qr_svg": qr_svg,
+})

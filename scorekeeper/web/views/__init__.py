@@ -1,0 +1,41 @@
+"""The views, one blueprint per resource, and what every template may call."""
+
+from __future__ import annotations
+
+from flask import Flask, render_template
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from .. import present
+from ..caches import history_rows
+from ..languages import current_language, direction
+from . import deals, exports, games, imports, live, pages
+from .common import is_htmx
+
+BLUEPRINTS = (games.bp, deals.bp, live.bp, exports.bp, imports.bp, pages.bp)
+
+
+def register(app: Flask) -> None:
+    """Attach the blueprints, error pages and template globals to the app."""
+    for blueprint in BLUEPRINTS:
+        app.register_blueprint(blueprint)
+    app.jinja_env.globals.update(present.TEMPLATE_GLOBALS)
+    app.jinja_env.globals["history_rows_kept"] = history_rows
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+
+    @app.context_processor
+    def _language() -> dict[str, object]:
+        language = current_language()
+        return {"lang": language, "direction": direction(language), "is_htmx": is_htmx()}
+
+    @app.errorhandler(CSRFError)
+    def _csrf_error(error: CSRFError) -> tuple[str, int]:
+        return render_template("pages/error.html", code=400, error=error,
+                               message=present.csrf_message()), 400
+
+    @app.errorhandler(HTTPException)
+    def _http_error(error: HTTPException) -> tuple[str, int]:
+        code = error.code or 500
+        return render_template("pages/error.html", code=code, error=error,
+                               message=present.http_message(code)), code

@@ -1,0 +1,92 @@
+"""What every game view needs: find the game by its link, remember it, replay it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import abort, request, session
+
+from ...rules import Game, Replay
+from ...store.games import find_game, find_game_by_view_token
+from ...store.models import GameRow
+from .. import present
+from ..caches import replay_of
+
+REMEMBERED_GAMES = 60  # the session cookie must stay under 4 KB
+
+
+def game_or_404(token: str) -> GameRow:
+    """The game behind a scorekeeper link, remembered on this browser's home page when opened
+    (a GET: whoever saves a deal has the game open already)."""
+    row = find_game(token)
+    if row is None:
+        abort(404)
+    if request.method == "GET":
+        remember(row.token)
+    return row
+
+
+def viewed_or_404(view_token: str) -> GameRow:
+    """The game behind a view link; 404 if none. Never remembered: a viewer may not write."""
+    row = find_game_by_view_token(view_token)
+    if row is None:
+        abort(404)
+    return row
+
+
+def remembered() -> list[str]:
+    """The scorekeeper links this browser opened, most recent first."""
+    return [token for token in session.get("games", []) if isinstance(token, str)]
+
+
+def remember(token: str) -> None:
+    """Keep the game on this browser's home page."""
+    tokens = remembered()
+    if tokens[:1] == [token]:
+        return
+    tokens = [token] + [t for t in tokens if t != token]
+    session["games"] = tokens[:REMEMBERED_GAMES]
+
+
+def forget(token: str) -> None:
+    """Drop a deleted game from this browser's list."""
+    session["games"] = [t for t in remembered() if t != token]
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A started game as the templates see it: the row and the engine's replay of it."""
+
+    row: GameRow
+    result: Replay
+
+    @property
+    def game(self) -> Game:
+        return self.result.game
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.result.game.players
+
+    def template_args(self, **extra: Any) -> dict[str, Any]:
+        """Arguments for the game page and the pages and fragments built on it."""
+        result = self.result
+        definition = result.game.definition
+        return {
+            "row": self.row, "game": result.game, "result": result, "players": self.players,
+            "definition": definition, "next": result.next,
+            "grid": present.kingdom_grid(result) if definition.kingdoms else None,
+            "standings": present.standings(result), "partnership": result.team_totals is not None,
+            **extra,
+        }
+
+
+def game_view(row: GameRow) -> GameView:
+    """A stored game whose first chooser is known, replayed (once per version per process)."""
+    return GameView(row, replay_of(row))
+
+
+def is_htmx() -> bool:
+    """An htmx request that wants a fragment (boosted navigations get whole pages)."""
+    return request.headers.get("HX-Request") == "true" and not request.headers.get("HX-Boosted")

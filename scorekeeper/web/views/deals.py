@@ -1,0 +1,249 @@
+"""Deals: the form for one contract, its live preview, saving, and correcting a past deal.
+
+A form shown inside the game page (an htmx request) gets fragments back: the preview, or after
+a save only what the deal changed. Without JavaScript the same URLs answer whole pages.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.wrappers import Response
+
+from ...rules import Evaluation, Problem, evaluate
+from ...rules.autofill import autofill
+from ...store import deals
+from ...words.labels import field_group
+from ..caches import keep_replay
+from ..forms import DealForm, blank_deal_form, make_deal_form
+from ..languages import gettext
+from ..present import contract_name, problem_text
+from .common import GameView, game_or_404, game_view, is_htmx
+
+bp = Blueprint("deals", __name__)
+
+def _contract(view: GameView, value: str | None) -> str:
+    """A contract of this game, from the request; anything else is a 400."""
+    if value not in view.game.definition.contracts:
+        abort(400)
+    assert value is not None
+    return value
+
+
+def _started(token: str) -> GameView:
+    """The game behind the link, which must have started (its first chooser known)."""
+    row = game_or_404(token)
+    if row.first is None:
+        abort(400)
+    return game_view(row)
+
+
+def _bound_form(view: GameView) -> DealForm:
+    """The deal form the request sent, validated; a 400 for a tampered or expired one."""
+    form = make_deal_form(_contract(view, request.form.get("contract")))
+    form.validate()
+    if form.errors.get("csrf_token") or any(
+            form.errors.get(name) for name in ("number", "version", "editing")):
+        abort(400)
+    return form
+
+
+def _fill_in(form: DealForm) -> dict[str, Any]:
+    """The entry with what it determines filled in (the last count, the 4th place); the chips
+    the app filled are left in `form.filled`."""
+    empty = set(form.unset())
+    raw = autofill(form.raw())
+    form.fill(raw)
+    form.filled = sorted(empty - set(form.unset()))
+    return raw
+
+
+def _messages(view: GameView, form: DealForm,
+              evaluation: Evaluation | None) -> dict[str, list[str]]:
+    """What to say beside each field: WTForms' refusals, else the engine's."""
+    errors = form.chip_errors()
+    if errors or evaluation is None:
+        return errors
+    contract = form.contract.data or ""
+    for problem in evaluation.problems:
+        errors.setdefault(field_group(problem.field), []).append(
+            problem_text(problem, contract, view.players))
+    if evaluation.later is not None:
+        later = evaluation.later
+        reason = problem_text(later.problems[0], later.contract or "", view.players)
+        errors.setdefault("contract", []).append(gettext(
+            "This change would make deal %(number)d illegal: %(reason)s",
+            number=later.deal_number or 0, reason=reason))
+    return errors
+
+
+def _render_form(view: GameView, form: DealForm, evaluation: Evaluation | None = None, *,
+                 status: int = 200, template: str = "pages/deal.html",
+                 preview_on_load: bool = False, inline: bool = False) -> tuple[str, int]:
+    """The deal form: a whole page, the form alone (inside the game page when `inline`), or
+    what a tap changes (`fragments/deal_preview.html`)."""
+    editing = form.editing.data
+    if editing is None:
+        assert view.result.next is not None
+        chooser, kingdom = view.result.next.chooser, view.result.next.kingdom
+    else:
+        past = view.result.deals[editing - 1]
+        chooser, kingdom = past.chooser, past.kingdom
+    groups = form.groups()
+    errors = _messages(view, form, evaluation)
+    args = view.template_args(
+        form=form, contract=form.contract.data, editing=editing, number=form.number.data,
+        chooser=chooser, kingdom=kingdom, evaluation=evaluation, errors=errors, groups=groups,
+        unset=form.unset(), preview_on_load=preview_on_load, inline=inline,
+        doubling=view.game.house_rules.doubling, filled=form.filled,
+        folded=[group.spec.name for group in groups if inline and group.folded
+                and all(form[name].data is None for name in group.names)
+                and not errors.get(group.spec.name)],
+    )
+    return render_template(template, **args), status
+
+
+def _to_game(token: str, inline: bool) -> Response:
+    """Back to the game page: a redirect, or for a form inside the game page a reload of it."""
+    url = url_for("games.game_page", token=token)
+    if inline:
+        return make_response("", {"HX-Redirect": url})
+    return redirect(url, 303)
+
+
+def _finished_text(view: GameView) -> str:
+    return problem_text(Problem("contract", "game_finished"), "", view.players)
+
+
+@bp.get("/g/<token:token>/deal")
+def new_deal(token: str) -> Any:
+    """The form for the next deal, for the contract the chooser picked."""
+    row = game_or_404(token)
+    inline = is_htmx()  # a contract tapped on the game page: the form takes the next step's place
+    if row.first is None:
+        return _to_game(token, inline)
+    view = game_view(row)
+    if view.result.next is None:
+        return _to_game(token, inline)
+    contract = _contract(view, request.args.get("contract"))
+    if not view.result.next.is_open(contract):  # another phone got there first
+        flash(gettext("%(contract)s cannot be chosen now.",
+                      contract=contract_name(contract)), "warning")
+        return _to_game(token, inline)
+    form = blank_deal_form(contract, len(view.game.deals) + 1, row.version)
+    if inline:
+        return _render_form(view, form, template="fragments/deal_form.html", inline=True)
+    return _render_form(view, form, preview_on_load=True)
+
+
+@bp.get("/g/<token:token>/deal/chips")
+def folded_chips(token: str) -> Any:
+    """The chips of a folded group (Complex's doubles), fetched when the player opens it."""
+    row = game_or_404(token)
+    if row.first is None or not is_htmx():
+        return redirect(url_for("games.game_page", token=token), 303)
+    view = game_view(row)
+    contract = _contract(view, request.args.get("contract"))
+    form = make_deal_form(contract, formdata=None)
+    groups = [g for g in form.groups() if g.folded and g.spec.name == request.args.get("group")]
+    if not groups:
+        abort(400)
+    return render_template("fragments/folded_chips.html", form=form, group=groups[0],
+                           players=view.players, contract=contract)
+
+
+@bp.get("/g/<token:token>/deal/<number:number>/edit")
+def edit_deal(token: str, number: int) -> Any:
+    """The form for a past deal, filled in with what was entered (contract may be changed)."""
+    row = game_or_404(token)
+    if row.first is None or not 1 <= number <= row.deal_count:
+        abort(404)
+    view = game_view(row)
+    past = view.result.deals[number - 1]
+    contract = _contract(view, request.args.get("contract") or past.contract)
+    form = blank_deal_form(contract, number, row.version, editing=number)
+    if contract == past.contract:
+        form.fill(row.deals[number - 1])
+    return _render_form(view, form, preview_on_load=True)
+
+
+@bp.post("/g/<token:token>/deal/preview")
+def preview(token: str) -> Any:
+    """As the player taps: the filled-in form, the deal's scores and any problems (htmx)."""
+    view = _started(token)
+    form = _bound_form(view)
+    editing = form.editing.data
+    if editing is not None and not 1 <= editing <= len(view.game.deals):
+        abort(400)
+    if editing is None and view.result.next is None:
+        if is_htmx():  # a form left open on another phone: say so where the scores would be
+            return render_template("fragments/message.html", message=_finished_text(view)), 409
+        return render_template("pages/error.html", code=409, message=_finished_text(view)), 409
+    raw = _fill_in(form)
+    evaluation = None
+    if not form.chip_errors() and not form.unset():
+        evaluation = evaluate(view.game, raw, None if editing is None else editing - 1)
+    # a value no chip offers (seat 7, count "abc") comes from a tampered form, not from taps
+    return _render_form(view, form, evaluation, status=422 if form.chip_errors() else 200,
+                        template="fragments/deal_preview.html" if is_htmx() else "pages/deal.html")
+
+
+@bp.post("/g/<token:token>/deal")
+def save_deal(token: str) -> Any:
+    """Save the next deal (or a correction of a past one) if the engine accepts it."""
+    view = _started(token)
+    form = _bound_form(view)
+    inline = is_htmx() and form.editing.data is None  # the form inside the game page
+    _fill_in(form)
+    if form.chip_errors():  # a value no chip offers: refused before anything is judged
+        template = "fragments/deal_form.html" if inline else "pages/deal.html"
+        return _render_form(view, form, status=422, template=template, inline=inline)
+    entry = form.entry()
+    outcome = deals.enter_deal(view.row, view.result, entry)
+    number = entry.number
+    match outcome:
+        case deals.Saved(result=None):  # a double tap: its twin's answer updated the page
+            flash(gettext("Deal %(number)d saved.", number=number), "success")
+        case deals.Saved(result=result) if inline:
+            assert result is not None
+            keep_replay(view.row, result)
+            html = render_template("fragments/saved.html", **GameView(view.row, result)
+                                   .template_args(message=gettext("Deal %(number)d saved.",
+                                                                  number=number)))
+            return make_response(html, {"HX-Replace-Url": url_for("games.game_page",
+                                                                  token=token)})
+        case deals.Saved():
+            flash(gettext("Deal %(number)d changed.", number=number) if entry.editing
+                  else gettext("Deal %(number)d saved.", number=number), "success")
+        case deals.AlreadySaved(same=same):
+            if not same:
+                flash(gettext("Deal %(number)d was already entered on another phone; yours "
+                              "was not saved. Check the history.", number=number), "warning")
+        case deals.Stale(raced=True):
+            flash(gettext("The game changed on another phone; this deal was not saved."),
+                  "warning")
+        case deals.Stale():
+            flash(gettext("The game changed on another phone. Check the current state and "
+                          "enter the deal again if it is still missing."), "warning")
+        case deals.Finished():
+            if not inline:
+                return render_template("pages/error.html", code=409,
+                                       message=_finished_text(view)), 409
+            flash(_finished_text(view), "warning")
+        case deals.Refused(evaluation=evaluation):
+            template = "fragments/deal_form.html" if inline else "pages/deal.html"
+            return _render_form(view, form, evaluation, status=422, template=template,
+                                inline=inline)
+        case deals.Impossible():
+            abort(400)
+    return _to_game(token, inline)

@@ -1,0 +1,77 @@
+"""Exports: one game as a JSON record or a CSV (from either link), and this browser's backup."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from flask import Blueprint, Response, abort
+
+from ...store.games import games_for_tokens, record_of
+from ...store.models import GameRow
+from ...store.records import records_json
+from ...words.exports import csv_filename, csv_text, export_json, json_filename
+from ..languages import gettext
+from .common import game_or_404, remembered, viewed_or_404
+
+bp = Blueprint("exports", __name__)
+
+
+def _attachment(body: str, mimetype: str, filename: str) -> Response:
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def _started_on(row: GameRow) -> datetime:
+    return row.created_at or datetime.now(UTC)
+
+
+def _json(row: GameRow) -> Response:
+    if row.first is None:
+        abort(404)
+    record = record_of(row)
+    return _attachment(export_json(record) + "\n", "application/json",
+                       json_filename(record, _started_on(row).date()))
+
+
+def _csv(row: GameRow) -> Response:
+    if row.first is None:
+        abort(404)
+    record = record_of(row)
+    response = _attachment(csv_text(record, gettext), "text/csv",
+                           csv_filename(record, _started_on(row).date()))
+    response.headers["Content-Type"] = "text/csv; charset=utf-8"
+    return response
+
+
+@bp.get("/g/<token:token>/export.json")
+def export_game_json(token: str) -> Response:
+    """The game record with the engine's scores, as a JSON download."""
+    return _json(game_or_404(token))
+
+
+@bp.get("/g/<token:token>/export.csv")
+def export_game_csv(token: str) -> Response:
+    """One row per deal and a totals row, for a spreadsheet."""
+    return _csv(game_or_404(token))
+
+
+@bp.get("/v/<token:view_token>/export.json")
+def view_export_json(view_token: str) -> Response:
+    """The JSON export, from the view link."""
+    return _json(viewed_or_404(view_token))
+
+
+@bp.get("/v/<token:view_token>/export.csv")
+def view_export_csv(view_token: str) -> Response:
+    """The CSV export, from the view link."""
+    return _csv(viewed_or_404(view_token))
+
+
+@bp.get("/backup.json")
+def backup() -> Response:
+    """Every game this browser can see, as one JSON array of records."""
+    body = records_json(games_for_tokens(remembered()))
+    return _attachment(body, "application/json",
+                       f"scorekeeper-backup-{datetime.now(UTC).date().isoformat()}.json")

@@ -1,0 +1,158 @@
+"""Games: the home page, starting a game, the game page, its chart, undo, notes and deleting."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from ...rules import HouseRules, check_players, check_setup, house_rules_for
+from ...store import deals
+from ...store.games import (
+    StaleStateError,
+    create_game,
+    delete_game,
+    games_for_tokens,
+    save_text,
+)
+from ..forms import ConfirmForm, NewGameForm, NotesForm, NumberField
+from ..languages import gettext
+from ..present import problem_text
+from .common import forget, game_or_404, game_view, is_htmx, remember, remembered
+
+bp = Blueprint("games", __name__)
+
+
+class _SeatForm(ConfirmForm):
+    """A CSRF-protected button carrying a seat and the version it was shown with."""
+
+    seat = NumberField(validators=[])
+    version = NumberField(validators=[])
+
+
+class _UndoForm(ConfirmForm):
+    """The undo button: which deal it removes, and the version it was shown with."""
+
+    number = NumberField(validators=[])
+    version = NumberField(validators=[])
+
+
+def _to_game(token: str) -> Response:
+    return redirect(url_for("games.game_page", token=token), 303)
+
+
+@bp.get("/")
+def home() -> str:
+    """Games this browser created or opened: in progress first, then finished, newest first."""
+    rows = sorted(games_for_tokens(remembered()), key=lambda row: row.updated_at, reverse=True)
+    return render_template("pages/home.html", playing=[row for row in rows if not row.finished],
+                           finished=[row for row in rows if row.finished])
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new_game() -> Any:
+    """Choose the game, the mode, the four players and the house rules."""
+    form = NewGameForm()
+    if form.validate_on_submit():
+        players = form.players()
+        rules = house_rules_for(form.game.data, HouseRules(
+            doubling=bool(form.doubling.data),
+            doubled_self_take=form.doubled_self_take.data,
+            swap_diamonds_ltoosh=bool(form.swap_diamonds_ltoosh.data)))
+        problems = check_players(players) + check_setup(form.game.data, form.mode.data, rules)
+        for problem in problems:
+            field = form.field_of(problem.field)
+            # the message sits under its field, so it names the field as the form does
+            field.errors = [*field.errors, problem_text(problem, "", players,
+                                                        label=str(field.label.text))]
+        if not problems:
+            row = create_game(form.game.data, form.mode.data, players, rules, form.name.data)
+            remember(row.token)
+            return _to_game(row.token)
+    status = 422 if request.method == "POST" else 200
+    return render_template("pages/new_game.html", form=form), status
+
+
+@bp.get("/g/<token:token>")
+def game_page(token: str) -> Any:
+    """The game: totals, where the game is, what to choose next, history."""
+    row = game_or_404(token)
+    if row.first is None:
+        return render_template("pages/choose_first.html", row=row, form=ConfirmForm())
+    return render_template("pages/game.html", **game_view(row).template_args(
+        notes_form=NotesForm(obj=row)))
+
+
+@bp.get("/g/<token:token>/chart")
+def chart(token: str) -> Any:
+    """The running-totals chart alone (htmx loads it when it scrolls into view)."""
+    row = game_or_404(token)
+    if row.first is None or not is_htmx():
+        return _to_game(token)
+    view = game_view(row)
+    return render_template("fragments/chart.html", result=view.result, players=view.players)
+
+
+@bp.post("/g/<token:token>/first")
+def choose_first(token: str) -> Response:
+    """Who was dealt the 7♥ (Trix games) or declares first (Turkish King)."""
+    row = game_or_404(token)
+    form = _SeatForm()
+    seat, version = form.seat.data, form.version.data
+    if not form.validate() or seat is None or seat not in range(4) or not version:
+        abort(400)
+    outcome = deals.choose_first(row, seat, version)
+    if isinstance(outcome, deals.Stale):
+        flash(gettext("Someone else already started this game."), "warning")
+    return _to_game(row.token)
+
+
+@bp.post("/g/<token:token>/undo")
+def undo(token: str) -> Response:
+    """Remove the last deal; the deal number makes a double tap harmless."""
+    row = game_or_404(token)
+    form = _UndoForm()
+    if not form.validate() or row.first is None or not form.number.data or not form.version.data:
+        abort(400)
+    outcome = deals.undo_deal(row, game_view(row).result, form.number.data, form.version.data)
+    if isinstance(outcome, deals.Saved):
+        flash(gettext("Deal %(number)d was removed.", number=form.number.data), "info")
+    elif isinstance(outcome, deals.Stale):
+        flash(gettext("The game changed on another phone; nothing was undone."), "warning")
+    return _to_game(row.token)
+
+
+@bp.post("/g/<token:token>/notes")
+def notes(token: str) -> Any:
+    """Rename the game or change its notes."""
+    row = game_or_404(token)
+    form = NotesForm()
+    if not form.validate():
+        if row.first is None or form.version.errors:
+            abort(400)  # the page that shows this form is not there yet, or a tampered form
+        # the game page again, with the messages next to the fields
+        return render_template("pages/game.html", **game_view(row).template_args(
+            notes_form=form)), 422
+    try:
+        save_text(row, form.name.data, form.notes.data, form.version.data or 0)
+    except StaleStateError:
+        if (row.name, row.notes) != (form.name.data or None, form.notes.data or None):
+            flash(gettext("The game changed on another phone; your notes were not saved."),
+                  "warning")
+    return _to_game(row.token)
+
+
+@bp.route("/g/<token:token>/delete", methods=["GET", "POST"])
+def delete(token: str) -> Any:
+    """Delete a game, after a confirmation page."""
+    row = game_or_404(token)
+    form = ConfirmForm()
+    if request.method == "POST":
+        if not form.validate():
+            abort(400)
+        forget(row.token)
+        delete_game(row)
+        flash(gettext("The game was deleted."), "info")
+        return redirect(url_for("games.home"), 303)
+    return render_template("pages/delete.html", row=row, form=form)

@@ -1,0 +1,140 @@
+"""Exports of one game: a CSV for spreadsheets and the JSON game record, with their file names.
+
+Pure Python, no Flask: the export views call these and only add the HTTP response. Column
+headers and labels go through ``translate`` (Flask-Babel's ``gettext`` in the app).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import unicodedata
+from datetime import date
+
+from ..rules.cards import team_totals
+from ..rules.games import PARTNERSHIP
+from ..rules.messages import N_
+from ..rules.record import Record, dumps_record
+from ..rules.replay import replay
+from .labels import Translate, contract_label, identity, suit_label, team_label
+from .takes import short_takes
+
+BOM = "\ufeff"
+"""Starts the CSV so spreadsheets read it as UTF-8 (Arabic and Turkish names stay readable)."""
+
+DEAL = N_("Deal")
+KINGDOM = N_("Kingdom")
+KING = N_("King")
+DECLARER = N_("Declarer")
+CONTRACT = N_("Contract")
+TRUMP_SUIT = N_("Trump suit")
+TAKES = N_("Takes")
+PLAYER_TOTAL = N_("Total {name}")
+TOTAL = N_("Total")
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""A text cell starting with one of these could run as a formula in a spreadsheet."""
+
+Cell = str | int
+
+
+def neutralise(cell: Cell) -> Cell:
+    """Prefix an apostrophe to text a spreadsheet would read as a formula; numbers pass as is."""
+    if isinstance(cell, str) and cell.lstrip(" ").startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
+
+
+def csv_rows(record: Record, translate: Translate = identity) -> list[list[Cell]]:
+    """The CSV's rows: a header, one row per deal, then the totals (the engine's own numbers)."""
+    game = record.game
+    players = game.players
+    result = replay(game)
+    partnership = game.mode == PARTNERSHIP
+    header: list[Cell] = [
+        translate(DEAL), translate(KINGDOM),
+        translate(KING if game.definition.kingdoms else DECLARER),
+        translate(CONTRACT), translate(TRUMP_SUIT), translate(TAKES),
+        *players,
+        *(translate(PLAYER_TOTAL).format(name=name) for name in players),
+    ]
+    if partnership:
+        header += [team_label(players, team, translate) for team in (0, 1)]
+    rows: list[list[Cell]] = [header]
+    for deal in result.deals:
+        row: list[Cell] = [
+            deal.number,
+            "" if deal.kingdom is None else deal.kingdom + 1,
+            players[deal.chooser],
+            contract_label(deal.contract, translate),
+            suit_label(deal.deal.text("suit"), translate) if deal.contract == "trump" else "",
+            short_takes(deal.deal, players, translate),
+            *deal.scores,
+            *deal.running,
+        ]
+        if partnership:
+            row += list(team_totals(deal.running))
+        rows.append(row)
+    totals: list[Cell] = [translate(TOTAL), "", "", "", "", "", *result.totals, *result.totals]
+    if result.team_totals is not None:
+        totals += list(result.team_totals)
+    rows.append(totals)
+    return rows
+
+
+def csv_text(record: Record, translate: Translate = identity) -> str:
+    """The game as CSV text for a spreadsheet: byte-order mark, header, deals, totals row."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    for row in csv_rows(record, translate):
+        writer.writerow([neutralise(cell) for cell in row])
+    return BOM + buffer.getvalue()
+
+
+def export_json(record: Record) -> str:
+    """The game record with the engine's derived values, as `scorekeeper check` would accept."""
+    return dumps_record(record, derived=True)
+
+
+# Letters NFKD does not split into an ASCII letter and a combining mark.
+_TRANSLITERATE = str.maketrans({
+    "ı": "i", "İ": "I", "ß": "ss", "æ": "ae", "Æ": "AE", "ø": "o", "Ø": "O", "đ": "d",
+    "Đ": "D", "ł": "l", "Ł": "L", "œ": "oe", "Œ": "OE", "þ": "th", "Þ": "Th",
+})
+MAX_SLUG_LENGTH = 40
+MIN_SLUG_LETTERS = 2
+
+
+def slug(text: str) -> str:
+    """ASCII letters, digits and hyphens, lower case: "Friday at Ayşe's" → "friday-at-ayses"."""
+    ascii_text = (unicodedata.normalize("NFKD", text.translate(_TRANSLITERATE))
+                  .encode("ascii", "ignore").decode("ascii").lower())
+    ascii_text = re.sub(r"['’]", "", ascii_text)
+    words = re.findall(r"[a-z0-9]+", ascii_text)
+    result = ""
+    for word in words:
+        candidate = f"{result}-{word}" if result else word
+        if len(candidate) > MAX_SLUG_LENGTH:
+            break
+        result = candidate
+    return result or "-".join(words)[:MAX_SLUG_LENGTH].strip("-")
+
+
+def _file_stem(record: Record, today: date) -> str:
+    name = slug(record.name or "")
+    # a name in Arabic script (or only punctuation) leaves too little to read: use the game
+    if sum(char.isalpha() for char in name) < MIN_SLUG_LETTERS:
+        name = record.game.game
+    return f"{name}-{today.isoformat()}"
+
+
+def csv_filename(record: Record, today: date) -> str:
+    """The CSV's download name, e.g. "friday-night-2025-01-31.csv" or "trix-2025-01-31.csv"."""
+    return _file_stem(record, today) + ".csv"
+
+
+def json_filename(record: Record, today: date) -> str:
+    """The JSON record's download name, e.g. "turkish-king-2025-01-31.json"."""
+    return _file_stem(record, today) + ".json"
+

@@ -1,0 +1,186 @@
+"""The names the table reads, one table per concept: games, contracts, suits, cards, places,
+the fields of a deal form; and a refusal of the engine as a sentence.
+
+Pure Python, no Flask: the web views, the CSV export and the chart share these. Every word a
+player reads goes through ``translate`` (Flask-Babel's ``gettext`` in the app, identity by
+default); ``N_`` marks the English originals for the translation catalogues.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..rules.cards import SUIT_SYMBOLS, TEAMS
+from ..rules.contracts import KING_OF_HEARTS_CARD
+from ..rules.errors import Problem
+from ..rules.messages import N_, REASONS
+
+Translate = Callable[[str], str]
+
+
+def identity(text: str) -> str:
+    """The default `translate`: English as written."""
+    return text
+
+
+CONTRACT_LABELS: dict[str, str] = {
+    # Trix and Trix Complex
+    "king-of-hearts": N_("King of Hearts"),
+    "queens": N_("Queens"),
+    "diamonds": N_("Diamonds"),
+    "ltoosh": N_("Ltoosh"),
+    "trix": N_("Trix"),
+    "complex": N_("Complex"),
+    # Turkish King
+    "trump": N_("Trump"),
+    "no-king": N_("No King of Hearts"),
+    "no-queens": N_("No Queens"),
+    "no-boys": N_("No Boys"),
+    "no-hearts": N_("No Hearts"),
+    "no-last-two": N_("No Last Two"),
+    "no-tricks": N_("No Tricks"),
+}
+"""Contract id → English display name (translated by the caller's `translate`)."""
+
+NATIVE_NAMES: dict[str, str] = {
+    "king-of-hearts": "شيخ الكبة",
+    "queens": "بنات",
+    "diamonds": "ديناري",
+    "ltoosh": "لطوش",
+    "trix": "تركس",
+    "complex": "كمبلكس",
+    "trump": "Koz",
+    "no-king": "Rıfkı",
+    "no-queens": "Kız almaz",
+    "no-boys": "Erkek almaz",
+    "no-hearts": "Kupa almaz",
+    "no-last-two": "Son iki",
+    "no-tricks": "El almaz",
+}
+"""Contract id → the name the game's home table uses (RULES.md); a proper name, not translated."""
+
+GAME_LABELS: dict[str, str] = {
+    "trix": N_("Trix"),
+    "trix-complex": N_("Trix Complex"),
+    "turkish-king": N_("Turkish King"),
+}
+
+SUIT_LABELS: dict[str, str] = {
+    "S": N_("Spades"),
+    "H": N_("Hearts"),
+    "D": N_("Diamonds"),
+    "C": N_("Clubs"),
+}
+
+CARD_LABELS: dict[str, str] = {
+    "S": N_("Q♠"), "H": N_("Q♥"), "D": N_("Q♦"), "C": N_("Q♣"), KING_OF_HEARTS_CARD: N_("K♥"),
+}
+"""A card a deal records (a queen by its suit letter, the K♥) → its short name."""
+
+PLACE_LABELS = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"))
+"""Trix: the places of the finishing order."""
+LAST_TRICK_LABELS = (N_("Trick 12"), N_("Trick 13"))
+"""Turkish King's No Last Two: the two tricks it counts."""
+
+FIELD_LABELS: dict[tuple[str, str], str] = {
+    ("king-of-hearts", "taker"): N_("Who took the K♥"),
+    ("king-of-hearts", "doubled_by"): N_("Doubled by"),
+    ("queens", "takers"): N_("Who took each queen"),
+    ("queens", "doubled_by"): N_("Doubled by"),
+    ("diamonds", "counts"): N_("Diamonds"),
+    ("ltoosh", "tricks"): N_("Tricks"),
+    ("trix", "order"): N_("Finishing order"),
+    ("complex", "tricks"): N_("Tricks"),
+    ("complex", "diamonds"): N_("Diamonds"),
+    ("complex", "queens"): N_("Who took each queen"),
+    ("complex", "king_of_hearts"): N_("Who took the K♥"),
+    ("complex", "doubled_by"): N_("Doubled by"),
+    ("trump", "suit"): N_("Trump suit"),
+    ("trump", "tricks"): N_("Tricks"),
+    ("no-king", "taker"): N_("Who took the K♥"),
+    ("no-queens", "counts"): N_("Queens"),
+    ("no-boys", "counts"): N_("Kings and jacks"),
+    ("no-hearts", "counts"): N_("Hearts"),
+    ("no-last-two", "last_two"): N_("Last two tricks"),
+    ("no-tricks", "tricks"): N_("Tricks"),
+}
+"""(contract, field of its deal) → what the deal form calls it."""
+
+CONTRACT_FIELD = N_("Contract")
+TEAM = N_("{first} & {second}")
+
+def contract_label(contract_id: str, translate: Translate = identity) -> str:
+    """A contract's display name, e.g. "King of Hearts" or "No Last Two" (the id if unknown)."""
+    label = CONTRACT_LABELS.get(contract_id)
+    return translate(label) if label is not None else contract_id
+
+
+def contract_native_name(contract_id: str) -> str:
+    """The contract's Arabic (Trix games) or Turkish (Turkish King) name, e.g. "Rıfkı"."""
+    return NATIVE_NAMES.get(contract_id, "")
+
+
+def game_label(game_id: str, translate: Translate = identity) -> str:
+    """A game's display name: "Trix", "Trix Complex" or "Turkish King" (the id if unknown)."""
+    label = GAME_LABELS.get(game_id)
+    return translate(label) if label is not None else game_id
+
+
+def suit_label(suit: str, translate: Translate = identity) -> str:
+    """A suit letter's name, e.g. "S" → "Spades" (the letter if unknown)."""
+    label = SUIT_LABELS.get(suit)
+    return translate(label) if label is not None else suit
+
+
+def suit_symbol(suit: str) -> str:
+    """A suit letter's symbol, e.g. "S" → "♠"."""
+    return SUIT_SYMBOLS.get(suit, suit)
+
+
+def team_label(players: Sequence[str], team: int, translate: Translate = identity) -> str:
+    """A partnership team named by its players, e.g. "Rami & Omar" for team 0."""
+    first, second = TEAMS[team]
+    return translate(TEAM).format(first=players[first], second=players[second])
+
+
+def card_label(card: str, translate: Translate = identity) -> str:
+    """A recorded card's short name, e.g. "S" → "Q♠", "KH" → "K♥"."""
+    return translate(CARD_LABELS[card])
+
+
+def reason_label(reason: str | None, translate: Translate = identity) -> str:
+    """Why a contract is closed, in a few words ("" when it is open)."""
+    return translate(REASONS[reason]) if reason else ""
+
+
+def field_label(contract: str, path: str, players: Sequence[str],
+                translate: Translate = identity) -> str:
+    """A problem's field path in the reader's words: "Diamonds (Lina)", "Who took each queen"."""
+    base = field_group(path)
+    if base == "contract":
+        return translate(CONTRACT_FIELD)
+    label = translate(FIELD_LABELS.get((contract, base), base))
+    if "[" in path:
+        index = int(path.split("[")[1].rstrip("]"))
+        if base == "order":
+            return f"{label} ({translate(PLACE_LABELS[index])})"
+        if base == "last_two":
+            return f"{label} ({translate(LAST_TRICK_LABELS[index])})"
+        return f"{label} ({players[index]})"
+    return label
+
+
+def field_group(path: str) -> str:
+    """The form field a problem's path belongs to: "counts[2]" → "counts"."""
+    return path.split("[")[0].split(".")[0]
+
+
+def problem_text(problem: Problem, contract: str, players: Sequence[str],
+                 translate: Translate = identity, label: str | None = None) -> str:
+    """A refusal as a sentence in the reader's language (`label` names the field instead)."""
+    if label is None:
+        label = field_label(contract, problem.field, players, translate)
+    text = problem.render(translate, field_label=label)
+    if text and text[-1] not in ".!?؟":
+        text += "."
+    return text[:1].upper() + text[1:]

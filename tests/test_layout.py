@@ -1,0 +1,115 @@
+"""The package's architecture, as README's map draws it: rooms that import in one direction.
+
+- ``rules`` (the engine) imports nothing of the app; ``store`` and ``words`` import ``rules``
+  only; ``web`` imports them; nothing imports ``web`` but :func:`scorekeeper.create_app`;
+- no import circle, counting imports made inside functions too;
+- small modules, and few of them at the top.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import scorekeeper
+
+PACKAGE = Path(scorekeeper.__file__).resolve().parent
+MAX_LINES = 400
+MAX_TOP_LEVEL = 8
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(path): path for path in PACKAGE.rglob("*.py")
+           if "migrations" not in path.parts}
+
+
+def imports_of(name: str) -> set[str]:
+    """The app's modules `name` imports, at any depth of its code (lazy imports too)."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                origin = ".".join(base + ([node.module] if node.module else []))
+            else:
+                origin = node.module or ""
+            # `from . import x` names a module when there is one
+            targets = [f"{origin}.{alias.name}" if f"{origin}.{alias.name}" in MODULES
+                       else origin for alias in node.names]
+        else:
+            continue
+        found.update(target for target in targets if target in MODULES and target != name)
+    return found
+
+
+GRAPH = {name: imports_of(name) for name in MODULES}
+
+
+def room(name: str) -> str:
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else "scorekeeper"
+
+
+def test_no_import_circle() -> None:
+    done: set[str] = set()
+
+    def visit(name: str, path: list[str]) -> None:
+        if name in path:
+            pytest.fail("import circle: " + " -> ".join([*path[path.index(name):], name]))
+        if name in done:
+            return
+        for target in sorted(GRAPH[name]):
+            visit(target, [*path, name])
+        done.add(name)
+
+    for name in sorted(GRAPH):
+        visit(name, [])
+
+
+ALLOWED = {
+    "rules": {"rules"},
+    "store": {"rules", "store", "settings"},
+    "words": {"rules", "words"},
+    "web": {"rules", "store", "words", "web"},
+    "settings": set(),
+    "cli": {"rules", "store", "scorekeeper", "server"},
+    "server": {"scorekeeper"},
+    "scorekeeper": {"settings", "store", "web"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_each_room_imports_only_the_rooms_below_it(name: str) -> None:
+    rooms = {room(target) for target in GRAPH[name]}
+    assert rooms <= ALLOWED[room(name)], (name, rooms - ALLOWED[room(name)])
+
+
+def test_nothing_but_create_app_imports_the_web() -> None:
+    outside = sorted(name for name, targets in GRAPH.items()
+                     if room(name) != "web" and any(room(t) == "web" for t in targets))
+    assert outside == ["scorekeeper"]
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_modules_stay_small(name: str) -> None:
+    lines = MODULES[name].read_text(encoding="utf-8").count("\n")
+    assert lines <= MAX_LINES, (name, lines)
+
+
+def test_few_rooms_at_the_top() -> None:
+    top = [path.name for path in PACKAGE.iterdir()
+           if (path.suffix == ".py") or (path / "__init__.py").exists()]
+    assert len(top) <= MAX_TOP_LEVEL, sorted(top)

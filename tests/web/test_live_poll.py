@@ -1,0 +1,100 @@
+"""The live-poll shortcut answers exactly as Flask would, and only when nothing changed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from scorekeeper.web.live_poll import LivePollShortcut
+from tests.conftest import Table
+
+IGNORED = {"Date", "Set-Cookie", "Content-Length"}
+
+
+def _started(table: Table) -> str:
+    table.new_game("turkish-king", first=0)
+    return str(table.row().view_token)
+
+
+def _headers(response: Any) -> dict[str, str]:
+    return {k: v for k, v in response.headers.items() if k not in IGNORED}
+
+
+def _shortcut(app: Flask) -> LivePollShortcut:
+    assert isinstance(app.wsgi_app, LivePollShortcut)
+    return app.wsgi_app
+
+
+@pytest.mark.parametrize("conditional", ["if-none-match", "query"])
+def test_an_unchanged_game_gets_flasks_own_answer_without_flask(
+        app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch, conditional: str) -> None:
+    view_token = _started(table)
+    etag = table.client.get(f"/v/{view_token}/live").headers["ETag"]
+    tag = etag.removeprefix("W/").strip('"')
+    url = f"/v/{view_token}/live" + ("" if conditional == "if-none-match" else f"?v={tag}")
+    headers = {"If-None-Match": etag} if conditional == "if-none-match" else {}
+    by_flask = table.client.get(url, headers=headers)  # the first one teaches the headers
+    assert by_flask.status_code in (204, 304)
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("Flask answered")
+
+    shortcut = _shortcut(app)
+    monkeypatch.setattr(shortcut, "wsgi_app", refuse)
+    by_shortcut = table.client.get(url, headers=headers)
+    assert by_shortcut.status_code == by_flask.status_code
+    assert _headers(by_shortcut) == _headers(by_flask)
+    assert by_shortcut.get_data() == b""
+
+
+def test_a_changed_game_or_an_unknown_link_goes_to_flask(app: Flask, table: Table) -> None:
+    view_token = _started(table)
+    etag = table.client.get(f"/v/{view_token}/live").headers["ETag"]
+    table.client.get(f"/v/{view_token}/live", headers={"If-None-Match": etag})
+    fields = {"csrf_token": table.csrf(), "version": str(table.row().version), "name": "Friday"}
+    assert table.client.post(f"/g/{table.token}/notes", data=fields).status_code == 303
+    changed = table.client.get(f"/v/{view_token}/live", headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and "Friday" in changed.get_data(as_text=True)
+    assert table.client.get("/v/nope/live", headers={"If-None-Match": etag}).status_code == 404
+
+
+def test_the_access_code_still_applies(app: Flask, table: Table) -> None:
+    view_token = _started(table)
+    etag = table.client.get(f"/v/{view_token}/live").headers["ETag"]
+    table.client.get(f"/v/{view_token}/live", headers={"If-None-Match": etag})
+    app.config["ACCESS_CODE"] = "a code for the evening"
+    stranger = app.test_client()
+    response = stranger.get(f"/v/{view_token}/live", headers={"If-None-Match": etag})
+    assert response.status_code == 303 and "/access" in response.headers["Location"]
+
+
+@pytest.mark.parametrize(("cookie", "accept"), [
+    (None, None), (None, "ar"), (None, "tr-TR,tr;q=0.9,en;q=0.5"), (None, "de, fr;q=0.8"),
+    ("ar", "en"), ("tr", None), ("xx", "ar;q=0.2, tr;q=0.4"), ("", "*"),
+])
+def test_the_shortcut_reads_the_language_as_flask_does(
+        app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch, cookie: str | None,
+        accept: str | None) -> None:
+    """Its ETag carries the reader's language: the same tag Flask gives for these headers,
+    so a poll in the language it was rendered in is a 304 and in another is a 200."""
+    view_token = _started(table)
+    client = app.test_client()
+    if cookie is not None:
+        client.set_cookie("lang", cookie)
+    headers = {"Accept-Language": accept} if accept else {}
+    etag = client.get(f"/v/{view_token}/live", headers=headers).headers["ETag"]
+    client.get(f"/v/{view_token}/live", headers={**headers, "If-None-Match": etag})
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("Flask answered")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(_shortcut(app), "wsgi_app", refuse)
+        same = client.get(f"/v/{view_token}/live", headers={**headers, "If-None-Match": etag})
+        assert same.status_code == 304 and same.headers["ETag"] == etag
+    other = "ar" if not etag.endswith('-ar"') else "en"
+    client.set_cookie("lang", other)
+    assert client.get(f"/v/{view_token}/live",
+                      headers={**headers, "If-None-Match": etag}).status_code == 200
