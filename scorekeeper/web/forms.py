@@ -16,8 +16,8 @@ from typing import Any
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, Field, HiddenField, RadioField, StringField, TextAreaField
-from wtforms.widgets import HiddenInput
 from wtforms.validators import InputRequired, Length, Optional
+from wtforms.widgets import HiddenInput
 
 from ..rules import CONTRACTS, SUITS, FieldSpec
 from ..rules.deal import (
