@@ -1,6 +1,5 @@
 from typing import Any
 
-from flask import Flask
 from wtforms import Form
 
 from .csrf import CSRFProtect as CSRFProtect
