@@ -110,7 +110,7 @@ def name_key(name: str) -> str:
 
 
 def check_players(players: Sequence[object]) -> list[Problem]:
-    """Four non-blank names of at most 40 characters, all different."""
+    """Four non-blank names of at most PLAYER_NAME_LENGTH characters, all different."""
     if len(players) != 4:
         return [Problem("players", "wrong_length", {"expected": 4})]
     problems: list[Problem] = []

@@ -57,12 +57,15 @@ def find_game_by_view_token(token: str) -> GameRow | None:
         select(GameRow).where(GameRow.view_token == token)).scalar_one_or_none()
 
 
+VERSION_BY_VIEW_TOKEN = select(GameRow.version).where(GameRow.view_token == bindparam("token"))
+"""Only the version of the game behind a view link: one indexed read (the live view's poll)."""
+
+
 def version_by_view_token(token: str) -> int | None:
-    """Only the version of the game behind a view link (one indexed read), or None."""
+    """The version of the game behind a view link, or None."""
     if not is_token(token):
         return None
-    version = db.session.execute(
-        select(GameRow.version).where(GameRow.view_token == token)).scalar_one_or_none()
+    version = db.session.execute(VERSION_BY_VIEW_TOKEN, {"token": token}).scalar_one_or_none()
     return None if version is None else int(version)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import JSON, DateTime, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
+from ..rules.text import GAME_NAME_LENGTH
 from .db import Base
 
 
@@ -37,7 +38,7 @@ class GameRow(Base):
     deals: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     deal_count: Mapped[int] = mapped_column(Integer, default=0)
     finished: Mapped[bool] = mapped_column(default=False)
-    name: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(GAME_NAME_LENGTH), nullable=True)
     notes: Mapped[str | None] = mapped_column(Text, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -21,12 +21,10 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from flask import Flask
-from sqlalchemy import bindparam, select
 from werkzeug.http import HTTP_STATUS_CODES, parse_cookie, parse_etags
 
 from ..store.db import db
-from ..store.games import is_token
-from ..store.models import GameRow
+from ..store.games import VERSION_BY_VIEW_TOKEN, is_token
 from .access import has_access
 from .languages import LANGUAGE_COOKIE, choose_language, live_etag
 
@@ -46,7 +44,6 @@ class LivePollShortcut:
         self.wsgi_app = wsgi_app
         self.headers: dict[int, list[tuple[str, str]]] = {}
         self.weak = True  # as Flask's own ETag for this route, once one has been seen
-        self.statement: Any = None
         self.engine: Any = None
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse
@@ -101,10 +98,9 @@ class LivePollShortcut:
         if self.engine is None:
             with self.app.app_context():
                 self.engine = db.engine
-            self.statement = select(GameRow.version).where(
-                GameRow.view_token == bindparam("token"))
         with self.engine.connect() as connection:
-            version = connection.execute(self.statement, {"token": token}).scalar_one_or_none()
+            version = connection.execute(VERSION_BY_VIEW_TOKEN,
+                                         {"token": token}).scalar_one_or_none()
         return None if version is None else int(version)
 
     def _through_flask(self, environ: dict[str, Any], start_response: StartResponse
