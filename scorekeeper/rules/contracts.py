@@ -4,20 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 
 from .cards import SEATS, SUITS
-from .deal import (
-    CARD_SEATS,
-    COUNTS,
-    OPTIONAL_CARD_SEATS,
-    OPTIONAL_SEAT,
-    ORDER,
-    SEAT,
-    SEAT_PAIR,
-    SUIT,
-    Deal,
-    FieldSpec,
-)
+from .deal import Deal, FieldKind, FieldSpec
 from .errors import Problem
 
 NET = "net"
@@ -37,9 +27,24 @@ Scores = tuple[int, ...]
 Scorer = Callable[[Deal, HouseRules], Scores]
 Checker = Callable[[Deal, HouseRules], list[Problem]]
 
-POSITIVE = "positive"
-NEGATIVE = "negative"
-TRUMP = "trump"
+
+
+class ContractKind(StrEnum):
+    """What a contract is for the turn rules: Turkish King counts trumps and negatives per player.
+    A StrEnum: members equal (and serialise as) their values."""
+
+    POSITIVE = "positive"
+    """Points to win (Trix's layout game)."""
+    NEGATIVE = "negative"
+    """Penalties to avoid."""
+    TRUMP = "trump"
+    """Turkish King's trump contract: tricks to win."""
+
+
+# the names the web layer imports (aliases of the members)
+POSITIVE = ContractKind.POSITIVE
+NEGATIVE = ContractKind.NEGATIVE
+TRUMP = ContractKind.TRUMP
 
 
 def _no_checks(deal: Deal, rules: HouseRules) -> list[Problem]:
@@ -52,7 +57,7 @@ class Contract:
 
     id: str
     fields: tuple[FieldSpec, ...]
-    kind: str
+    kind: ContractKind
     score: Scorer
     check: Checker = _no_checks
 
@@ -198,44 +203,45 @@ def _score_trump(deal: Deal, rules: HouseRules) -> Scores:
 
 
 def _counts(name: str, maximum: int, unit: str) -> FieldSpec:
-    return FieldSpec(name, COUNTS, maximum=maximum, total=maximum, unit=unit)
+    return FieldSpec(name, FieldKind.COUNTS, maximum=maximum, total=maximum, unit=unit)
 
 
 QUEEN_CARDS = SUITS
 COMPLEX_DOUBLE_CARDS = (KING_OF_HEARTS_CARD, *SUITS)
 
+_NEG, _POS, _TRUMP = ContractKind.NEGATIVE, ContractKind.POSITIVE, ContractKind.TRUMP
+
 CONTRACTS: dict[str, Contract] = {
     contract.id: contract
     for contract in (
         Contract("king-of-hearts",
-                 (FieldSpec("taker", SEAT), FieldSpec("doubled_by", OPTIONAL_SEAT)),
-                 NEGATIVE, _score_king_of_hearts, _doubling_checks),
+                 (FieldSpec("taker", FieldKind.SEAT),
+                  FieldSpec("doubled_by", FieldKind.OPTIONAL_SEAT)),
+                 _NEG, _score_king_of_hearts, _doubling_checks),
         Contract("queens",
-                 (FieldSpec("takers", CARD_SEATS, cards=QUEEN_CARDS),
-                  FieldSpec("doubled_by", OPTIONAL_CARD_SEATS, cards=QUEEN_CARDS)),
-                 NEGATIVE, _score_queens, _doubling_checks),
-        Contract("diamonds", (_counts("counts", 13, "diamonds"),), NEGATIVE, _score_diamonds),
-        Contract("ltoosh", (_counts("tricks", 13, "tricks"),), NEGATIVE, _score_ltoosh),
-        Contract("trix", (FieldSpec("order", ORDER),), POSITIVE, _score_trix),
+                 (FieldSpec("takers", FieldKind.CARD_SEATS, cards=QUEEN_CARDS),
+                  FieldSpec("doubled_by", FieldKind.OPTIONAL_CARD_SEATS, cards=QUEEN_CARDS)),
+                 _NEG, _score_queens, _doubling_checks),
+        Contract("diamonds", (_counts("counts", 13, "diamonds"),), _NEG, _score_diamonds),
+        Contract("ltoosh", (_counts("tricks", 13, "tricks"),), _NEG, _score_ltoosh),
+        Contract("trix", (FieldSpec("order", FieldKind.ORDER),), _POS, _score_trix),
         Contract("complex",
                  (_counts("tricks", 13, "tricks"), _counts("diamonds", 13, "diamonds"),
-                  FieldSpec("queens", CARD_SEATS, cards=QUEEN_CARDS),
-                  FieldSpec("king_of_hearts", SEAT),
-                  FieldSpec("doubled_by", OPTIONAL_CARD_SEATS, cards=COMPLEX_DOUBLE_CARDS)),
-                 NEGATIVE, _score_complex, _check_complex),
-        Contract("trump", (FieldSpec("suit", SUIT), _counts("tricks", 13, "tricks")),
-                 TRUMP, _score_trump),
-        Contract("no-king", (FieldSpec("taker", SEAT),), NEGATIVE, _score_no_king),
-        Contract("no-queens", (_counts("counts", 4, "queens"),), NEGATIVE,
-                 _per_item(100, "counts")),
-        Contract("no-boys", (_counts("counts", 8, "kings and jacks"),), NEGATIVE,
+                  FieldSpec("queens", FieldKind.CARD_SEATS, cards=QUEEN_CARDS),
+                  FieldSpec("king_of_hearts", FieldKind.SEAT),
+                  FieldSpec("doubled_by", FieldKind.OPTIONAL_CARD_SEATS,
+                            cards=COMPLEX_DOUBLE_CARDS)),
+                 _NEG, _score_complex, _check_complex),
+        Contract("trump", (FieldSpec("suit", FieldKind.SUIT), _counts("tricks", 13, "tricks")),
+                 _TRUMP, _score_trump),
+        Contract("no-king", (FieldSpec("taker", FieldKind.SEAT),), _NEG, _score_no_king),
+        Contract("no-queens", (_counts("counts", 4, "queens"),), _NEG, _per_item(100, "counts")),
+        Contract("no-boys", (_counts("counts", 8, "kings and jacks"),), _NEG,
                  _per_item(60, "counts")),
-        Contract("no-hearts", (_counts("counts", 13, "hearts"),), NEGATIVE,
-                 _per_item(30, "counts")),
-        Contract("no-last-two", (FieldSpec("last_two", SEAT_PAIR),), NEGATIVE,
+        Contract("no-hearts", (_counts("counts", 13, "hearts"),), _NEG, _per_item(30, "counts")),
+        Contract("no-last-two", (FieldSpec("last_two", FieldKind.SEAT_PAIR),), _NEG,
                  _score_no_last_two),
-        Contract("no-tricks", (_counts("tricks", 13, "tricks"),), NEGATIVE,
-                 _per_item(50, "tricks")),
+        Contract("no-tricks", (_counts("tricks", 13, "tricks"),), _NEG, _per_item(50, "tricks")),
     )
 }
 """Every contract by its id (RULES.md tables)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .contracts import CONTRACTS, NEGATIVE, HouseRules
+from .contracts import CONTRACTS, ContractKind, HouseRules
 from .deal import Deal
 from .errors import Problem
 
@@ -67,7 +67,8 @@ GAMES: dict[str, GameDef] = {
                                          "no-last-two", "no-tricks"), 20, (SOLO,), ()),
 }
 
-TURKISH_NEGATIVES = tuple(c for c in GAMES[TURKISH_KING].contracts if CONTRACTS[c].kind == NEGATIVE)
+TURKISH_NEGATIVES = tuple(c for c in GAMES[TURKISH_KING].contracts
+                          if CONTRACTS[c].kind == ContractKind.NEGATIVE)
 TRUMPS_PER_PLAYER = 2
 NEGATIVES_PER_PLAYER = 3
 PLAYS_PER_NEGATIVE = 2

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import assert_never
 
 from .cards import team_totals
-from .contracts import CONTRACTS, TRUMP
+from .contracts import CONTRACTS, ContractKind
 from .deal import Deal, Value, parse_field
 from .errors import Problem, RuleError
 from .games import (
@@ -18,6 +19,7 @@ from .games import (
     Game,
     GameDef,
 )
+from .messages import ClosedReason
 
 
 @dataclass(frozen=True)
@@ -26,7 +28,7 @@ class Option:
 
     contract: str
     open: bool
-    reason: str | None = None
+    reason: ClosedReason | None = None
 
 
 @dataclass(frozen=True)
@@ -37,12 +39,12 @@ class Quota:
     negatives: int = 0
 
     @property
-    def forced(self) -> str | None:
-        """'negative' or 'trump' when the player may declare only that kind, else None."""
+    def forced(self) -> ContractKind | None:
+        """NEGATIVE or TRUMP when the player may declare only that kind, else None."""
         if self.trumps >= TRUMPS_PER_PLAYER and self.negatives < NEGATIVES_PER_PLAYER:
-            return "negative"
+            return ContractKind.NEGATIVE
         if self.negatives >= NEGATIVES_PER_PLAYER and self.trumps < TRUMPS_PER_PLAYER:
-            return "trump"
+            return ContractKind.TRUMP
         return None
 
 
@@ -138,26 +140,45 @@ class _Tally:
     def _option(self, contract: str, chooser: int, kingdom: int | None) -> Option:
         if kingdom is not None:
             if contract in self.played_in_kingdom.get(kingdom, ()):
-                return Option(contract, False, "contract_played")
+                return Option(contract, False, ClosedReason.CONTRACT_PLAYED)
             return Option(contract, True)
-        if CONTRACTS[contract].kind == TRUMP:
-            if self.trumps[chooser] >= TRUMPS_PER_PLAYER:
-                return Option(contract, False, "trump_quota")
-            return Option(contract, True)
-        if self.negatives[chooser] >= NEGATIVES_PER_PLAYER:
-            return Option(contract, False, "negative_quota")
-        if self.negative_plays[contract] >= PLAYS_PER_NEGATIVE:
-            return Option(contract, False, "negative_twice")
-        return Option(contract, True)
+        kind = CONTRACTS[contract].kind
+        match kind:
+            case ContractKind.TRUMP:
+                if self.trumps[chooser] >= TRUMPS_PER_PLAYER:
+                    return Option(contract, False, ClosedReason.TRUMP_QUOTA)
+                return Option(contract, True)
+            case ContractKind.NEGATIVE:
+                if self.negatives[chooser] >= NEGATIVES_PER_PLAYER:
+                    return Option(contract, False, ClosedReason.NEGATIVE_QUOTA)
+                if self.negative_plays[contract] >= PLAYS_PER_NEGATIVE:
+                    return Option(contract, False, ClosedReason.NEGATIVE_TWICE)
+                return Option(contract, True)
+            case ContractKind.POSITIVE:
+                raise _no_quota(contract)
+            case _:
+                assert_never(kind)
 
     def record(self, step: NextStep, deal: Deal) -> None:
         if step.kingdom is not None:
             self.played_in_kingdom.setdefault(step.kingdom, set()).add(deal.contract)
-        elif CONTRACTS[deal.contract].kind == TRUMP:
-            self.trumps[step.chooser] += 1
-        else:
-            self.negatives[step.chooser] += 1
-            self.negative_plays[deal.contract] += 1
+            return
+        kind = CONTRACTS[deal.contract].kind
+        match kind:
+            case ContractKind.TRUMP:
+                self.trumps[step.chooser] += 1
+            case ContractKind.NEGATIVE:
+                self.negatives[step.chooser] += 1
+                self.negative_plays[deal.contract] += 1
+            case ContractKind.POSITIVE:
+                raise _no_quota(deal.contract)
+            case _:
+                assert_never(kind)
+
+
+def _no_quota(contract: str) -> ValueError:
+    """Turkish King's quotas count trumps and negatives; a positive contract has no place."""
+    return ValueError(f"{contract}: a positive contract in a game without kingdoms")
 
 
 def parse_deal(definition: GameDef, raw: Mapping[str, object]) -> tuple[Deal | None, list[Problem]]:
