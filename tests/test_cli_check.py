@@ -1,13 +1,13 @@
 """`scorekeeper check FILE|-` (GAME-RECORD.md): exit 0 and JSON, 1 and one line, 2 for non-records.
 
-Run both as a real process (the installed console script, or ``python -m scorekeeper.cli``)
-and in-process through :func:`scorekeeper.cli.main`.
+Run both as a real process (``python -m scorekeeper.cli`` on the code beside these tests) and
+in-process through :func:`scorekeeper.cli.main`.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,20 +19,20 @@ from scorekeeper.cli import main
 
 EXAMPLES = Path(__file__).parent / "rules" / "examples"
 EXAMPLE_NAMES = sorted(p.name.removesuffix(".check.json") for p in EXAMPLES.glob("*.check.json"))
+CHECKOUT = Path(__file__).resolve().parents[1]
 
 
 def command() -> list[str]:
-    """The console script installed beside this Python, else the module."""
-    script = Path(sys.executable).parent / "scorekeeper"
-    if script.is_file():
-        return [str(script)]
-    found = shutil.which("scorekeeper")
-    return [found] if found else [sys.executable, "-m", "scorekeeper.cli"]
+    """The command as a module: the installed console script imports whatever checkout the
+    package was installed from, which need not be the one these tests belong to."""
+    return [sys.executable, "-m", "scorekeeper.cli"]
 
 
 def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
+    # this checkout first on the path, whatever the current directory
+    path = os.pathsep.join(filter(None, [str(CHECKOUT), os.environ.get("PYTHONPATH")]))
     done = subprocess.run([*command(), "check", *args], input=stdin, capture_output=True,
-                          timeout=60)
+                          timeout=60, env={**os.environ, "PYTHONPATH": path})
     return subprocess.CompletedProcess(done.args, done.returncode,
                                        done.stdout.decode("utf-8"), done.stderr.decode("utf-8"))
 
