@@ -108,6 +108,36 @@ def test_an_export_with_derived_keys_checks(write: Any) -> None:
     assert (done.returncode, done.stderr) == (0, "")
 
 
+def test_positive_winners_are_everyone_above_zero(write: Any) -> None:
+    """RULES.md, Every game: Turkish King under `winners` "positive"."""
+    from tests.rules.builders import ALL_AT_ZERO, TWO_ABOVE_ZERO
+
+    for deals, highest, positive in ((TWO_ABOVE_ZERO, [1], [1, 3]),
+                                     (ALL_AT_ZERO, [0, 1, 2, 3], [])):
+        for rules, winners in (({}, highest), ({"winners": "highest"}, highest),
+                               ({"winners": "positive"}, positive)):
+            data = record(deals, game="turkish-king", house_rules=rules)
+            done = run(write(data))
+            assert (done.returncode, done.stderr) == (0, "")
+            output = json.loads(done.stdout)
+            assert output["finished"] is True and output["winners"] == winners
+
+
+def test_whole_queen_of_diamonds_scores(write: Any) -> None:
+    """RULES.md, Trix Complex: a Q♦ doubled by seat 3, taken by seat 0 (one trick, one diamond)."""
+    deal = {"contract": "complex", "tricks": [1, 4, 4, 4], "diamonds": [1, 4, 4, 4],
+            "queens": {"S": 1, "H": 2, "D": 0, "C": 3}, "king_of_hearts": 1,
+            "doubled_by": {"D": 3}}
+    trix = {"contract": "trix", "order": [0, 1, 2, 3]}
+    for rule, taker, doubler in (("queen", -15 - 60, -125 + 25), ("whole", -15 - 70, -125 + 35)):
+        data = record([trix, deal], game="trix-complex",
+                      house_rules={"doubled_queen_of_diamonds": rule})
+        done = run(write(data))
+        assert (done.returncode, done.stderr) == (0, "")
+        scores = json.loads(done.stdout)["deals"][1]["scores"]
+        assert (scores[0], scores[3]) == (taker, doubler)
+
+
 # --- invalid records (exit 1) -------------------------------------------------------------------
 
 
@@ -143,6 +173,14 @@ def test_diamonds_that_do_not_add_up(write: Any) -> None:
      "mode: Turkish King is played solo only"),
     (record([], colour="red"), "colour is not a field of this record"),
     (record([], totals=[0, 0, 0, 1]), "totals does not match what the rules compute"),
+    (record([], game="turkish-king", house_rules={"winners": "most"}),
+     "house_rules.winners must be highest or positive"),
+    (record([], game="trix-complex", house_rules={"doubled_queen_of_diamonds": "double"}),
+     "house_rules.doubled_queen_of_diamonds must be queen or whole"),
+    (record([], house_rules={"winners": "positive"}),
+     "house_rules.winners does not apply to this game"),
+    (record([], game="turkish-king", house_rules={"doubled_queen_of_diamonds": "whole"}),
+     "house_rules.doubled_queen_of_diamonds does not apply to this game"),
 ])
 def test_invalid_record_one_line(write: Any, data: dict[str, Any], line: str) -> None:
     done = run(write(data))

@@ -5,7 +5,17 @@ next; nothing here imports Flask, SQLAlchemy or WTForms.
 """
 
 from .cards import SEATS, SUIT_SYMBOLS, SUITS, TEAMS, next_seat, team_of, team_totals
-from .contracts import CONTRACTS, FULL, NET, Contract, ContractKind, HouseRules
+from .contracts import (
+    CONTRACTS,
+    FULL,
+    HOUSE_RULE_KEYS,
+    NET,
+    Contract,
+    ContractKind,
+    HouseRules,
+    QueenOfDiamonds,
+    Winners,
+)
 from .deal import Deal, FieldKind, FieldSpec
 from .errors import NotARecordError, Problem, RuleError
 from .games import (
@@ -51,6 +61,7 @@ __all__ = [
     "CONTRACTS",
     "FULL",
     "GAMES",
+    "HOUSE_RULE_KEYS",
     "NET",
     "PARTNERSHIP",
     "REASONS",
@@ -79,10 +90,12 @@ __all__ = [
     "NotARecordError",
     "Option",
     "Problem",
+    "QueenOfDiamonds",
     "Quota",
     "Record",
     "Replay",
     "RuleError",
+    "Winners",
     "check_output",
     "check_players",
     "check_setup",

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
+from typing import assert_never
 
 from .cards import SEATS, SUITS
 from .deal import Deal, FieldKind, FieldSpec
@@ -14,13 +15,51 @@ NET = "net"
 FULL = "full"
 
 
+class QueenOfDiamonds(StrEnum):
+    """House rule `doubled_queen_of_diamonds` (Trix Complex): what a doubled Q♦ doubles."""
+
+    QUEEN = "queen"
+    """Only its queen part: −50 − 10 = −60 to its taker, +25 to the doubler."""
+    WHOLE = "whole"
+    """The whole card: −70 to its taker, +35 to the doubler."""
+
+
+class Winners(StrEnum):
+    """House rule `winners` (Turkish King): who wins a finished game."""
+
+    HIGHEST = "highest"
+    """The highest total (equal totals share the win)."""
+    POSITIVE = "positive"
+    """Every player whose total is above zero (possibly several, possibly nobody)."""
+
+
 @dataclass(frozen=True)
 class HouseRules:
-    """The switches RULES.md allows a table (Trix games only)."""
+    """The switches RULES.md allows a table; GameDef.house_rules says which a game uses."""
 
     doubling: bool = True
     doubled_self_take: str = NET
     swap_diamonds_ltoosh: bool = False
+    doubled_queen_of_diamonds: QueenOfDiamonds = QueenOfDiamonds.QUEEN
+    winners: Winners = Winners.HIGHEST
+
+
+HOUSE_RULE_KEYS: tuple[str, ...] = tuple(f.name for f in fields(HouseRules))
+"""Every house rule's key, in the order records write them."""
+
+HOUSE_RULE_CHOICES: dict[str, tuple[str, ...]] = {
+    "doubled_self_take": (NET, FULL),
+    "doubled_queen_of_diamonds": tuple(QueenOfDiamonds),
+    "winners": tuple(Winners),
+}
+"""The house rules that take one of a few words, with the words; the others are true/false."""
+
+BAD_CHOICE: dict[str, str] = {
+    "doubled_self_take": "bad_self_take",
+    "doubled_queen_of_diamonds": "bad_queen_of_diamonds",
+    "winners": "bad_winners",
+}
+"""The message id refusing a word that is not one of HOUSE_RULE_CHOICES[key]."""
 
 
 Scores = tuple[int, ...]
@@ -149,12 +188,27 @@ COMPLEX_TRICK, COMPLEX_DIAMOND = 15, 10
 KING_OF_HEARTS_CARD = "KH"
 
 
+QUEEN_OF_DIAMONDS = QUEEN_PENALTY + COMPLEX_DIAMOND
+"""The Q♦ is a queen and a diamond: 35 in all."""
+
+
 def _score_complex(deal: Deal, rules: HouseRules) -> Scores:
     scores = [-COMPLEX_TRICK * t - COMPLEX_DIAMOND * d
               for t, d in zip(deal.counts("tricks"), deal.counts("diamonds"), strict=True)]
     doublers = deal.cards("doubled_by")
     for suit, taker in deal.cards("queens").items():
-        _charge_card(scores, taker, doublers.get(suit), QUEEN_PENALTY, rules)
+        doubler = doublers.get(suit)
+        if suit != "D" or doubler is None:
+            _charge_card(scores, taker, doubler, QUEEN_PENALTY, rules)
+            continue
+        match rules.doubled_queen_of_diamonds:
+            case QueenOfDiamonds.QUEEN:  # the diamond's 10 stays single (in the counts above)
+                _charge_card(scores, taker, doubler, QUEEN_PENALTY, rules)
+            case QueenOfDiamonds.WHOLE:  # the whole 35 doubles: take its 10 back from the counts
+                scores[taker] += COMPLEX_DIAMOND
+                _charge_card(scores, taker, doubler, QUEEN_OF_DIAMONDS, rules)
+            case _:
+                assert_never(rules.doubled_queen_of_diamonds)
     _charge_card(scores, deal.seat("king_of_hearts"), doublers.get(KING_OF_HEARTS_CARD),
                  KING_OF_HEARTS_PENALTY, rules)
     return tuple(scores)

@@ -42,6 +42,8 @@ TEMPLATES: dict[str, str] = {
     "long_name": N_("{field}: a name has at most {maximum} characters"),
     "same_name": N_("{field}: two players cannot have the same name"),
     "bad_self_take": N_("{field} must be net or full"),
+    "bad_queen_of_diamonds": N_("{field} must be queen or whole"),
+    "bad_winners": N_("{field} must be highest or positive"),
     "rule_not_for_game": N_("{field} does not apply to this game"),
     "derived_mismatch": N_("{field} does not match what the rules compute"),
     "bad_format": N_("{field} must be scorekeeper-game/1"),

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import assert_never
 
 from .cards import team_totals
-from .contracts import CONTRACTS, ContractKind
+from .contracts import CONTRACTS, ContractKind, Winners
 from .deal import Deal, Value, parse_field
 from .errors import Problem, RuleError
 from .games import (
@@ -239,7 +239,7 @@ def replay(game: Game) -> Replay:
         tally.record(step, deal)
     finished = len(results) == definition.deals_total
     teams = team_totals(running) if game.mode == PARTNERSHIP else None
-    winners = _winners(running, teams) if finished else None
+    winners = _winners(running, teams, game.house_rules.winners) if finished else None
     turkish = not definition.kingdoms
     return Replay(
         game=game,
@@ -255,12 +255,19 @@ def replay(game: Game) -> Replay:
     )
 
 
-def _winners(totals: tuple[int, ...], teams: tuple[int, int] | None) -> tuple[int, ...]:
-    if teams is None:
-        best = max(totals)
-        return tuple(seat for seat, total in enumerate(totals) if total == best)
-    best = max(teams)
-    return tuple(sorted(seat for seat in range(4) if teams[seat % 2] == best))
+def _winners(totals: tuple[int, ...], teams: tuple[int, int] | None,
+             rule: Winners) -> tuple[int, ...]:
+    """The winning seats, sorted (both partners of a winning team): RULES.md, Every game."""
+    # a seat's score for winning: its own total in solo, its team's in partnership
+    standing = totals if teams is None else tuple(teams[seat % 2] for seat in range(4))
+    match rule:
+        case Winners.HIGHEST:
+            best = max(standing)
+            return tuple(seat for seat in range(4) if standing[seat] == best)
+        case Winners.POSITIVE:  # possibly nobody
+            return tuple(seat for seat in range(4) if standing[seat] > 0)
+        case _:
+            assert_never(rule)
 
 
 @dataclass(frozen=True)
