@@ -1,13 +1,13 @@
 """`scorekeeper check FILE|-` (GAME-RECORD.md): exit 0 and JSON, 1 and one line, 2 for non-records.
 
-Run both as a real process (the installed console script, or ``python -m scorekeeper.cli``)
-and in-process through :func:`scorekeeper.cli.main`.
+Run both as a real process (``python -m scorekeeper.cli`` on the code beside these tests) and
+in-process through :func:`scorekeeper.cli.main`.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,20 +19,20 @@ from scorekeeper.cli import main
 
 EXAMPLES = Path(__file__).parent / "rules" / "examples"
 EXAMPLE_NAMES = sorted(p.name.removesuffix(".check.json") for p in EXAMPLES.glob("*.check.json"))
+CHECKOUT = Path(__file__).resolve().parents[1]
 
 
 def command() -> list[str]:
-    """The console script installed beside this Python, else the module."""
-    script = Path(sys.executable).parent / "scorekeeper"
-    if script.is_file():
-        return [str(script)]
-    found = shutil.which("scorekeeper")
-    return [found] if found else [sys.executable, "-m", "scorekeeper.cli"]
+    """The command as a module: the installed console script imports whatever checkout the
+    package was installed from, which need not be the one these tests belong to."""
+    return [sys.executable, "-m", "scorekeeper.cli"]
 
 
 def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
+    # this checkout first on the path, whatever the current directory
+    path = os.pathsep.join(filter(None, [str(CHECKOUT), os.environ.get("PYTHONPATH")]))
     done = subprocess.run([*command(), "check", *args], input=stdin, capture_output=True,
-                          timeout=60)
+                          timeout=60, env={**os.environ, "PYTHONPATH": path})
     return subprocess.CompletedProcess(done.args, done.returncode,
                                        done.stdout.decode("utf-8"), done.stderr.decode("utf-8"))
 
@@ -108,6 +108,36 @@ def test_an_export_with_derived_keys_checks(write: Any) -> None:
     assert (done.returncode, done.stderr) == (0, "")
 
 
+def test_positive_winners_are_everyone_above_zero(write: Any) -> None:
+    """RULES.md, Every game: Turkish King under `winners` "positive"."""
+    from tests.rules.builders import ALL_AT_ZERO, TWO_ABOVE_ZERO
+
+    for deals, highest, positive in ((TWO_ABOVE_ZERO, [1], [1, 3]),
+                                     (ALL_AT_ZERO, [0, 1, 2, 3], [])):
+        for rules, winners in (({}, highest), ({"winners": "highest"}, highest),
+                               ({"winners": "positive"}, positive)):
+            data = record(deals, game="turkish-king", house_rules=rules)
+            done = run(write(data))
+            assert (done.returncode, done.stderr) == (0, "")
+            output = json.loads(done.stdout)
+            assert output["finished"] is True and output["winners"] == winners
+
+
+def test_whole_queen_of_diamonds_scores(write: Any) -> None:
+    """RULES.md, Trix Complex: a Q♦ doubled by seat 3, taken by seat 0 (one trick, one diamond)."""
+    deal = {"contract": "complex", "tricks": [1, 4, 4, 4], "diamonds": [1, 4, 4, 4],
+            "queens": {"S": 1, "H": 2, "D": 0, "C": 3}, "king_of_hearts": 1,
+            "doubled_by": {"D": 3}}
+    trix = {"contract": "trix", "order": [0, 1, 2, 3]}
+    for rule, taker, doubler in (("queen", -15 - 60, -125 + 25), ("whole", -15 - 70, -125 + 35)):
+        data = record([trix, deal], game="trix-complex",
+                      house_rules={"doubled_queen_of_diamonds": rule})
+        done = run(write(data))
+        assert (done.returncode, done.stderr) == (0, "")
+        scores = json.loads(done.stdout)["deals"][1]["scores"]
+        assert (scores[0], scores[3]) == (taker, doubler)
+
+
 # --- invalid records (exit 1) -------------------------------------------------------------------
 
 
@@ -143,6 +173,14 @@ def test_diamonds_that_do_not_add_up(write: Any) -> None:
      "mode: Turkish King is played solo only"),
     (record([], colour="red"), "colour is not a field of this record"),
     (record([], totals=[0, 0, 0, 1]), "totals does not match what the rules compute"),
+    (record([], game="turkish-king", house_rules={"winners": "most"}),
+     "house_rules.winners must be highest or positive"),
+    (record([], game="trix-complex", house_rules={"doubled_queen_of_diamonds": "double"}),
+     "house_rules.doubled_queen_of_diamonds must be queen or whole"),
+    (record([], house_rules={"winners": "positive"}),
+     "house_rules.winners does not apply to this game"),
+    (record([], game="turkish-king", house_rules={"doubled_queen_of_diamonds": "whole"}),
+     "house_rules.doubled_queen_of_diamonds does not apply to this game"),
 ])
 def test_invalid_record_one_line(write: Any, data: dict[str, Any], line: str) -> None:
     done = run(write(data))

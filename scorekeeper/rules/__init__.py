@@ -5,8 +5,18 @@ next; nothing here imports Flask, SQLAlchemy or WTForms.
 """
 
 from .cards import SEATS, SUIT_SYMBOLS, SUITS, TEAMS, next_seat, team_of, team_totals
-from .contracts import CONTRACTS, FULL, NET, Contract, HouseRules
-from .deal import Deal, FieldSpec
+from .contracts import (
+    CONTRACTS,
+    FULL,
+    HOUSE_RULE_KEYS,
+    NET,
+    Contract,
+    ContractKind,
+    HouseRules,
+    QueenOfDiamonds,
+    Winners,
+)
+from .deal import Deal, FieldKind, FieldSpec
 from .errors import NotARecordError, Problem, RuleError
 from .games import (
     GAMES,
@@ -21,7 +31,7 @@ from .games import (
     check_setup,
     house_rules_for,
 )
-from .messages import REASONS, TEMPLATES, UNITS
+from .messages import REASONS, TEMPLATES, UNITS, ClosedReason
 from .record import (
     Record,
     check_output,
@@ -51,6 +61,7 @@ __all__ = [
     "CONTRACTS",
     "FULL",
     "GAMES",
+    "HOUSE_RULE_KEYS",
     "NET",
     "PARTNERSHIP",
     "REASONS",
@@ -64,10 +75,13 @@ __all__ = [
     "TRIX_COMPLEX",
     "TURKISH_KING",
     "UNITS",
+    "ClosedReason",
     "Contract",
+    "ContractKind",
     "Deal",
     "DealResult",
     "Evaluation",
+    "FieldKind",
     "FieldSpec",
     "Game",
     "GameDef",
@@ -76,10 +90,12 @@ __all__ = [
     "NotARecordError",
     "Option",
     "Problem",
+    "QueenOfDiamonds",
     "Quota",
     "Record",
     "Replay",
     "RuleError",
+    "Winners",
     "check_output",
     "check_players",
     "check_setup",

@@ -10,7 +10,7 @@ from typing import Any
 
 from .cards import SEATS
 from .contracts import CONTRACTS
-from .deal import COUNTS, ORDER, is_int
+from .deal import FieldKind, is_int
 
 
 def autofill(raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -25,13 +25,15 @@ def autofill(raw: Mapping[str, Any]) -> dict[str, Any]:
         return filled
     for spec in contract.fields:
         values = filled.get(spec.name)
-        if spec.kind not in (COUNTS, ORDER) or not isinstance(values, list) or len(values) != 4:
+        if spec.kind not in (FieldKind.COUNTS, FieldKind.ORDER):
+            continue
+        if not isinstance(values, list) or len(values) != 4:
             continue
         missing = [i for i, value in enumerate(values) if value is None]
         known = [value for value in values if value is not None]
         if len(missing) != 1 or not all(is_int(value) for value in known):
             continue
-        if spec.kind == COUNTS:
+        if spec.kind == FieldKind.COUNTS:
             remainder = spec.total - sum(known)
             if 0 <= remainder <= spec.maximum:
                 filled[spec.name] = [remainder if v is None else v for v in values]

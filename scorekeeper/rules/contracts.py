@@ -3,43 +3,87 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from typing import assert_never
 
 from .cards import SEATS, SUITS
-from .deal import (
-    CARD_SEATS,
-    COUNTS,
-    OPTIONAL_CARD_SEATS,
-    OPTIONAL_SEAT,
-    ORDER,
-    SEAT,
-    SEAT_PAIR,
-    SUIT,
-    Deal,
-    FieldSpec,
-)
+from .deal import Deal, FieldKind, FieldSpec
 from .errors import Problem
 
 NET = "net"
 FULL = "full"
 
 
+class QueenOfDiamonds(StrEnum):
+    """House rule `doubled_queen_of_diamonds` (Trix Complex): what a doubled Q♦ doubles."""
+
+    QUEEN = "queen"
+    """Only its queen part: −50 − 10 = −60 to its taker, +25 to the doubler."""
+    WHOLE = "whole"
+    """The whole card: −70 to its taker, +35 to the doubler."""
+
+
+class Winners(StrEnum):
+    """House rule `winners` (Turkish King): who wins a finished game."""
+
+    HIGHEST = "highest"
+    """The highest total (equal totals share the win)."""
+    POSITIVE = "positive"
+    """Every player whose total is above zero (possibly several, possibly nobody)."""
+
+
 @dataclass(frozen=True)
 class HouseRules:
-    """The switches RULES.md allows a table (Trix games only)."""
+    """The switches RULES.md allows a table; GameDef.house_rules says which a game uses."""
 
     doubling: bool = True
     doubled_self_take: str = NET
     swap_diamonds_ltoosh: bool = False
+    doubled_queen_of_diamonds: QueenOfDiamonds = QueenOfDiamonds.QUEEN
+    winners: Winners = Winners.HIGHEST
+
+
+HOUSE_RULE_KEYS: tuple[str, ...] = tuple(f.name for f in fields(HouseRules))
+"""Every house rule's key, in the order records write them."""
+
+HOUSE_RULE_CHOICES: dict[str, tuple[str, ...]] = {
+    "doubled_self_take": (NET, FULL),
+    "doubled_queen_of_diamonds": tuple(QueenOfDiamonds),
+    "winners": tuple(Winners),
+}
+"""The house rules that take one of a few words, with the words; the others are true/false."""
+
+BAD_CHOICE: dict[str, str] = {
+    "doubled_self_take": "bad_self_take",
+    "doubled_queen_of_diamonds": "bad_queen_of_diamonds",
+    "winners": "bad_winners",
+}
+"""The message id refusing a word that is not one of HOUSE_RULE_CHOICES[key]."""
 
 
 Scores = tuple[int, ...]
 Scorer = Callable[[Deal, HouseRules], Scores]
 Checker = Callable[[Deal, HouseRules], list[Problem]]
 
-POSITIVE = "positive"
-NEGATIVE = "negative"
-TRUMP = "trump"
+
+
+class ContractKind(StrEnum):
+    """What a contract is for the turn rules: Turkish King counts trumps and negatives per player.
+    A StrEnum: members equal (and serialise as) their values."""
+
+    POSITIVE = "positive"
+    """Points to win (Trix's layout game)."""
+    NEGATIVE = "negative"
+    """Penalties to avoid."""
+    TRUMP = "trump"
+    """Turkish King's trump contract: tricks to win."""
+
+
+# the names the web layer imports (aliases of the members)
+POSITIVE = ContractKind.POSITIVE
+NEGATIVE = ContractKind.NEGATIVE
+TRUMP = ContractKind.TRUMP
 
 
 def _no_checks(deal: Deal, rules: HouseRules) -> list[Problem]:
@@ -52,7 +96,7 @@ class Contract:
 
     id: str
     fields: tuple[FieldSpec, ...]
-    kind: str
+    kind: ContractKind
     score: Scorer
     check: Checker = _no_checks
 
@@ -144,12 +188,27 @@ COMPLEX_TRICK, COMPLEX_DIAMOND = 15, 10
 KING_OF_HEARTS_CARD = "KH"
 
 
+QUEEN_OF_DIAMONDS = QUEEN_PENALTY + COMPLEX_DIAMOND
+"""The Q♦ is a queen and a diamond: 35 in all."""
+
+
 def _score_complex(deal: Deal, rules: HouseRules) -> Scores:
     scores = [-COMPLEX_TRICK * t - COMPLEX_DIAMOND * d
               for t, d in zip(deal.counts("tricks"), deal.counts("diamonds"), strict=True)]
     doublers = deal.cards("doubled_by")
     for suit, taker in deal.cards("queens").items():
-        _charge_card(scores, taker, doublers.get(suit), QUEEN_PENALTY, rules)
+        doubler = doublers.get(suit)
+        if suit != "D" or doubler is None:
+            _charge_card(scores, taker, doubler, QUEEN_PENALTY, rules)
+            continue
+        match rules.doubled_queen_of_diamonds:
+            case QueenOfDiamonds.QUEEN:  # the diamond's 10 stays single (in the counts above)
+                _charge_card(scores, taker, doubler, QUEEN_PENALTY, rules)
+            case QueenOfDiamonds.WHOLE:  # the whole 35 doubles: take its 10 back from the counts
+                scores[taker] += COMPLEX_DIAMOND
+                _charge_card(scores, taker, doubler, QUEEN_OF_DIAMONDS, rules)
+            case _:
+                assert_never(rules.doubled_queen_of_diamonds)
     _charge_card(scores, deal.seat("king_of_hearts"), doublers.get(KING_OF_HEARTS_CARD),
                  KING_OF_HEARTS_PENALTY, rules)
     return tuple(scores)
@@ -198,44 +257,45 @@ def _score_trump(deal: Deal, rules: HouseRules) -> Scores:
 
 
 def _counts(name: str, maximum: int, unit: str) -> FieldSpec:
-    return FieldSpec(name, COUNTS, maximum=maximum, total=maximum, unit=unit)
+    return FieldSpec(name, FieldKind.COUNTS, maximum=maximum, total=maximum, unit=unit)
 
 
 QUEEN_CARDS = SUITS
 COMPLEX_DOUBLE_CARDS = (KING_OF_HEARTS_CARD, *SUITS)
 
+_NEG, _POS, _TRUMP = ContractKind.NEGATIVE, ContractKind.POSITIVE, ContractKind.TRUMP
+
 CONTRACTS: dict[str, Contract] = {
     contract.id: contract
     for contract in (
         Contract("king-of-hearts",
-                 (FieldSpec("taker", SEAT), FieldSpec("doubled_by", OPTIONAL_SEAT)),
-                 NEGATIVE, _score_king_of_hearts, _doubling_checks),
+                 (FieldSpec("taker", FieldKind.SEAT),
+                  FieldSpec("doubled_by", FieldKind.OPTIONAL_SEAT)),
+                 _NEG, _score_king_of_hearts, _doubling_checks),
         Contract("queens",
-                 (FieldSpec("takers", CARD_SEATS, cards=QUEEN_CARDS),
-                  FieldSpec("doubled_by", OPTIONAL_CARD_SEATS, cards=QUEEN_CARDS)),
-                 NEGATIVE, _score_queens, _doubling_checks),
-        Contract("diamonds", (_counts("counts", 13, "diamonds"),), NEGATIVE, _score_diamonds),
-        Contract("ltoosh", (_counts("tricks", 13, "tricks"),), NEGATIVE, _score_ltoosh),
-        Contract("trix", (FieldSpec("order", ORDER),), POSITIVE, _score_trix),
+                 (FieldSpec("takers", FieldKind.CARD_SEATS, cards=QUEEN_CARDS),
+                  FieldSpec("doubled_by", FieldKind.OPTIONAL_CARD_SEATS, cards=QUEEN_CARDS)),
+                 _NEG, _score_queens, _doubling_checks),
+        Contract("diamonds", (_counts("counts", 13, "diamonds"),), _NEG, _score_diamonds),
+        Contract("ltoosh", (_counts("tricks", 13, "tricks"),), _NEG, _score_ltoosh),
+        Contract("trix", (FieldSpec("order", FieldKind.ORDER),), _POS, _score_trix),
         Contract("complex",
                  (_counts("tricks", 13, "tricks"), _counts("diamonds", 13, "diamonds"),
-                  FieldSpec("queens", CARD_SEATS, cards=QUEEN_CARDS),
-                  FieldSpec("king_of_hearts", SEAT),
-                  FieldSpec("doubled_by", OPTIONAL_CARD_SEATS, cards=COMPLEX_DOUBLE_CARDS)),
-                 NEGATIVE, _score_complex, _check_complex),
-        Contract("trump", (FieldSpec("suit", SUIT), _counts("tricks", 13, "tricks")),
-                 TRUMP, _score_trump),
-        Contract("no-king", (FieldSpec("taker", SEAT),), NEGATIVE, _score_no_king),
-        Contract("no-queens", (_counts("counts", 4, "queens"),), NEGATIVE,
-                 _per_item(100, "counts")),
-        Contract("no-boys", (_counts("counts", 8, "kings and jacks"),), NEGATIVE,
+                  FieldSpec("queens", FieldKind.CARD_SEATS, cards=QUEEN_CARDS),
+                  FieldSpec("king_of_hearts", FieldKind.SEAT),
+                  FieldSpec("doubled_by", FieldKind.OPTIONAL_CARD_SEATS,
+                            cards=COMPLEX_DOUBLE_CARDS)),
+                 _NEG, _score_complex, _check_complex),
+        Contract("trump", (FieldSpec("suit", FieldKind.SUIT), _counts("tricks", 13, "tricks")),
+                 _TRUMP, _score_trump),
+        Contract("no-king", (FieldSpec("taker", FieldKind.SEAT),), _NEG, _score_no_king),
+        Contract("no-queens", (_counts("counts", 4, "queens"),), _NEG, _per_item(100, "counts")),
+        Contract("no-boys", (_counts("counts", 8, "kings and jacks"),), _NEG,
                  _per_item(60, "counts")),
-        Contract("no-hearts", (_counts("counts", 13, "hearts"),), NEGATIVE,
-                 _per_item(30, "counts")),
-        Contract("no-last-two", (FieldSpec("last_two", SEAT_PAIR),), NEGATIVE,
+        Contract("no-hearts", (_counts("counts", 13, "hearts"),), _NEG, _per_item(30, "counts")),
+        Contract("no-last-two", (FieldSpec("last_two", FieldKind.SEAT_PAIR),), _NEG,
                  _score_no_last_two),
-        Contract("no-tricks", (_counts("tricks", 13, "tricks"),), NEGATIVE,
-                 _per_item(50, "tricks")),
+        Contract("no-tricks", (_counts("tricks", 13, "tricks"),), _NEG, _per_item(50, "tricks")),
     )
 }
 """Every contract by its id (RULES.md tables)."""

@@ -4,20 +4,47 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import assert_never
 
 from .cards import SEATS, SUITS
 from .errors import Problem
 
 Value = int | str | None | tuple[int, ...] | Mapping[str, int]
 
-SEAT = "seat"
-OPTIONAL_SEAT = "optional_seat"
-COUNTS = "counts"
-ORDER = "order"
-SEAT_PAIR = "seat_pair"
-SUIT = "suit"
-CARD_SEATS = "card_seats"
-OPTIONAL_CARD_SEATS = "optional_card_seats"
+
+
+class FieldKind(StrEnum):
+    """What a contract's field holds. A StrEnum: members equal (and serialise as) their values,
+    so ``spec.kind == "counts"`` still holds wherever the kind is compared as text."""
+
+    SEAT = "seat"
+    """One seat (0..3)."""
+    OPTIONAL_SEAT = "optional_seat"
+    """One seat, or absent/null."""
+    COUNTS = "counts"
+    """Four counts indexed by seat, each 0..maximum, adding up to total."""
+    ORDER = "order"
+    """The four seats in finishing order."""
+    SEAT_PAIR = "seat_pair"
+    """Two seats (the same seat may appear twice)."""
+    SUIT = "suit"
+    """A suit letter."""
+    CARD_SEATS = "card_seats"
+    """{card: seat} for every card of the spec."""
+    OPTIONAL_CARD_SEATS = "optional_card_seats"
+    """{card: seat} for some of the spec's cards (may be empty or absent)."""
+
+
+# the names the web layer imports (aliases of the members)
+SEAT = FieldKind.SEAT
+OPTIONAL_SEAT = FieldKind.OPTIONAL_SEAT
+COUNTS = FieldKind.COUNTS
+ORDER = FieldKind.ORDER
+SEAT_PAIR = FieldKind.SEAT_PAIR
+SUIT = FieldKind.SUIT
+CARD_SEATS = FieldKind.CARD_SEATS
+OPTIONAL_CARD_SEATS = FieldKind.OPTIONAL_CARD_SEATS
 
 
 @dataclass(frozen=True)
@@ -25,7 +52,7 @@ class FieldSpec:
     """One field of a contract's record: its key, its kind and, for counts, range and total."""
 
     name: str
-    kind: str
+    kind: FieldKind
     cards: tuple[str, ...] = ()
     maximum: int = 13
     total: int = 13
@@ -34,7 +61,14 @@ class FieldSpec:
     @property
     def required(self) -> bool:
         """Whether the field must be present (optional fields may be absent or null)."""
-        return self.kind not in (OPTIONAL_SEAT, OPTIONAL_CARD_SEATS)
+        match self.kind:
+            case FieldKind.OPTIONAL_SEAT | FieldKind.OPTIONAL_CARD_SEATS:
+                return False
+            case (FieldKind.SEAT | FieldKind.COUNTS | FieldKind.ORDER | FieldKind.SEAT_PAIR
+                  | FieldKind.SUIT | FieldKind.CARD_SEATS):
+                return True
+            case _:
+                assert_never(self.kind)
 
 
 @dataclass(frozen=True)
@@ -99,26 +133,28 @@ def parse_field(spec: FieldSpec, raw: object) -> tuple[Value, list[Problem]]:
     """Check one raw value (from JSON or a form) against its spec; return it typed, or problems."""
     name = spec.name
     if raw is None:
-        if spec.kind == OPTIONAL_SEAT:
-            return None, []
-        if spec.kind == OPTIONAL_CARD_SEATS:
-            return {}, []
-        return None, [Problem(name, "missing")]
-    if spec.kind in (SEAT, OPTIONAL_SEAT):
-        problem = _seat_problem(name, raw)
-        return (None, [problem]) if problem else (raw, [])  # type: ignore[return-value]
-    if spec.kind == SUIT:
-        if not isinstance(raw, str) or raw not in SUITS:
-            return None, [Problem(name, "not_suit")]
-        return raw, []
-    if spec.kind in (COUNTS, ORDER, SEAT_PAIR):
-        return _parse_sequence(spec, raw)
-    return _parse_card_seats(spec, raw)
+        if spec.required:
+            return None, [Problem(name, "missing")]
+        return (None if spec.kind == FieldKind.OPTIONAL_SEAT else {}), []
+    match spec.kind:
+        case FieldKind.SEAT | FieldKind.OPTIONAL_SEAT:
+            problem = _seat_problem(name, raw)
+            return (None, [problem]) if problem else (raw, [])  # type: ignore[return-value]
+        case FieldKind.SUIT:
+            if not isinstance(raw, str) or raw not in SUITS:
+                return None, [Problem(name, "not_suit")]
+            return raw, []
+        case FieldKind.COUNTS | FieldKind.ORDER | FieldKind.SEAT_PAIR:
+            return _parse_sequence(spec, raw)
+        case FieldKind.CARD_SEATS | FieldKind.OPTIONAL_CARD_SEATS:
+            return _parse_card_seats(spec, raw)
+        case _:
+            assert_never(spec.kind)
 
 
 def _parse_sequence(spec: FieldSpec, raw: object) -> tuple[Value, list[Problem]]:
     name = spec.name
-    length = 2 if spec.kind == SEAT_PAIR else 4
+    length = 2 if spec.kind == FieldKind.SEAT_PAIR else 4
     if not isinstance(raw, list | tuple):
         return None, [Problem(name, "not_list")]
     if len(raw) != length:
@@ -128,7 +164,7 @@ def _parse_sequence(spec: FieldSpec, raw: object) -> tuple[Value, list[Problem]]
         path = f"{name}[{index}]"
         if item is None:
             problems.append(Problem(path, "missing"))
-        elif spec.kind == COUNTS:
+        elif spec.kind == FieldKind.COUNTS:
             if not is_int(item):
                 problems.append(Problem(path, "not_int"))
             elif not 0 <= item <= spec.maximum:
@@ -140,10 +176,10 @@ def _parse_sequence(spec: FieldSpec, raw: object) -> tuple[Value, list[Problem]]
     if problems:
         return None, problems
     values = tuple(int(item) for item in raw)
-    if spec.kind == COUNTS and sum(values) != spec.total:
+    if spec.kind == FieldKind.COUNTS and sum(values) != spec.total:
         return None, [Problem(name, "sum_mismatch",
                               {"total": sum(values), "expected": spec.total, "unit": spec.unit})]
-    if spec.kind == ORDER and sorted(values) != list(SEATS):
+    if spec.kind == FieldKind.ORDER and sorted(values) != list(SEATS):
         return None, [Problem(name, "not_permutation")]
     return values, []
 
@@ -159,14 +195,14 @@ def _parse_card_seats(spec: FieldSpec, raw: object) -> tuple[Value, list[Problem
         if card not in spec.cards:
             problems.append(Problem(path, "bad_card"))
             continue
-        if seat is None and spec.kind == OPTIONAL_CARD_SEATS:
+        if seat is None and spec.kind == FieldKind.OPTIONAL_CARD_SEATS:
             continue
         problem = _seat_problem(path, seat)
         if problem:
             problems.append(problem)
         else:
             result[card] = seat
-    if spec.kind == CARD_SEATS and not problems and set(result) != set(spec.cards):
+    if spec.kind == FieldKind.CARD_SEATS and not problems and set(result) != set(spec.cards):
         problems.append(Problem(name, "card_keys", {"cards": " ".join(spec.cards)}))
     if problems:
         return None, problems

@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .contracts import CONTRACTS, NEGATIVE, HouseRules
+from .contracts import (
+    BAD_CHOICE,
+    CONTRACTS,
+    HOUSE_RULE_CHOICES,
+    HOUSE_RULE_KEYS,
+    ContractKind,
+    HouseRules,
+)
 from .deal import Deal
 from .errors import Problem
 from .text import PLAYER_NAME_LENGTH
@@ -64,12 +71,14 @@ GAMES: dict[str, GameDef] = {
                   (SOLO, PARTNERSHIP), ("doubling", "doubled_self_take", "swap_diamonds_ltoosh"),
                   kingdoms=4),
     TRIX_COMPLEX: GameDef(TRIX_COMPLEX, ("trix", "complex"), 8, (SOLO, PARTNERSHIP),
-                          ("doubling", "doubled_self_take"), kingdoms=4),
+                          ("doubling", "doubled_self_take", "doubled_queen_of_diamonds"),
+                          kingdoms=4),
     TURKISH_KING: GameDef(TURKISH_KING, ("trump", "no-king", "no-queens", "no-boys", "no-hearts",
-                                         "no-last-two", "no-tricks"), 20, (SOLO,), ()),
+                                         "no-last-two", "no-tricks"), 20, (SOLO,), ("winners",)),
 }
 
-TURKISH_NEGATIVES = tuple(c for c in GAMES[TURKISH_KING].contracts if CONTRACTS[c].kind == NEGATIVE)
+TURKISH_NEGATIVES = tuple(c for c in GAMES[TURKISH_KING].contracts
+                          if CONTRACTS[c].kind == ContractKind.NEGATIVE)
 TRUMPS_PER_PLAYER = 2
 NEGATIVES_PER_PLAYER = 3
 PLAYS_PER_NEGATIVE = 2
@@ -100,7 +109,7 @@ def house_rules_for(game: str, rules: HouseRules) -> HouseRules:
         return rules
     return HouseRules(**{
         key: getattr(rules if key in definition.house_rules else defaults, key)
-        for key in ("doubling", "doubled_self_take", "swap_diamonds_ltoosh")
+        for key in HOUSE_RULE_KEYS
     })
 
 
@@ -131,7 +140,7 @@ def check_players(players: Sequence[object]) -> list[Problem]:
 
 
 def check_setup(game: str, mode: str, house_rules: HouseRules) -> list[Problem]:
-    """The game id, the mode it allows, and house rules that apply to it."""
+    """The game id, the mode it allows, and house rules that apply to it with allowed values."""
     if game not in GAMES:
         return [Problem("game", "unknown_game")]
     definition = GAMES[game]
@@ -141,8 +150,10 @@ def check_setup(game: str, mode: str, house_rules: HouseRules) -> list[Problem]:
     elif mode not in definition.modes:
         problems.append(Problem("mode", "solo_only"))
     defaults = HouseRules()
-    for key in ("doubling", "doubled_self_take", "swap_diamonds_ltoosh"):
-        applies = key in definition.house_rules
-        if not applies and getattr(house_rules, key) != getattr(defaults, key):
+    for key in HOUSE_RULE_KEYS:
+        value = getattr(house_rules, key)
+        if key in HOUSE_RULE_CHOICES and value not in HOUSE_RULE_CHOICES[key]:
+            problems.append(Problem(f"house_rules.{key}", BAD_CHOICE[key]))
+        elif key not in definition.house_rules and value != getattr(defaults, key):
             problems.append(Problem(f"house_rules.{key}", "rule_not_for_game"))
     return problems

@@ -8,6 +8,8 @@ without importing any translation library.
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 
 def N_(text: str) -> str:  # the conventional name for a deferred gettext marker
     """Mark a string for extraction into translation catalogues; return it unchanged."""
@@ -40,6 +42,8 @@ TEMPLATES: dict[str, str] = {
     "long_name": N_("{field}: a name has at most {maximum} characters"),
     "same_name": N_("{field}: two players cannot have the same name"),
     "bad_self_take": N_("{field} must be net or full"),
+    "bad_queen_of_diamonds": N_("{field} must be queen or whole"),
+    "bad_winners": N_("{field} must be highest or positive"),
     "rule_not_for_game": N_("{field} does not apply to this game"),
     "derived_mismatch": N_("{field} does not match what the rules compute"),
     "bad_format": N_("{field} must be scorekeeper-game/1"),
@@ -62,13 +66,30 @@ TEMPLATES: dict[str, str] = {
 }
 """Message id → English template. Placeholders are filled from Problem.params."""
 
+
+
+class ClosedReason(StrEnum):
+    """Why a contract is closed to the chooser. Each is also the message id of the refusal when
+    the closed contract is entered anyway. A StrEnum: members equal their (string) ids."""
+
+    CONTRACT_PLAYED = "contract_played"
+    """Trix games: already played in this kingdom."""
+    TRUMP_QUOTA = "trump_quota"
+    """Turkish King: the chooser has declared both trumps."""
+    NEGATIVE_QUOTA = "negative_quota"
+    """Turkish King: the chooser has declared three negatives."""
+    NEGATIVE_TWICE = "negative_twice"
+    """Turkish King: this negative contract was played twice already."""
+
+
 REASONS: dict[str, str] = {
-    "contract_played": N_("played in this kingdom"),
-    "trump_quota": N_("two trumps declared"),
-    "negative_quota": N_("three negatives declared"),
-    "negative_twice": N_("played twice"),
+    ClosedReason.CONTRACT_PLAYED: N_("played in this kingdom"),
+    ClosedReason.TRUMP_QUOTA: N_("two trumps declared"),
+    ClosedReason.NEGATIVE_QUOTA: N_("three negatives declared"),
+    ClosedReason.NEGATIVE_TWICE: N_("played twice"),
 }
-"""Why a contract is closed to the chooser, as a short label for greyed-out buttons."""
+"""Why a contract is closed to the chooser, as a short label for greyed-out buttons: one entry
+per :class:`ClosedReason` member (typed by ``str`` so a plain id still looks a label up)."""
 
 UNITS: dict[str, str] = {
     "diamonds": N_("diamonds"),

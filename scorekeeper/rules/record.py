@@ -8,7 +8,15 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from .contracts import CONTRACTS, FULL, NET, HouseRules
+from .contracts import (
+    BAD_CHOICE,
+    CONTRACTS,
+    HOUSE_RULE_CHOICES,
+    HOUSE_RULE_KEYS,
+    HouseRules,
+    QueenOfDiamonds,
+    Winners,
+)
 from .deal import Deal, dump_value, is_int
 from .errors import NotARecordError, Problem, RuleError
 from .games import GAMES, Game, check_players, check_setup
@@ -19,7 +27,6 @@ SETUP_KEYS = ("format", "game", "mode", "players", "first", "house_rules", "deal
 TEXT_KEYS = ("name", "notes", "created_at", "updated_at")
 DERIVED_KEYS = ("totals", "team_totals", "finished", "next", "winners")
 DEAL_DERIVED_KEYS = ("number", "chooser", "kingdom", "scores")
-HOUSE_RULE_KEYS = ("doubling", "doubled_self_take", "swap_diamonds_ltoosh")
 
 
 @dataclass(frozen=True)
@@ -235,16 +242,23 @@ def _load_house_rules(raw: Any) -> HouseRules:
     defaults = HouseRules()
     doubling = raw.get("doubling")
     swap = raw.get("swap_diamonds_ltoosh")
-    self_take = raw.get("doubled_self_take")
     for key, value in (("doubling", doubling), ("swap_diamonds_ltoosh", swap)):
         if value is not None and not isinstance(value, bool):
             _fail(Problem(f"house_rules.{key}", "not_bool"))
-    if self_take is not None and self_take not in (NET, FULL):
-        _fail(Problem("house_rules.doubled_self_take", "bad_self_take"))
+    for key, choices in HOUSE_RULE_CHOICES.items():
+        value = raw.get(key)
+        if value is not None and value not in choices:
+            _fail(Problem(f"house_rules.{key}", BAD_CHOICE[key]))
+    self_take = raw.get("doubled_self_take")
+    queen = raw.get("doubled_queen_of_diamonds")
+    winners = raw.get("winners")
     return HouseRules(
         doubling=defaults.doubling if doubling is None else doubling,
         doubled_self_take=defaults.doubled_self_take if self_take is None else self_take,
         swap_diamonds_ltoosh=defaults.swap_diamonds_ltoosh if swap is None else swap,
+        doubled_queen_of_diamonds=(defaults.doubled_queen_of_diamonds if queen is None
+                                   else QueenOfDiamonds(queen)),
+        winners=defaults.winners if winners is None else Winners(winners),
     )
 
 
@@ -260,12 +274,14 @@ def dump_deal(deal: Deal) -> dict[str, object]:
 
 
 def dump_house_rules(game: Game) -> dict[str, object]:
-    """The house rules that apply to the game, every key written out."""
+    """The house rules that apply to the game, every key written out (defaults too), as plain
+    JSON values."""
     rules = game.house_rules
-    values: dict[str, object] = {"doubling": rules.doubling,
-                                 "doubled_self_take": rules.doubled_self_take,
-                                 "swap_diamonds_ltoosh": rules.swap_diamonds_ltoosh}
-    return {key: values[key] for key in game.definition.house_rules}
+    out: dict[str, object] = {}
+    for key in game.definition.house_rules:
+        value = getattr(rules, key)
+        out[key] = value if isinstance(value, bool) else str(value)
+    return out
 
 
 def dump_record(record: Record, *, derived: bool = False) -> dict[str, object]:

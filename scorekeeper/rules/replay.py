@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import assert_never
 
 from .cards import team_totals
-from .contracts import CONTRACTS, TRUMP
+from .contracts import CONTRACTS, ContractKind, Winners
 from .deal import Deal, Value, parse_field
 from .errors import Problem, RuleError
 from .games import (
@@ -18,6 +19,7 @@ from .games import (
     Game,
     GameDef,
 )
+from .messages import ClosedReason
 
 
 @dataclass(frozen=True)
@@ -26,7 +28,7 @@ class Option:
 
     contract: str
     open: bool
-    reason: str | None = None
+    reason: ClosedReason | None = None
 
 
 @dataclass(frozen=True)
@@ -37,12 +39,12 @@ class Quota:
     negatives: int = 0
 
     @property
-    def forced(self) -> str | None:
-        """'negative' or 'trump' when the player may declare only that kind, else None."""
+    def forced(self) -> ContractKind | None:
+        """NEGATIVE or TRUMP when the player may declare only that kind, else None."""
         if self.trumps >= TRUMPS_PER_PLAYER and self.negatives < NEGATIVES_PER_PLAYER:
-            return "negative"
+            return ContractKind.NEGATIVE
         if self.negatives >= NEGATIVES_PER_PLAYER and self.trumps < TRUMPS_PER_PLAYER:
-            return "trump"
+            return ContractKind.TRUMP
         return None
 
 
@@ -138,26 +140,45 @@ class _Tally:
     def _option(self, contract: str, chooser: int, kingdom: int | None) -> Option:
         if kingdom is not None:
             if contract in self.played_in_kingdom.get(kingdom, ()):
-                return Option(contract, False, "contract_played")
+                return Option(contract, False, ClosedReason.CONTRACT_PLAYED)
             return Option(contract, True)
-        if CONTRACTS[contract].kind == TRUMP:
-            if self.trumps[chooser] >= TRUMPS_PER_PLAYER:
-                return Option(contract, False, "trump_quota")
-            return Option(contract, True)
-        if self.negatives[chooser] >= NEGATIVES_PER_PLAYER:
-            return Option(contract, False, "negative_quota")
-        if self.negative_plays[contract] >= PLAYS_PER_NEGATIVE:
-            return Option(contract, False, "negative_twice")
-        return Option(contract, True)
+        kind = CONTRACTS[contract].kind
+        match kind:
+            case ContractKind.TRUMP:
+                if self.trumps[chooser] >= TRUMPS_PER_PLAYER:
+                    return Option(contract, False, ClosedReason.TRUMP_QUOTA)
+                return Option(contract, True)
+            case ContractKind.NEGATIVE:
+                if self.negatives[chooser] >= NEGATIVES_PER_PLAYER:
+                    return Option(contract, False, ClosedReason.NEGATIVE_QUOTA)
+                if self.negative_plays[contract] >= PLAYS_PER_NEGATIVE:
+                    return Option(contract, False, ClosedReason.NEGATIVE_TWICE)
+                return Option(contract, True)
+            case ContractKind.POSITIVE:
+                raise _no_quota(contract)
+            case _:
+                assert_never(kind)
 
     def record(self, step: NextStep, deal: Deal) -> None:
         if step.kingdom is not None:
             self.played_in_kingdom.setdefault(step.kingdom, set()).add(deal.contract)
-        elif CONTRACTS[deal.contract].kind == TRUMP:
-            self.trumps[step.chooser] += 1
-        else:
-            self.negatives[step.chooser] += 1
-            self.negative_plays[deal.contract] += 1
+            return
+        kind = CONTRACTS[deal.contract].kind
+        match kind:
+            case ContractKind.TRUMP:
+                self.trumps[step.chooser] += 1
+            case ContractKind.NEGATIVE:
+                self.negatives[step.chooser] += 1
+                self.negative_plays[deal.contract] += 1
+            case ContractKind.POSITIVE:
+                raise _no_quota(deal.contract)
+            case _:
+                assert_never(kind)
+
+
+def _no_quota(contract: str) -> ValueError:
+    """Turkish King's quotas count trumps and negatives; a positive contract has no place."""
+    return ValueError(f"{contract}: a positive contract in a game without kingdoms")
 
 
 def parse_deal(definition: GameDef, raw: Mapping[str, object]) -> tuple[Deal | None, list[Problem]]:
@@ -218,7 +239,7 @@ def replay(game: Game) -> Replay:
         tally.record(step, deal)
     finished = len(results) == definition.deals_total
     teams = team_totals(running) if game.mode == PARTNERSHIP else None
-    winners = _winners(running, teams) if finished else None
+    winners = _winners(running, teams, game.house_rules.winners) if finished else None
     turkish = not definition.kingdoms
     return Replay(
         game=game,
@@ -234,12 +255,19 @@ def replay(game: Game) -> Replay:
     )
 
 
-def _winners(totals: tuple[int, ...], teams: tuple[int, int] | None) -> tuple[int, ...]:
-    if teams is None:
-        best = max(totals)
-        return tuple(seat for seat, total in enumerate(totals) if total == best)
-    best = max(teams)
-    return tuple(sorted(seat for seat in range(4) if teams[seat % 2] == best))
+def _winners(totals: tuple[int, ...], teams: tuple[int, int] | None,
+             rule: Winners) -> tuple[int, ...]:
+    """The winning seats, sorted (both partners of a winning team): RULES.md, Every game."""
+    # a seat's score for winning: its own total in solo, its team's in partnership
+    standing = totals if teams is None else tuple(teams[seat % 2] for seat in range(4))
+    match rule:
+        case Winners.HIGHEST:
+            best = max(standing)
+            return tuple(seat for seat in range(4) if standing[seat] == best)
+        case Winners.POSITIVE:  # possibly nobody
+            return tuple(seat for seat in range(4) if standing[seat] > 0)
+        case _:
+            assert_never(rule)
 
 
 @dataclass(frozen=True)

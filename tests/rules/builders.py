@@ -56,6 +56,31 @@ TURKISH_NEGATIVES = [NO_KING, NO_QUEENS, NO_BOYS, NO_HEARTS, NO_LAST_TWO, NO_TRI
 # 8 trumps (two per player, declarers rotate), then each negative twice (three per player)
 TURKISH_GAME = [TRUMP] * 8 + TURKISH_NEGATIVES * 2
 
+# TURKISH_GAME ends 280 for seats 1 and 3: make seat 1 take one more trump trick than seat 0
+TWO_ABOVE_ZERO: list[dict[str, Any]] = [
+    {"contract": "trump", "suit": "S", "tricks": [3, 4, 3, 3]}, *TURKISH_GAME[1:]]
+
+# every player ends at 0: each takes 26 trump tricks (+1300) and loses 1300 on the negatives
+_ROTATING_TRUMPS = [{"contract": "trump", "suit": "H",
+                     "tricks": [4 if seat == hand else 3 for seat in range(4)]}
+                    for hand in range(4)]
+ALL_AT_ZERO: list[dict[str, Any]] = [
+    *_ROTATING_TRUMPS * 2,
+    {"contract": "no-king", "taker": 0},                      # −320 each for seats 0 and 1
+    {"contract": "no-queens", "counts": [1, 1, 1, 1]},        # −200 each over both hands
+    {"contract": "no-boys", "counts": [2, 2, 2, 2]},          # −240 each over both hands
+    {"contract": "no-hearts", "counts": [1, 1, 5, 6]},        # −60, −60, −330, −330
+    {"contract": "no-last-two", "last_two": [0, 1]},          # −180 each over both hands
+    {"contract": "no-tricks", "tricks": [3, 3, 3, 4]},        # −300, −300, −350, −350
+    {"contract": "no-king", "taker": 1},
+    {"contract": "no-queens", "counts": [1, 1, 1, 1]},
+    {"contract": "no-boys", "counts": [2, 2, 2, 2]},
+    {"contract": "no-hearts", "counts": [1, 1, 6, 5]},
+    {"contract": "no-last-two", "last_two": [2, 3]},
+    {"contract": "no-tricks", "tricks": [3, 3, 4, 3]},
+]
+"""Turkish King games for the `winners` house rule (RULES.md, Every game)."""
+
 SAMPLE_DEAL = {
     "trix": DIAMONDS,
     "trix-complex": COMPLEX,

@@ -19,7 +19,9 @@ from scorekeeper.rules import (
     TURKISH_KING,
     Game,
     HouseRules,
+    QueenOfDiamonds,
     Record,
+    Winners,
     parse_deal,
     replay,
     with_deal,
@@ -39,10 +41,13 @@ def counts(draw: st.DrawFn, total: int) -> list[int]:
 def house_rules(game: str) -> st.SearchStrategy[HouseRules]:
     """Any house rules the game allows (the rest at their defaults)."""
     if game == TURKISH_KING:
-        return st.just(HouseRules())
+        return st.builds(HouseRules, winners=st.sampled_from(list(Winners)))
     swap = st.booleans() if game == TRIX else st.just(False)
+    queen = (st.sampled_from(list(QueenOfDiamonds)) if game == TRIX_COMPLEX
+             else st.just(QueenOfDiamonds.QUEEN))
     return st.builds(HouseRules, doubling=st.booleans(),
-                     doubled_self_take=st.sampled_from([NET, FULL]), swap_diamonds_ltoosh=swap)
+                     doubled_self_take=st.sampled_from([NET, FULL]), swap_diamonds_ltoosh=swap,
+                     doubled_queen_of_diamonds=queen)
 
 
 def doublers(draw: st.DrawFn, cards: tuple[str, ...], rules: HouseRules) -> dict[str, int]:

@@ -15,8 +15,10 @@ from scorekeeper.rules import (
     TRIX_COMPLEX,
     TURKISH_KING,
     Game,
+    QueenOfDiamonds,
     Quota,
     Record,
+    Winners,
     dumps_record,
     evaluate,
     load_record,
@@ -40,7 +42,10 @@ def test_every_generated_game_is_accepted(data: st.DataObject) -> None:
     result = replay(game)
     assert result.finished and result.next is None
     assert len(result.deals) == GAMES[game.game].deals_total
-    assert result.winners is not None and result.winners
+    assert result.winners is not None
+    # the highest total always wins; "positive" may name nobody (all four end at 0)
+    if game.house_rules.winners == Winners.HIGHEST or any(t > 0 for t in result.totals):
+        assert result.winners
     assert load_record(dumps_record(record_of(game))).game == game
 
 
@@ -50,6 +55,9 @@ def self_take_penalties(game: Game) -> list[int]:
     if game.house_rules.doubled_self_take != FULL:
         return extra
     per_kingdom = game.definition.per_kingdom
+    # a doubled Q♦ taken by its doubler: its queen part, or the whole card ("whole")
+    queen_of_diamonds = (35 if game.house_rules.doubled_queen_of_diamonds == QueenOfDiamonds.WHOLE
+                         else 25)
     for index, deal in enumerate(game.deals):
         if deal.contract == "king-of-hearts":
             doubler = deal.optional_seat("doubled_by")
@@ -60,7 +68,8 @@ def self_take_penalties(game: Game) -> list[int]:
             for card, doubler in deal.cards("doubled_by").items():
                 taker = deal.seat("king_of_hearts") if card == "KH" else takers[card]
                 if doubler == taker:
-                    extra[index // per_kingdom] += 75 if card == "KH" else 25
+                    extra[index // per_kingdom] += {"KH": 75, "D": queen_of_diamonds}.get(
+                        card, 25)
     return extra
 
 
@@ -78,6 +87,18 @@ def test_trix_kingdoms_sum_to_zero_unless_full_self_take(data: st.DataObject) ->
     if result.team_totals is not None:
         assert result.team_totals == (result.totals[0] + result.totals[2],
                                       result.totals[1] + result.totals[3])
+
+
+@QUICK
+@given(games(TURKISH_KING))
+def test_turkish_king_winners_follow_the_house_rule(game: Game) -> None:
+    result = replay(game)
+    assert result.winners is not None
+    if game.house_rules.winners == Winners.POSITIVE:
+        assert result.winners == tuple(s for s in range(4) if result.totals[s] > 0)
+    else:
+        best = max(result.totals)
+        assert result.winners == tuple(s for s in range(4) if result.totals[s] == best)
 
 
 @QUICK

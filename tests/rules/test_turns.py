@@ -8,6 +8,7 @@ from scorekeeper.rules import (
     GAMES,
     REASONS,
     TEMPLATES,
+    ClosedReason,
     HouseRules,
     Option,
     Quota,
@@ -207,6 +208,7 @@ def test_a_complete_turkish_game_uses_every_quota() -> None:
 
 def test_every_reason_has_a_label_and_a_message() -> None:
     assert set(REASONS) == {"contract_played", "trump_quota", "negative_quota", "negative_twice"}
+    assert set(REASONS) == set(ClosedReason)
     assert set(REASONS) <= set(TEMPLATES)
 
 
