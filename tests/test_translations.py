@@ -89,6 +89,22 @@ def test_every_plural_form_is_written(locale: str, forms: int) -> None:
         assert len(message.string) == forms and all(message.string), message.id
 
 
+@pytest.mark.parametrize(("locale", "form_of"), [
+    ("ru", {1: 0, 21: 0, 2: 1, 4: 1, 22: 1, 0: 2, 5: 2, 11: 2, 12: 2, 111: 2}),
+    ("hi", {1: 0, 0: 1, 2: 1, 13: 1}),
+])
+def test_plural_forms_follow_the_language(locale: str, form_of: dict[int, int]) -> None:
+    # The compiled header picks the form: Russian 1/21 строку, 2/22 строки, 5/11 строк.
+    from babel.support import Translations
+
+    with (TRANSLATIONS / locale / "LC_MESSAGES" / "messages.mo").open("rb") as handle:
+        compiled = Translations(handle)
+    forms = next(message.string for message in _po(locale) if isinstance(message.id, tuple))
+    for count, form in form_of.items():
+        assert compiled.ngettext("%(num)d value left to tap.", "%(num)d values left to tap.",
+                                 count) == forms[form], (locale, count)
+
+
 @pytest.mark.parametrize("locale", ("ru", "hi"))
 def test_a_deal_and_a_trick_are_different_words(locale: str) -> None:
     # Turkish King players name a deal (hand) and a trick differently; so must the catalogue.
