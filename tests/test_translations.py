@@ -1,4 +1,5 @@
-"""The Arabic and Turkish catalogues: complete, compiled, and faithful to their placeholders."""
+"""The Arabic, Turkish, Russian and Hindi catalogues: complete, compiled, faithful to their
+placeholders, with each language's plural forms."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from babel.messages.pofile import read_po
 from scorekeeper.rules.messages import REASONS, TEMPLATES, UNITS
 
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "scorekeeper" / "translations"
-TRANSLATED = ("ar", "tr")
+TRANSLATED = ("ar", "tr", "ru", "hi")
 EXTRACT = ("pybabel extract -F babel.cfg -k _l -k N_ -k lazy_gettext --no-location "
            "--sort-output -o scorekeeper/translations/messages.pot . && pybabel update -i "
            "scorekeeper/translations/messages.pot -d scorekeeper/translations -N --ignore-obsolete")
@@ -78,16 +79,42 @@ def test_placeholders_survive_translation(locale: str) -> None:
                 assert found == wanted, (locale, ids[0], string)
 
 
-def test_arabic_has_six_plural_forms() -> None:
-    catalog = _po("ar")
-    assert catalog.num_plurals == 6
+@pytest.mark.parametrize(("locale", "forms"), [("ar", 6), ("tr", 2), ("ru", 3), ("hi", 2)])
+def test_every_plural_form_is_written(locale: str, forms: int) -> None:
+    catalog = _po(locale)
+    assert catalog.num_plurals == forms
     plurals = [message for message in catalog if isinstance(message.id, tuple)]
     assert plurals, "the catalogue should hold at least one ngettext message"
     for message in plurals:
-        assert len(message.string) == 6 and all(message.string), message.id
+        assert len(message.string) == forms and all(message.string), message.id
 
 
-@pytest.mark.parametrize("locale", ("ar", "tr", "en"))
+@pytest.mark.parametrize(("locale", "form_of"), [
+    ("ru", {1: 0, 21: 0, 2: 1, 4: 1, 22: 1, 0: 2, 5: 2, 11: 2, 12: 2, 111: 2}),
+    ("hi", {1: 0, 0: 1, 2: 1, 13: 1}),
+])
+def test_plural_forms_follow_the_language(locale: str, form_of: dict[int, int]) -> None:
+    # The compiled header picks the form: Russian 1/21 строку, 2/22 строки, 5/11 строк.
+    from babel.support import Translations
+
+    with (TRANSLATIONS / locale / "LC_MESSAGES" / "messages.mo").open("rb") as handle:
+        compiled = Translations(handle)
+    forms = next(message.string for message in _po(locale) if isinstance(message.id, tuple))
+    for count, form in form_of.items():
+        assert compiled.ngettext("%(num)d value left to tap.", "%(num)d values left to tap.",
+                                 count) == forms[form], (locale, count)
+
+
+@pytest.mark.parametrize("locale", ("ru", "hi"))
+def test_a_deal_and_a_trick_are_different_words(locale: str) -> None:
+    # Turkish King players name a deal (hand) and a trick differently; so must the catalogue.
+    strings = {message.id: message.string for message in _po(locale) if message.id}
+    deal, trick = (set(strings[key].lower().split()) for key in ("Deal %(n)d", "Trick 12"))
+    assert not (deal & trick) - {"%(n)d", "12"}, (locale, strings["Deal %(n)d"],
+                                                    strings["Trick 12"])
+
+
+@pytest.mark.parametrize("locale", (*TRANSLATED, "en"))
 def test_compiled_catalogues_match_their_sources(locale: str) -> None:
     folder = TRANSLATIONS / locale / "LC_MESSAGES"
     mo_path = folder / "messages.mo"
