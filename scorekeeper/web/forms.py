@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, assert_never
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
@@ -20,16 +20,7 @@ from wtforms.validators import InputRequired, Length, Optional
 from wtforms.widgets import HiddenInput
 
 from ..rules import CONTRACTS, SUITS, FieldSpec
-from ..rules.deal import (
-    CARD_SEATS,
-    COUNTS,
-    OPTIONAL_CARD_SEATS,
-    OPTIONAL_SEAT,
-    ORDER,
-    SEAT,
-    SEAT_PAIR,
-    SUIT,
-)
+from ..rules.deal import FieldKind
 from ..rules.text import GAME_NAME_LENGTH, NOTES_LENGTH, PLAYER_NAME_LENGTH, clean_text
 from ..store.deals import Entry
 from ..words.labels import GAME_LABELS
@@ -79,25 +70,29 @@ when a card was doubled, a shorter form to send and to scroll past when none was
 @cache
 def chip_groups(contract: str) -> tuple[Chips, ...]:
     """The chip layout of a contract's form, derived from the engine's field specs."""
-    groups: list[Chips] = []
-    for spec in CONTRACTS[contract].fields:
-        if spec.kind in (SEAT, OPTIONAL_SEAT):
-            groups.append(Chips(spec, (spec.name,), (None,), (0, 1, 2, 3)))
-        elif spec.kind == SUIT:
-            groups.append(Chips(spec, (spec.name,), (None,), SUITS))
-        elif spec.kind == COUNTS:
-            groups.append(Chips(spec, tuple(f"{spec.name}-{i}" for i in range(4)), (0, 1, 2, 3),
-                                tuple(range(spec.maximum + 1))))
-        elif spec.kind in (ORDER, SEAT_PAIR):
-            size = 4 if spec.kind == ORDER else 2
-            groups.append(Chips(spec, tuple(f"{spec.name}-{i}" for i in range(size)),
-                                tuple(range(size)), (0, 1, 2, 3)))
-        else:
-            assert spec.kind in (CARD_SEATS, OPTIONAL_CARD_SEATS)
-            groups.append(Chips(spec, tuple(f"{spec.name}-{c}" for c in spec.cards), spec.cards,
-                                (0, 1, 2, 3), len(CONTRACTS[contract].fields) > FOLD_AFTER
-                                and spec.kind == OPTIONAL_CARD_SEATS))
-    return tuple(groups)
+    return tuple(_chips(spec, len(CONTRACTS[contract].fields) > FOLD_AFTER)
+                 for spec in CONTRACTS[contract].fields)
+
+
+def _chips(spec: FieldSpec, long_form: bool) -> Chips:
+    seats = (0, 1, 2, 3)
+    match spec.kind:
+        case FieldKind.SEAT | FieldKind.OPTIONAL_SEAT:
+            return Chips(spec, (spec.name,), (None,), seats)
+        case FieldKind.SUIT:
+            return Chips(spec, (spec.name,), (None,), SUITS)
+        case FieldKind.COUNTS:
+            return Chips(spec, tuple(f"{spec.name}-{seat}" for seat in seats), seats,
+                         tuple(range(spec.maximum + 1)))
+        case FieldKind.ORDER | FieldKind.SEAT_PAIR:
+            places = range(4 if spec.kind == FieldKind.ORDER else 2)
+            return Chips(spec, tuple(f"{spec.name}-{place}" for place in places),
+                         tuple(places), seats)
+        case FieldKind.CARD_SEATS | FieldKind.OPTIONAL_CARD_SEATS:
+            return Chips(spec, tuple(f"{spec.name}-{card}" for card in spec.cards), spec.cards,
+                         seats, long_form and spec.kind == FieldKind.OPTIONAL_CARD_SEATS)
+        case _:
+            assert_never(spec.kind)
 
 
 MAX_NUMBER_DIGITS = 12
@@ -152,15 +147,20 @@ class DealForm(FlaskForm):
         for group in self.groups():
             spec = group.spec
             values = [self[name].data for name in group.names]
-            if spec.kind in (SEAT, OPTIONAL_SEAT, SUIT):
-                if values[0] is not None or spec.kind != OPTIONAL_SEAT:
+            match spec.kind:
+                case FieldKind.SEAT | FieldKind.SUIT:
                     raw[spec.name] = values[0]
-            elif spec.kind in (COUNTS, ORDER, SEAT_PAIR):
-                raw[spec.name] = values
-            else:
-                raw[spec.name] = {card: value for card, value in zip(group.keys, values,
-                                                                    strict=True)
-                                  if value is not None}
+                case FieldKind.OPTIONAL_SEAT:
+                    if values[0] is not None:
+                        raw[spec.name] = values[0]
+                case FieldKind.COUNTS | FieldKind.ORDER | FieldKind.SEAT_PAIR:
+                    raw[spec.name] = values
+                case FieldKind.CARD_SEATS | FieldKind.OPTIONAL_CARD_SEATS:
+                    raw[spec.name] = {card: value for card, value
+                                      in zip(group.keys, values, strict=True)
+                                      if value is not None}
+                case _:
+                    assert_never(spec.kind)
         return raw
 
     def fill(self, raw: Mapping[str, Any]) -> None:

@@ -12,6 +12,8 @@ import segno
 from markupsafe import Markup
 
 from ..rules import CONTRACTS, GAMES, SUIT_SYMBOLS, SUITS, TEAMS, Problem, Replay
+from ..rules.contracts import ContractKind
+from ..rules.deal import FieldKind
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
 from ..words import labels
 from ..words.chart import chart_summary, running_totals_svg
@@ -106,6 +108,8 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "signed": signed,
     "bidi": bidi,
     "takes": takes,
+    "FieldKind": FieldKind,
+    "ContractKind": ContractKind,
     "SUITS": SUITS,
     "SUIT_SYMBOLS": SUIT_SYMBOLS,
     "TEAMS": TEAMS,

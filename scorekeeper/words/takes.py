@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from ..rules.cards import SUIT_SYMBOLS, SUITS
 from ..rules.contracts import CONTRACTS, KING_OF_HEARTS_CARD
-from ..rules.deal import COUNTS, ORDER, SEAT_PAIR, Deal
+from ..rules.deal import Deal, FieldKind
 from ..rules.messages import N_
 from .labels import CARD_LABELS, Translate, identity, suit_symbol
 
@@ -68,12 +68,14 @@ def short_takes(deal: Deal, players: Sequence[str], translate: Translate = ident
                        doublers.get(KING_OF_HEARTS_CARD), players, translate),
         ))
     spec = CONTRACTS[contract].fields[0]
-    if spec.kind == ORDER:
-        return ORDER_SEPARATOR.join(players[seat] for seat in deal.counts(spec.name))
-    if spec.kind == SEAT_PAIR:
-        return SEPARATOR.join(
-            translate(LAST_TRICK).format(trick=trick, taker=players[seat])
-            for trick, seat in zip((12, 13), deal.counts(spec.name), strict=True))
-    if spec.kind == COUNTS:
-        return _counts(deal.counts(spec.name))
-    raise ValueError(f"no short form for contract {contract!r}")
+    match spec.kind:
+        case FieldKind.ORDER:
+            return ORDER_SEPARATOR.join(players[seat] for seat in deal.counts(spec.name))
+        case FieldKind.SEAT_PAIR:
+            return SEPARATOR.join(
+                translate(LAST_TRICK).format(trick=trick, taker=players[seat])
+                for trick, seat in zip((12, 13), deal.counts(spec.name), strict=True))
+        case FieldKind.COUNTS:
+            return _counts(deal.counts(spec.name))
+        case _:  # the contracts above record a seat, a suit or cards first
+            raise ValueError(f"no short form for contract {contract!r}")
