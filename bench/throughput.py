@@ -45,7 +45,10 @@ from common import (
 )
 from httpraw import Client
 
-TARGETS = {"game page": 0.10, "preview": 0.50, "saving a deal": 0.10, "live view poll (304)": 0.60}
+TARGETS: dict[str, float | None] = {"game page": 0.10, "preview": None, "saving a deal": None,
+                                    "live view poll (304)": 0.60}
+"""Share of hello's rate per endpoint; None: reported, not a target (the preview's and the save's
+were retired when the package was laid out anew: clarity over a figure no phone notices)."""
 THREADS = 2
 CONNECTIONS = 16
 RUNS = 3  # per figure, the best: see best_of
@@ -254,18 +257,21 @@ def run(quick: bool = False) -> Results:
                 f"{os.getloadavg()[0]:.1f}")
     for name, target in TARGETS.items():
         if name not in rates:
-            results.add(f"throughput: {name}", "not measured", f"≥ {target:.0%} of hello", None)
+            results.add(f"throughput: {name}", "not measured",
+                        "–" if target is None else f"≥ {target:.0%} of hello", None)
             continue
         rate, total, failed, latency, cpu = rates[name]
         note = (f"{rate:.0f} req/s, {total} requests, {failed} failed, {latency}; server CPU "
                 f"{cpu:.2f} ms a request, {hello_cpu / cpu:.0%} of hello's share by CPU cost")
-        ok = rate / hello >= target and failed == 0
+        ok: bool | None = failed == 0 and (target is None or rate / hello >= target)
         if name == "saving a deal":
             made = total - failed
             note += f"; deals stored {saved} (requests {made})"
             ok = ok and saved >= made - RUNS * CONNECTIONS  # wrk may count some in flight
+        if target is None and ok:
+            ok = None  # reported only: nothing to meet
         results.add(f"throughput: {name}", f"{rate / hello:.0%} of hello",
-                    f"≥ {target:.0%}", ok, note)
+                    "–" if target is None else f"≥ {target:.0%}", ok, note)
     return results
 
 
