@@ -47,6 +47,7 @@ def init_app(app: Flask) -> None:
     app.url_map.converters["number"] = NumberConverter
     csrf.init_app(app)
     babel.init_app(app, locale_selector=languages.select_locale)
+    languages.init_app(app)  # after Flask-Babel, whose own callables it replaces
     access.init_app(app)
     views.register(app)
     app.before_request(_keep_session)

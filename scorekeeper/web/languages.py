@@ -1,20 +1,27 @@
-"""The app's languages: which there are, which way each reads, and which one a reader gets.
+"""The app's languages: which there are, which way each reads, which one a reader gets, and
+the words in it.
 
 No views here: the live-poll shortcut and the views both ask this module, so neither imports
-the other. Translations are Flask-Babel's (``gettext`` below is its own).
+the other. Translations are Flask-Babel's catalogues, looked up once per request (a page
+translates some fifty strings) and kept on ``g``; the app never switches language inside a
+request.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from flask import request
-from flask_babel import get_locale, gettext, lazy_gettext, ngettext
+from typing import Any
+
+from babel.support import NullTranslations
+from flask import Flask, g, has_request_context, request
+from flask_babel import get_locale, get_translations, lazy_gettext
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
 __all__ = ["LANGUAGES", "LANGUAGE_NAMES", "RTL_LANGUAGES", "choose_language", "current_language",
-           "direction", "gettext", "lazy_gettext", "live_etag", "ngettext", "select_locale"]
+           "direction", "gettext", "init_app", "lazy_gettext", "live_etag", "ngettext",
+           "select_locale"]
 
 LANGUAGE_NAMES = {"ar": "العربية", "en": "English", "tr": "Türkçe"}
 """Each language in its own words, for the switch in every page's header."""
@@ -54,3 +61,33 @@ def current_language() -> str:
 def live_etag(version: int, language: str) -> str:
     """The live view's ETag: the game's version and the reader's language."""
     return f"{version}-{language}"
+
+
+def translations() -> NullTranslations:
+    """The request's catalogue (Flask-Babel's), looked up once per request."""
+    if not has_request_context():
+        return get_translations()
+    found: NullTranslations | None = g.get("translations")
+    if found is None:
+        found = g.translations = get_translations()
+    return found
+
+
+def gettext(string: str, **variables: Any) -> str:
+    """`string` in the reader's language, %-formatted with `variables` when there are any."""
+    text = translations().ugettext(string)
+    return text % variables if variables else text
+
+
+def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
+    """The form of a counted message that the reader's language uses for `num`."""
+    variables.setdefault("num", num)
+    return translations().ungettext(singular, plural, num) % variables
+
+
+def init_app(app: Flask) -> None:
+    """Templates translate through the request's catalogue too (Jinja's newstyle gettext)."""
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        lambda string: translations().ugettext(string),
+        lambda singular, plural, num: translations().ungettext(singular, plural, num),
+        newstyle=True)
