@@ -10,7 +10,6 @@ request.
 from __future__ import annotations
 
 from functools import lru_cache
-
 from typing import Any
 
 from babel.support import NullTranslations
