@@ -136,6 +136,8 @@ def test_engine_messages_are_in_the_catalogue() -> None:
     ("ar", ('lang="ar" dir="rtl"', "لعبة جديدة")),
     ("tr-TR,tr;q=0.9", ('lang="tr" dir="ltr"', "Yeni oyun")),
     ("en-GB", ('lang="en" dir="ltr"', "New game")),
+    ("ru-RU,ru;q=0.9,en;q=0.5", ('lang="ru" dir="ltr"', "Новая партия")),
+    ("hi-IN,hi;q=0.9", ('lang="hi" dir="ltr"', "नया खेल")),
 ])
 def test_pages_speak_the_browsers_language(tmp_path: Path, accept: str,
                                            expected: tuple[str, str]) -> None:

@@ -19,10 +19,12 @@ CONTENT_SECURITY_POLICY = (
 
 
 class _SessionInterface(SecureCookieSessionInterface):
-    """The signed-cookie session, never sent with a static file (those are cached publicly)."""
+    """The signed-cookie session, never sent with a static file or the manifest (those are cached
+    publicly)."""
 
     def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
-        return request.endpoint != "static" and super().should_set_cookie(app, session)
+        return (request.endpoint not in assets.PUBLIC_ENDPOINTS
+                and super().should_set_cookie(app, session))
 
 
 def _keep_session() -> None:

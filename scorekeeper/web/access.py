@@ -38,7 +38,7 @@ bp = Blueprint("access", __name__)
 
 SESSION_KEY = "access"
 # the language switch stays open so the code page can be read in any language
-OPEN_ENDPOINTS = frozenset({"static", "access.ask", "pages.set_language"})
+OPEN_ENDPOINTS = frozenset({"static", "manifest", "access.ask", "pages.set_language"})
 # Guessing the code: at most this many wrong codes per address per window, per worker process.
 MAX_WRONG_CODES = 10
 WRONG_CODE_WINDOW = 300.0

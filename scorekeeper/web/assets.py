@@ -5,21 +5,31 @@
 - Static files are linked as ``static_url("css/app.css")`` → ``/static/css/app.css?v=<hash>``:
   the hash of the file's content, computed once per process, so a browser may keep them for a
   year (``immutable``) and still gets a changed file on the next release.
+- The web app manifest (the name a phone gives the app on its home screen) is
+  ``static/manifest.webmanifest`` with its name and description in the page's language, served
+  the same way: ``/manifest/<language>.webmanifest?v=<hash>``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 from functools import cache, lru_cache
 
-from flask import Flask, Response, current_app, request, url_for
+import flask_babel
+from flask import Flask, Response, abort, current_app, request, url_for
 from flask_compress import Compress
+
+from ..words.labels import APP_DESCRIPTION, APP_FULL_NAME, APP_NAME
+from .languages import LANGUAGES
 
 compress = Compress()
 
 STATIC_MAX_AGE = 60 * 60 * 24 * 365
+PUBLIC_ENDPOINTS = frozenset({"static", "manifest"})
+"""Answers that are the same for everyone and cached publicly: no cookie, no Vary on language."""
 
 
 @cache
@@ -91,6 +101,41 @@ def minified_css(source: bytes) -> bytes:
     return _CSS_AROUND.sub(rb"\1", text).strip()
 
 
+@lru_cache(maxsize=16)
+def _manifest(folder: str, script_root: str, language: str) -> tuple[bytes, str]:
+    """The manifest in `language` (icons linked with their content hash), and its own hash."""
+    with open(os.path.join(folder, "manifest.webmanifest"), "rb") as handle:
+        manifest = json.loads(handle.read())
+    with flask_babel.force_locale(language):
+        manifest.update(name=flask_babel.gettext(APP_FULL_NAME),
+                        short_name=flask_babel.gettext(APP_NAME), lang=language,
+                        description=flask_babel.gettext(APP_DESCRIPTION))
+    manifest["dir"] = "auto"
+    for icon in manifest["icons"]:
+        icon["src"] = _static_url(folder, script_root, icon["src"])
+    body = json.dumps(manifest, ensure_ascii=False, indent=1).encode()
+    return body, hashlib.sha256(body).hexdigest()[:10]
+
+
+def manifest_url(language: str) -> str:
+    """The manifest's URL in `language`, with its content hash as the version."""
+    _, version = _manifest(current_app.static_folder or "", request.script_root, language)
+    return url_for("manifest", language=language, v=version)
+
+
+def manifest(language: str) -> Response:
+    """The web app manifest in `language` (a phone names the app on its home screen with it)."""
+    if language not in LANGUAGES:
+        abort(404)
+    body, _ = _manifest(current_app.static_folder or "", request.script_root, language)
+    response = Response(body, mimetype="application/manifest+json")
+    if request.args.get("v"):
+        response.cache_control.max_age = STATIC_MAX_AGE
+        response.cache_control.public = True
+        response.cache_control.immutable = True
+    return response
+
+
 def init_app(app: Flask) -> None:
     """Compression and the `static_url` template global (call before other after_request hooks,
     so compression runs last)."""
@@ -98,4 +143,5 @@ def init_app(app: Flask) -> None:
     compress.init_app(app)
     app.after_request(_static_for_compression)  # runs before Flask-Compress's hook
     app.after_request(_vary_on_boost)
-    app.jinja_env.globals["static_url"] = static_url
+    app.jinja_env.globals.update(static_url=static_url, manifest_url=manifest_url)
+    app.add_url_rule("/manifest/<language>.webmanifest", "manifest", manifest)

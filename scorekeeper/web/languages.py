@@ -22,7 +22,8 @@ __all__ = ["LANGUAGES", "LANGUAGE_NAMES", "RTL_LANGUAGES", "choose_language", "c
            "direction", "gettext", "init_app", "lazy_gettext", "live_etag", "ngettext",
            "select_locale"]
 
-LANGUAGE_NAMES = {"ar": "العربية", "en": "English", "tr": "Türkçe"}
+LANGUAGE_NAMES = {"ar": "العربية", "en": "English", "tr": "Türkçe", "ru": "Русский",
+                  "hi": "हिन्दी"}
 """Each language in its own words, for the switch in every page's header."""
 LANGUAGES = tuple(LANGUAGE_NAMES)
 RTL_LANGUAGES = frozenset({"ar"})

@@ -59,6 +59,10 @@ NATIVE_NAMES: dict[str, str] = {
 }
 """Contract id → the name the game's home table uses (RULES.md); a proper name, not translated."""
 
+APP_NAME = N_("Scorekeeper")
+APP_FULL_NAME = N_("Scorekeeper — Trix, Trix Complex, Turkish King")
+APP_DESCRIPTION = N_("Keep score at a real card table: Trix, Trix Complex and Turkish King.")
+
 GAME_LABELS: dict[str, str] = {
     "trix": N_("Trix"),
     "trix-complex": N_("Trix Complex"),

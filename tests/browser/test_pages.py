@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import urljoin
 
 import pytest
 from playwright.sync_api import expect
@@ -31,7 +32,7 @@ def test_language_is_switched_and_remembered(new_context) -> None:  # type: igno
     expect(page.locator("h1")).to_have_text("New game")
 
 
-@pytest.mark.parametrize("locale", ["ar", "en", "tr"])
+@pytest.mark.parametrize("locale", ["ar", "en", "tr", "ru", "hi"])
 def test_rules_pages_fit_the_phone(new_context, screenshots, locale: str) -> None:  # type: ignore[no-untyped-def]
     page = new_context(locale=locale).new_page()
     for game in GAMES:
@@ -70,9 +71,8 @@ def test_manifest_icons_and_keep_awake(new_context, server) -> None:  # type: ig
     assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
     sizes = {icon["sizes"] for icon in manifest["icons"]}
     assert {"192x192", "512x512"} <= sizes
-    base = server + manifest_url.split("?")[0].rsplit("/", 1)[0] + "/"
     for icon in manifest["icons"]:
-        fetched = context.request.get(base + icon["src"])
+        fetched = context.request.get(urljoin(server + manifest_url, icon["src"]))
         assert fetched.ok and fetched.headers["content-type"].startswith(icon["type"]), icon
         if icon["type"] == "image/png":
             body = fetched.body()

@@ -79,7 +79,7 @@ def game_page(token: str) -> Any:
     """The game: totals, where the game is, what to choose next, history."""
     row = game_or_404(token)
     if row.first is None:
-        return render_template("pages/choose_first.html", row=row, form=ConfirmForm())
+        return render_template("pages/choose_first.html", row=row, form=_SeatForm())
     return render_template("pages/game.html", **game_view(row).template_args(
         notes_form=NotesForm(obj=row)))
 

@@ -29,6 +29,7 @@ from ...rules.games import (
 )
 from ...store.games import house_rules_of
 from ...words.labels import contract_native_name
+from ..assets import PUBLIC_ENDPOINTS
 from ..languages import LANGUAGE_COOKIE, LANGUAGE_NAMES, LANGUAGES, direction
 from ..links import local_path
 from .common import game_or_404
@@ -164,8 +165,8 @@ def set_language(code: str) -> Response:
 @bp.after_app_request
 def _vary_on_language(response: Response) -> Response:
     """Pages differ by the reader's language: caches must key on what chooses it."""
-    if request.endpoint == "static":
-        return response  # the same file in every language
+    if request.endpoint in PUBLIC_ENDPOINTS:
+        return response  # the same for every reader (the manifest's language is in its URL)
     response.vary.add("Accept-Language")
     response.vary.add("Cookie")
     return response
