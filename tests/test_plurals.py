@@ -99,10 +99,7 @@ def engine_samples() -> list[tuple[str, str, int, Problem]]:
     samples = []
     for code, template in engine_counted():
         names = {template.count, *PIECES.get(code, {})}
-        if code == "sum_mismatch":
-            units = list(UNITS)
-        else:
-            units = [None]
+        units: list[str | None] = list(UNITS) if code == "sum_mismatch" else [None]
         for name in sorted(names):
             for unit in units:
                 for count in (*COUNTS, 5, 21, 22):
