@@ -138,6 +138,22 @@ def test_whole_queen_of_diamonds_scores(write: Any) -> None:
         assert (scores[0], scores[3]) == (taker, doubler)
 
 
+def test_whole_queen_of_diamonds_taken_by_its_doubler(write: Any) -> None:
+    """RULES.md, Trix Complex: under "whole" a doubler who takes their own Q♦ nets −35 with
+    doubled_self_take "net" (−70 + 35) and −70 with "full"."""
+    deal = {"contract": "complex", "tricks": [1, 4, 4, 4], "diamonds": [1, 4, 4, 4],
+            "queens": {"S": 1, "H": 2, "D": 0, "C": 3}, "king_of_hearts": 1,
+            "doubled_by": {"D": 0}}
+    trix = {"contract": "trix", "order": [0, 1, 2, 3]}
+    for self_take, own in (("net", -35), ("full", -70)):
+        data = record([trix, deal], game="trix-complex",
+                      house_rules={"doubled_queen_of_diamonds": "whole",
+                                   "doubled_self_take": self_take})
+        done = run(write(data))
+        assert (done.returncode, done.stderr) == (0, "")
+        assert json.loads(done.stdout)["deals"][1]["scores"][0] == -15 + own
+
+
 # --- invalid records (exit 1) -------------------------------------------------------------------
 
 

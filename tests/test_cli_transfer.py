@@ -126,3 +126,36 @@ def test_serve_prints_its_address_as_a_qr_code(capsys: pytest.CaptureFixture[str
     lines = out.splitlines()
     assert len(lines) >= 10  # a version-2 code, two module rows per line (compact)
     assert any(block in out for block in "█▀▄")
+
+
+@pytest.mark.parametrize(("rules", "line"), [
+    ({"winners": "most"}, "house_rules.winners must be highest or positive"),
+    ({"winners": "positive", "doubled_queen_of_diamonds": "whole"},
+     "house_rules.doubled_queen_of_diamonds does not apply to this game"),
+])
+def test_a_bad_house_rule_imports_nothing(instance: Path, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str],
+                                          rules: dict[str, str], line: str) -> None:
+    """RULES.md's two newest house rules: import refuses a value that is not a choice, or a rule
+    of another game, and stores none of the batch."""
+    batch = records()
+    turkish = next(index for index, record in enumerate(batch)
+                   if record["game"] == "turkish-king")
+    batch[turkish]["house_rules"] = rules
+    batch[turkish].pop("winners", None)
+    source = tmp_path / "games.json"
+    source.write_text(json.dumps(batch), encoding="utf-8")
+    assert main(["import", str(source)]) == 1
+    assert f"nothing imported: record {turkish + 1}: {line}" in capsys.readouterr().err
+    assert exported(tmp_path / "out.json") == []
+
+
+def test_positive_winners_round_trip(instance: Path, tmp_path: Path) -> None:
+    from tests.rules.builders import TWO_ABOVE_ZERO, raw_record
+
+    source = tmp_path / "game.json"
+    record = raw_record("turkish-king", TWO_ABOVE_ZERO, house_rules={"winners": "positive"})
+    source.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["import", str(source)]) == 0
+    [game] = exported(tmp_path / "out.json")
+    assert game["house_rules"] == {"winners": "positive"} and game["winners"] == [1, 3]

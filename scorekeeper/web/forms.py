@@ -20,6 +20,7 @@ from wtforms.validators import InputRequired, Length, Optional
 from wtforms.widgets import HiddenInput
 
 from ..rules import CONTRACTS, SUITS, FieldSpec
+from ..rules.contracts import HouseRules, QueenOfDiamonds, Winners
 from ..rules.deal import FieldKind
 from ..rules.text import GAME_NAME_LENGTH, NOTES_LENGTH, PLAYER_NAME_LENGTH, clean_text
 from ..store.deals import Entry
@@ -257,8 +258,30 @@ class NewGameForm(FlaskForm):
         default="net", validators=[InputRequired()])
     swap_diamonds_ltoosh = BooleanField(_l("Diamonds −15 each, Ltoosh −10 a trick"),
                                         default=False)
+    doubled_queen_of_diamonds = RadioField(
+        _l("A doubled Q♦ in Complex"),
+        choices=((QueenOfDiamonds.QUEEN, _l("doubles its queen part (−60 / +25)")),
+                 (QueenOfDiamonds.WHOLE, _l("doubles the whole card (−70 / +35)"))),
+        default=QueenOfDiamonds.QUEEN, validators=[Optional()])
+    winners = RadioField(
+        _l("Who wins"),
+        choices=((Winners.HIGHEST, _l("the highest total")),
+                 (Winners.POSITIVE, _l("everyone above zero"))),
+        default=Winners.HIGHEST, validators=[Optional()])
+    # these two may be missing from a form sent by a page loaded before they were offered:
+    # missing means the default; a value not offered is refused
     name = StringField(_l("Name for the evening (optional)"),
                        validators=[Optional(), Length(max=GAME_NAME_LENGTH)], filters=[clean_text])
+
+    def house_rules(self) -> HouseRules:
+        """Every house rule as chosen; the game's own are kept by ``house_rules_for``."""
+        return HouseRules(
+            doubling=bool(self.doubling.data),
+            doubled_self_take=self.doubled_self_take.data,
+            swap_diamonds_ltoosh=bool(self.swap_diamonds_ltoosh.data),
+            doubled_queen_of_diamonds=QueenOfDiamonds(
+                self.doubled_queen_of_diamonds.data or QueenOfDiamonds.QUEEN),
+            winners=Winners(self.winners.data or Winners.HIGHEST))
 
     def players(self) -> list[str]:
         """The four names in order of play."""

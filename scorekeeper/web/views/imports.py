@@ -10,7 +10,7 @@ from ...rules import CONTRACTS, NotARecordError
 from ...store.records import ImportRefused, import_records
 from ..extensions import csrf
 from ..forms import ImportForm
-from ..languages import gettext
+from ..languages import gettext, ngettext, plural_form
 from ..present import contract_name, field_label
 from .common import remember
 
@@ -27,7 +27,7 @@ def refusal_text(refused: ImportRefused) -> str:
     else:
         problem = error.problems[0]
         if error.deal_number is None:
-            reason = problem.render(gettext)
+            reason = problem.render(gettext, translate_plural=plural_form)
         else:
             contract = error.contract or ""
             label = None
@@ -36,7 +36,7 @@ def refusal_text(refused: ImportRefused) -> str:
                     label = field_label(contract, problem.field, refused.players)
                 except (IndexError, ValueError):
                     label = None
-            text = problem.render(gettext, field_label=label)
+            text = problem.render(gettext, field_label=label, translate_plural=plural_form)
             name = contract_name(contract) if contract in CONTRACTS else contract
             where = (gettext("deal %(number)d (%(contract)s)", number=error.deal_number,
                              contract=name) if name
@@ -65,8 +65,8 @@ def import_page() -> Any:
         else:
             for row in reversed(rows):
                 remember(row.token)
-            flash(gettext("%(count)d games imported.", count=len(rows)) if len(rows) != 1
-                  else gettext("The game was imported."), "success")
+            flash(ngettext("%(num)d game imported.", "%(num)d games imported.", len(rows))
+                  if len(rows) != 1 else gettext("The game was imported."), "success")
             if len(rows) == 1:
                 return redirect(url_for("games.game_page", token=rows[0].token), 303)
             return redirect(url_for("games.home"), 303)
