@@ -41,6 +41,11 @@ TEMPLATES: dict[str, str] = {
     "blank_name": N_("{field}: every player needs a name"),
     "long_name": N_("{field}: a name has at most {maximum} characters"),
     "same_name": N_("{field}: two players cannot have the same name"),
+    "control_in_name": N_("{field}: a name cannot hold control characters or direction "
+                          "overrides"),
+    "long_text": N_("{field}: at most {maximum} characters"),
+    "bad_timestamp": N_("{field} must be a date and time with its UTC offset, within the years "
+                        "1 to 9999"),
     "bad_self_take": N_("{field} must be net or full"),
     "bad_queen_of_diamonds": N_("{field} must be queen or whole"),
     "bad_winners": N_("{field} must be highest or positive"),

@@ -11,9 +11,8 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..rules import NotARecordError, Problem, Record, RuleError
+from ..rules import NotARecordError, Record, RuleError
 from ..rules.record import dump_record, parse_json, record_from_json
-from ..rules.text import GAME_NAME_LENGTH, clean_text
 from .db import db
 from .games import record_of, row_of
 from .models import GameRow
@@ -49,12 +48,6 @@ def _players_of(data: Any) -> list[str] | None:
     return None
 
 
-def _check_text(record: Record) -> None:
-    """The store's limits on the table's own text (the engine accepts any string)."""
-    if record.name is not None and len(clean_text(record.name) or "") > GAME_NAME_LENGTH:
-        raise RuleError([Problem("name", "long_name", {"maximum": GAME_NAME_LENGTH})])
-
-
 def parse_records(data: str | bytes) -> list[Record]:
     """One record or a JSON array of records, each replayed by the engine; ImportRefused if not."""
     try:
@@ -69,7 +62,6 @@ def parse_records(data: str | bytes) -> list[Record]:
     for position, item in enumerate(items, start=1):
         try:
             record = record_from_json(item)
-            _check_text(record)
         except (RuleError, NotARecordError) as error:
             raise ImportRefused(error, record=position if several else None, count=len(items),
                                 players=_players_of(item)) from None
