@@ -278,7 +278,7 @@ def test_an_import_over_the_record_cap_is_refused_whole(app: Flask, client: Flas
     body = json.dumps([minimal_record(n) for n in range(IMPORT_MAX_RECORDS + 1)])
     response = upload(client, body)
     assert response.status_code == 413
-    assert (f"Nothing was imported: the file holds {IMPORT_MAX_RECORDS + 1} games; one import "
+    assert (f"Nothing was imported. The file holds {IMPORT_MAX_RECORDS + 1} games; one import "
             f"takes at most {IMPORT_MAX_RECORDS}.") in page(response).text
     assert snapshot(app) == []
     assert upload(client, json.dumps([minimal_record(n) for n in range(IMPORT_MAX_RECORDS)])
@@ -293,7 +293,7 @@ def test_an_import_over_the_deal_cap_is_refused_whole(app: Flask, client: FlaskC
     record["deals"] = record["deals"] * (IMPORT_MAX_DEALS // 20 // 2 + 1)
     response = upload(client, json.dumps([record, record]))
     assert response.status_code == 413
-    assert (f"the file holds {2 * len(record['deals'])} deals; one import takes at most "
+    assert (f"The file holds {2 * len(record['deals'])} deals; one import takes at most "
             f"{IMPORT_MAX_DEALS}.") in page(response).text
     assert snapshot(app) == []
 
@@ -307,7 +307,7 @@ def test_an_import_over_the_byte_cap_is_refused_with_a_message(app: Flask,
                  json.dumps([record]).ljust(3 * IMPORT_MAX_BYTES)):  # the request is, too
         response = upload(client, body)
         assert response.status_code == 413
-        assert "Nothing was imported: the file is larger than 2 MB" in page(response).text
+        assert "Nothing was imported. The file is larger than 2 MB" in page(response).text
         assert snapshot(app) == []
     client.set_cookie("lang", "ar")
     response = upload(client, json.dumps([record]).ljust(3 * IMPORT_MAX_BYTES))
@@ -344,7 +344,7 @@ def test_imports_per_address_per_hour(app: Flask, monkeypatch: pytest.MonkeyPatc
     stored = len(snapshot(app))
     response = upload(phone, json.dumps(minimal_record(99)))
     assert response.status_code == 429
-    assert "this network has imported too often in the last hour" in page(response).text
+    assert "This network has imported too often in the last hour" in page(response).text
     assert len(snapshot(app)) == stored
     assert upload(from_address(app, "198.51.100.31"),
                   json.dumps(minimal_record(99))).status_code == 303
@@ -362,8 +362,8 @@ def test_games_imported_per_address_per_hour(app: Flask, monkeypatch: pytest.Mon
     assert upload(phone, full).status_code == 303
     response = upload(phone, full)
     assert response.status_code == 429
-    assert (f"this network would import more than {2 * IMPORT_MAX_RECORDS - 10} games within "
-            "an hour") in page(response).text
+    assert (f"With this file, this network would import more than {2 * IMPORT_MAX_RECORDS - 10} "
+            "games within an hour") in page(response).text
     assert len(snapshot(app)) == IMPORT_MAX_RECORDS
     assert upload(phone, json.dumps([minimal_record(n) for n in range(10)])).status_code == 303
 
@@ -378,7 +378,8 @@ def test_games_imported_per_address_per_hour(app: Flask, monkeypatch: pytest.Mon
      "3rd player: a name cannot hold control characters or direction overrides"),
     ({"players": ["\u001b[31mRami", "Lina", "Omar", "Dana"]},
      "1st player: a name cannot hold control characters or direction overrides"),
-    ({"players": ["Rami", "Lina", "Omar", "\u200b\u2060 "]}, "4th player: every player needs a name"),
+    ({"players": ["Rami", "Lina", "Omar", "\u200b\u2060 "]},
+     "4th player: every player needs a name"),
     ({"notes": "x" * 2001}, "Notes: at most 2000 characters"),
     ({"name": "x" * 81}, "Name: at most 80 characters"),
     ({"created_at": "0001-01-01T00:00:00+14:00"}, "must be a date and time with its UTC offset"),

@@ -30,24 +30,24 @@ CAPS = ImportCaps(records=IMPORT_MAX_RECORDS, deals=IMPORT_MAX_DEALS)
 def limited_text(limited: ImportLimited) -> str:
     """Why an import was refused for its size or for how much was imported lately."""
     if limited.what == "records":
-        reason = ngettext("the file holds %(num)d game; one import takes at most %(maximum)d.",
-                          "the file holds %(num)d games; one import takes at most %(maximum)d.",
+        reason = ngettext("The file holds %(num)d game; one import takes at most %(maximum)d.",
+                          "The file holds %(num)d games; one import takes at most %(maximum)d.",
                           limited.count, maximum=limited.maximum)
     elif limited.what == "deals":
-        reason = ngettext("the file holds %(num)d deal; one import takes at most %(maximum)d.",
-                          "the file holds %(num)d deals; one import takes at most %(maximum)d.",
+        reason = ngettext("The file holds %(num)d deal; one import takes at most %(maximum)d.",
+                          "The file holds %(num)d deals; one import takes at most %(maximum)d.",
                           limited.count, maximum=limited.maximum)
     elif limited.what == "bytes":
-        reason = gettext("the file is larger than %(megabytes)d MB, more than one import takes.",
+        reason = gettext("The file is larger than %(megabytes)d MB, more than one import takes.",
                          megabytes=limited.maximum // (1024 * 1024))
     elif limited.what == "requests":
-        reason = gettext("this network has imported too often in the last hour. Try again "
+        reason = gettext("This network has imported too often in the last hour. Try again "
                          "later, or ask the host to import the file.")
     else:
-        reason = gettext("with this file, this network would import more than %(maximum)d games "
+        reason = gettext("With this file, this network would import more than %(maximum)d games "
                          "within an hour. Try again later, or ask the host to import the file.",
                          maximum=limited.maximum)
-    return gettext("Nothing was imported: %(reason)s", reason=reason)
+    return gettext("Nothing was imported. %(reason)s", reason=reason)
 
 
 def record_field_label(path: str) -> str | None:
