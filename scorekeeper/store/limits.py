@@ -9,8 +9,12 @@ workers, several hosts nor rotating source addresses multiply what a limit allow
   so the table stays small.
 - `limit_slots`: beyond a window's allowance, one more try per interval, per address and for
   everyone. A slot is claimed with one guarded UPDATE, so of any number of workers asking at
-  once at most one gets it. Only wrong codes are counted: a right code is let in whenever it
-  gets a slot, and an address that has guessed wrong gets one again a few seconds later.
+  once at most one gets it.
+
+Access codes: a code is counted as wrong before it is checked (so concurrent guesses cannot
+slip past the allowance together) and taken back when it was right, so only wrong codes count;
+a right code is let in whenever it is checked, and an address that has used its allowance is
+checked again a few seconds later, not locked out for minutes.
 """
 
 from __future__ import annotations
@@ -110,14 +114,22 @@ def recent(kind: str, window: float, address: str | None = None) -> tuple[int, i
     return int(count), int(amount)
 
 
-def note(kind: str, address: str, amount: int = 1) -> None:
-    """Count one action (committed), and forget what no window looks at any more."""
+def note(kind: str, address: str, amount: int = 1) -> int:
+    """Count one action (committed), forget what no window looks at any more; the row's id."""
     moment = now()
-    db.session.add(LimitEvent(kind=kind, address=address, at=moment, amount=amount))
+    event = LimitEvent(kind=kind, address=address, at=moment, amount=amount)
+    db.session.add(event)
     db.session.execute(delete(LimitEvent).where(
         LimitEvent.kind == kind, LimitEvent.at < moment - _LONGEST_WINDOW.get(kind, 3600.0)))
     # a slot whose moment has passed is free: deleting it changes nothing but the table's size
     db.session.execute(delete(LimitSlot).where(LimitSlot.next_at < moment - 60.0))
+    db.session.commit()
+    return event.id
+
+
+def forget(event_id: int) -> None:
+    """Take back one counted action (committed)."""
+    db.session.execute(delete(LimitEvent).where(LimitEvent.id == event_id))
     db.session.commit()
 
 
@@ -143,27 +155,57 @@ def claim(key: str, interval: float) -> bool:
     return True
 
 
-def allowed(limit: Limit, address: str) -> bool:
-    """Whether one more action may go ahead now (claiming a slot when beyond the allowance)."""
+def _over(limit: Limit, address: str, own: int) -> tuple[bool, bool]:
+    """Whether the address, and everyone, have used their allowance (`own`: rows of this very
+    request among those counted)."""
     mine, _ = recent(limit.kind, limit.window, address)
-    if mine >= limit.per_address and not (
-            limit.address_interval and claim(f"{limit.kind}:{address}", limit.address_interval)):
-        return False
     if limit.everyone is None:
-        return True
+        return mine - own >= limit.per_address, False
     everyone, _ = recent(limit.kind, limit.window)
-    return everyone < limit.everyone or bool(
-        limit.everyone_interval and claim(f"{limit.kind}:*", limit.everyone_interval))
+    return mine - own >= limit.per_address, everyone - own >= limit.everyone
 
 
-def may_check_code(address: str) -> bool:
-    """Whether an access code from `address` is checked now (only wrong codes count)."""
-    return allowed(WRONG_CODES, address)
+def _slots(limit: Limit, address: str, address_over: bool, everyone_over: bool) -> bool:
+    """Claim the slots an action beyond its allowance needs: the address's first, so that one
+    address cannot spend everyone's."""
+    if address_over and not (limit.address_interval
+                             and claim(f"{limit.kind}:{address}", limit.address_interval)):
+        return False
+    return not everyone_over or bool(limit.everyone_interval
+                                     and claim(f"{limit.kind}:*", limit.everyone_interval))
 
 
-def wrong_code(address: str) -> None:
-    """Count a wrong access code from `address`."""
-    note(WRONG_CODES.kind, address)
+def reserve(limit: Limit, address: str) -> int | None:
+    """Count an action before it happens, if it may happen now: the counted row's id (take it
+    back with :func:`forget` if the action turns out not to count), or None.
+
+    Within the allowance the row is written first and the window counted after, so however many
+    workers ask at once, no more than the allowance get through; beyond it, a slot decides.
+    A request refused leaves no row behind.
+    """
+    event_id = None
+    address_over, everyone_over = _over(limit, address, 0)
+    if not (address_over or everyone_over):
+        event_id = note(limit.kind, address)
+        address_over, everyone_over = _over(limit, address, 1)
+        if not (address_over or everyone_over):
+            return event_id
+    if _slots(limit, address, address_over, everyone_over):
+        return event_id if event_id is not None else note(limit.kind, address)
+    if event_id is not None:
+        forget(event_id)
+    return None
+
+
+def check_code(address: str) -> int | None:
+    """May an access code from `address` be checked now? A ticket (a wrong code counted in
+    advance) or None; give the ticket to :func:`right_code` when the code was right."""
+    return reserve(WRONG_CODES, address)
+
+
+def right_code(ticket: int) -> None:
+    """The code was right: it does not count against anyone."""
+    forget(ticket)
 
 
 @dataclass(frozen=True)

@@ -100,17 +100,17 @@ def ask() -> Any:
     if request.method == "GET":
         form.next.data = request.args.get("next", "")
     if form.validate_on_submit():
-        address = limits.address_key(request.remote_addr)
-        if not limits.may_check_code(address):  # not checked at all: a guess learns nothing
+        ticket = limits.check_code(limits.address_key(request.remote_addr))
+        if ticket is None:  # not checked at all: a guess learns nothing
             form.code.errors = [_l("Too many wrong codes were tried lately. Wait a few "
                                    "seconds, then try again.")]
             return render_template("pages/access.html", form=form), 429, {
                 "Retry-After": str(math.ceil(limits.WRONG_CODES.address_interval))}
         entered = (form.code.data or "").encode()
         if hmac.compare_digest(entered, code.encode()):
+            limits.right_code(ticket)
             session[SESSION_KEY] = _fingerprint(code)
             return redirect(_local_path(form.next.data), 303)
-        limits.wrong_code(address)
         form.code.errors = [*form.code.errors, _l("That is not the code. Ask the host.")]
     status = 422 if request.method == "POST" else 200
     return render_template("pages/access.html", form=form), status
