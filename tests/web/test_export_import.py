@@ -403,3 +403,12 @@ def test_imported_notes_are_cleaned_as_the_forms_clean_them(app: Flask,
     imported_token(upload(client, json.dumps(record)))
     row = snapshot(app)[0]
     assert (row["name"], row["notes"]) == ("Friday night", "one\ntwo")
+
+
+@pytest.mark.parametrize("stamp", ["0001-01-01T00:00:00+00:00", "9999-12-31T23:59:59+00:00"])
+def test_timestamps_at_the_edges_of_the_years_round_trip(client: FlaskClient, stamp: str) -> None:
+    record = json.loads((DATA / "trix-solo-complete.json").read_text())
+    record.update(created_at=stamp, updated_at=stamp)
+    token = imported_token(upload(client, json.dumps(record)))
+    exported = json.loads(export(client, token).get_data(as_text=True))
+    assert (exported["created_at"], exported["updated_at"]) == (stamp, stamp)
