@@ -81,6 +81,39 @@ def test_a_bad_record_imports_nothing(instance: Path, tmp_path: Path,
     assert exported(tmp_path / "out.json") == []
 
 
+@pytest.mark.parametrize(("change", "line"), [
+    ({"created_at": "0001-01-01T00:00:00+14:00"},
+     "created_at must be a date and time with its UTC offset, within the years 1 to 9999"),
+    ({"players": ["Rami", "\u202eLina", "Omar", "Dana"]},
+     "players[1]: a name cannot hold control characters or direction overrides"),
+    ({"players": ["Rami", "Lina", "\u200b", "Dana"]}, "players[2]: every player needs a name"),
+    ({"notes": "x" * 2001}, "notes: at most 2000 characters"),
+])
+def test_what_check_refuses_imports_nothing(instance: Path, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str],
+                                            change: dict[str, Any], line: str) -> None:
+    """`check`, the import command and the import page share one loader: a record `check`
+    refuses is refused here too, with a sentence naming the field (no traceback)."""
+    batch = records()
+    batch[1].update(change)
+    source = tmp_path / "games.json"
+    source.write_text(json.dumps(batch), encoding="utf-8")
+    assert main(["import", str(source)]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == f"nothing imported: record 2: {line}"
+    assert exported(tmp_path / "out.json") == []
+
+
+def test_the_command_is_not_capped_like_the_page(instance: Path, tmp_path: Path) -> None:
+    """The operator's import takes more records than the import page allows in one request."""
+    from scorekeeper.web.views.imports import IMPORT_MAX_RECORDS
+
+    batch = [records()[0]] * (IMPORT_MAX_RECORDS + 1)
+    source = tmp_path / "games.json"
+    source.write_text(json.dumps(batch), encoding="utf-8")
+    assert main(["import", str(source)]) == 0
+    assert len(exported(tmp_path / "out.json")) == IMPORT_MAX_RECORDS + 1
+
+
 @pytest.mark.parametrize("body", [b"{not json", b'{"format": "other"}', b"[1, 2]"])
 def test_not_records_exit_2(instance: Path, tmp_path: Path, body: bytes) -> None:
     source = tmp_path / "bad.json"

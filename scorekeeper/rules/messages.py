@@ -68,6 +68,12 @@ TEMPLATES: dict[str, Template] = {
     "long_name": ngettext("{field}: a name has at most {maximum} character",
                           "{field}: a name has at most {maximum} characters", "maximum"),
     "same_name": N_("{field}: two players cannot have the same name"),
+    "control_in_name": N_("{field}: a name cannot hold control characters or direction "
+                          "overrides"),
+    "long_text": ngettext("{field}: at most {maximum} character",
+                          "{field}: at most {maximum} characters", "maximum"),
+    "bad_timestamp": N_("{field} must be a date and time with its UTC offset, within the years "
+                        "1 to 9999"),
     "bad_self_take": N_("{field} must be net or full"),
     "bad_queen_of_diamonds": N_("{field} must be queen or whole"),
     "bad_winners": N_("{field} must be highest or positive"),
