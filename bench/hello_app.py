@@ -1,7 +1,7 @@
 """A bare Flask "hello" app under exactly the settings `scorekeeper serve` uses (the baseline).
 
 Run as `python bench/hello_app.py PORT WORKERS`: it swaps the app gunicorn loads and calls
-:func:`scorekeeper.server.run`, so workers, threads and timeouts are the production ones.
+:func:`scorekeeper.cli.server.run`, so workers, threads and timeouts are the production ones.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from flask import Flask
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper import server
+from scorekeeper.cli import server
 
 hello = Flask(__name__)
 

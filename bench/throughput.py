@@ -1,7 +1,7 @@
 """Server throughput as a share of a bare Flask "hello" under the same gunicorn settings.
 
 `scorekeeper serve --workers 4` (gthread, 2 threads each) and `bench/hello_app.py` (the same
-`scorekeeper.server.run`) are loaded in turn by wrk on loopback. Every request carries what a
+`scorekeeper.cli.server.run`) are loaded in turn by wrk on loopback. Every request carries what a
 phone sends: the session cookie, `Accept-Encoding: gzip` (so compression is paid), htmx headers
 and the CSRF token where the app wants them. Hello is measured before and after the app's
 endpoints; the share is against their mean. Every figure (hello's too) is the best of three runs,

@@ -34,9 +34,9 @@ def _one_line(text: str) -> str:
 
 def check(path: str) -> int:
     """Replay one record and print what the engine derives (exit 0), or why not (1 or 2)."""
-    from .rules.errors import NotARecordError, RuleError
-    from .rules.record import check_output, load_record
-    from .rules.replay import replay
+    from ..rules.errors import NotARecordError, RuleError
+    from ..rules.record import check_output, load_record
+    from ..rules.replay import replay
 
     try:
         data = _read(path)
@@ -59,7 +59,7 @@ def upgrade_database() -> None:
     """Create or migrate the database to the newest schema (Alembic through Flask-Migrate)."""
     from flask_migrate import upgrade
 
-    from . import create_app
+    from .. import create_app
 
     app = create_app()
     with app.app_context():
@@ -130,7 +130,7 @@ def _app_with_database() -> Flask:
     """The app on the configured database, created or migrated to the newest schema."""
     from flask_migrate import upgrade
 
-    from . import create_app
+    from .. import create_app
 
     app = create_app()
     with app.app_context():
@@ -140,8 +140,8 @@ def _app_with_database() -> Flask:
 
 def export_games(path: str) -> int:
     """Write every game in the database as a JSON array of records (`-`: standard output)."""
-    from .store.games import all_games
-    from .store.records import exportable, records_json
+    from ..store.games import all_games
+    from ..store.records import exportable, records_json
 
     app = _app_with_database()
     with app.app_context():
@@ -165,8 +165,8 @@ def export_games(path: str) -> int:
 
 def import_games(path: str) -> int:
     """Load a record or an array of records, all or nothing; exit 1 (rule) or 2 (not records)."""
-    from .rules.errors import NotARecordError
-    from .store.records import ImportRefused, import_records
+    from ..rules.errors import NotARecordError
+    from ..store.records import ImportRefused, import_records
 
     try:
         data = _read(path)
@@ -223,6 +223,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.print_help()
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

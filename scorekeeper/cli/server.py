@@ -17,7 +17,7 @@ class _Server(BaseApplication):
             self.cfg.set(key, value)
 
     def load(self) -> Any:
-        from . import create_app
+        from .. import create_app
 
         return create_app()
 
