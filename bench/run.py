@@ -5,7 +5,7 @@
     python bench/run.py --only bytes,taps
 
 Figures are measured in this run; throughput is a share of a bare Flask "hello" endpoint served
-in the same run with the same gunicorn settings, so a busy machine changes little.
+in the same run with the same server settings, so a busy machine changes little.
 Progress goes to stderr; the table (Markdown) to stdout and, with --write FILE, to a file.
 """
 

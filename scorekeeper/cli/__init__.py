@@ -100,7 +100,7 @@ def local_addresses() -> list[str]:
 
 
 def serve(host: str, port: int, workers: int) -> int:
-    """Migrate the database, then run the app under gunicorn with several worker processes."""
+    """Migrate the database, then run the app under granian with several worker processes."""
     from .server import run
 
     upgrade_database()
