@@ -22,11 +22,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import Results, log
 
-BENCHES = ("taps", "bytes", "throughput", "tables", "growth", "engine")
+BENCHES = ("taps", "bytes", "throughput", "tables", "slow", "growth", "engine")
 
 
 def _loader(name: str) -> Callable[[bool], Results]:
-    module = __import__({"bytes": "bytes_bench", "engine": "engine_bench"}.get(name, name))
+    module = __import__({"bytes": "bytes_bench", "engine": "engine_bench",
+                         "slow": "slow_clients"}.get(name, name))
     return module.run  # type: ignore[no-any-return]
 
 

@@ -156,9 +156,9 @@ def best_of(runs: list[Run]) -> Run:
     """The run with the best rate, with every run's requests, failures and CPU counted.
 
     A burst of new connections goes to whichever worker processes wake first: one run's 16
-    keep-alive connections may mostly land in one worker, which then uses one core of two. Each run connects
-    anew; the best run is the one whose connections were spread, for hello and endpoints alike
-    (the other runs' rates are in the note)."""
+    keep-alive connections may mostly land in one worker, which then uses one core of two.
+    Each run connects anew; the best run is the one whose connections were spread, for hello
+    and endpoints alike (the other runs' rates are in the note)."""
     rate, _, _, latency, _ = max(runs, key=lambda run: run[0])
     total = sum(run[1] for run in runs)
     cpu = sum(run[4] * run[1] for run in runs) / max(1, total)
