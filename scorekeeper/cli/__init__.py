@@ -204,22 +204,54 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def setup_failure(error: Exception) -> str | None:
+    """One sentence for the operator when the app cannot start (None: not such an error).
+
+    The instance folder or the database cannot be written (read-only, full, not ours), the
+    session key is refused or damaged: the cause and what to do, without a traceback."""
+    from sqlalchemy.exc import OperationalError
+
+    from .. import settings
+
+    if isinstance(error, settings.SetupError):
+        return str(error)
+    if isinstance(error, OperationalError):
+        url = settings.database_url(settings.default_instance_path())
+        files = settings.sqlite_files(url)
+        reason = _one_line(str(error.orig)).rstrip(".")
+        if files:
+            return (f"Cannot use the database {files[0]}: {reason}. Make the instance folder "
+                    "writable by this user and free some space, or set SCOREKEEPER_INSTANCE "
+                    "to another folder.")
+        return f"Cannot use the database: {reason}. Check DATABASE_URL and that it is reachable."
+    if isinstance(error, OSError):
+        where = f" {error.filename}" if error.filename else ""
+        return f"Cannot start: {error.strerror or error}{where}."
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "check":
         return check(args.file)
-    if args.command == "serve":
-        return serve(args.host, args.port, args.workers)
-    if args.command == "init-db":
-        upgrade_database()
-        print("database is up to date")
-        return 0
-    if args.command == "export":
-        return export_games(args.file)
-    if args.command == "import":
-        return import_games(args.file)
+    try:
+        if args.command == "serve":
+            return serve(args.host, args.port, args.workers)
+        if args.command == "init-db":
+            upgrade_database()
+            print("database is up to date")
+            return 0
+        if args.command == "export":
+            return export_games(args.file)
+        if args.command == "import":
+            return import_games(args.file)
+    except Exception as error:
+        sentence = setup_failure(error)
+        if sentence is None:
+            raise
+        print(f"scorekeeper: {sentence}", file=sys.stderr)
+        return 1
     parser.print_help()
     return 0
-
