@@ -18,7 +18,7 @@ and 8 go idle after one answered request. Those 80 are then watched until the se
 them or OBSERVE_S seconds pass. Bounded: a fixed number of phases, each with a deadline;
 loopback only.
 
-    python bench/slow_clients.py [--quick] [--only granian,serve]
+    python bench/slow_clients.py [--quick] [--only granian,serve] [--trickle-every 1]
 """
 
 from __future__ import annotations
@@ -288,5 +288,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--only", help=f"comma-separated subset of {','.join(CANDIDATES)}")
+    parser.add_argument("--trickle-every", type=float, default=TRICKLE_EVERY_S,
+                        help="seconds between two bytes of a trickling connection")
     options = parser.parse_args()
+    TRICKLE_EVERY_S = options.trickle_every
     print_table(run(options.quick, options.only.split(",") if options.only else None))
