@@ -99,11 +99,28 @@ def local_addresses() -> list[str]:
     return found
 
 
+def can_listen(host: str, port: int) -> None:
+    """Refuse, in one sentence, an address this process cannot listen on (before saying it runs)."""
+    import socket
+
+    from ..settings import SetupError
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            raise SetupError(f"Cannot listen on {host} port {port}: {error.strerror or error}. "
+                             "Choose another --port, or stop the program using it.") from error
+
+
 def serve(host: str, port: int, workers: int) -> int:
     """Migrate the database, then run the app under granian with several worker processes."""
     from .server import run
 
     upgrade_database()
+    can_listen(host, port)
     shown = local_addresses() if host in ("0.0.0.0", "::", "") else [host]
     print("Scorekeeper is running. Open it from a phone on the same network:")
     for address in shown or ["127.0.0.1"]:

@@ -184,3 +184,13 @@ def test_an_existing_readable_database_is_made_private(tmp_path: Path,
     database.chmod(0o644)
     create_app({"INSTANCE_PATH": str(tmp_path)})
     assert stat.S_IMODE(database.stat().st_mode) == 0o600
+
+
+def test_a_port_in_use_is_one_sentence(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = cli(tmp_path, "serve", "--host", "127.0.0.1", "--port", str(port), key=KEY)
+    one_sentence(done, f"Cannot listen on 127.0.0.1 port {port}", "another --port")
+    assert "running" not in done.stdout
