@@ -119,8 +119,8 @@ def serve(host: str, port: int, workers: int) -> int:
     """Migrate the database, then run the app under granian with several worker processes."""
     from .server import run
 
-    upgrade_database()
     can_listen(host, port)
+    upgrade_database()
     shown = local_addresses() if host in ("0.0.0.0", "::", "") else [host]
     print("Scorekeeper is running. Open it from a phone on the same network:")
     for address in shown or ["127.0.0.1"]:
