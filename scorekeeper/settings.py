@@ -5,6 +5,7 @@ one-sentence errors when the instance folder cannot be written. No Flask views, 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 import tempfile
@@ -90,6 +91,14 @@ def _read_key(path: Path) -> str:
     return key
 
 
+def _sync_folder(folder: Path) -> None:
+    handle = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
+
+
 def _write_new_key(path: Path) -> str:
     """Generate a key into `path`, whole or not at all: written to a private temporary file,
     flushed to disk, then linked into place (a worker that loses the race reads the winner's)."""
@@ -104,6 +113,11 @@ def _write_new_key(path: Path) -> str:
             os.link(temporary, path)  # fails if the key exists: never replaces one in use
         except FileExistsError:
             return _read_key(path)
+        except OSError as error:
+            if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP):
+                raise
+            os.replace(temporary, path)  # a filesystem without hard links: a plain rename
+        _sync_folder(path.parent)  # the new name survives a power cut too
         return key
     finally:
         with contextlib.suppress(OSError):
