@@ -1,6 +1,6 @@
 """What the benchmarks share: a server on loopback, games made fast, legal deals, figures.
 
-Every benchmark starts its own server (`scorekeeper serve`, several gunicorn workers) on a free
+Every benchmark starts its own server (`scorekeeper serve`, several worker processes) on a free
 port of 127.0.0.1 with a throw-away instance folder, so it never touches `instance/`.
 """
 

@@ -1,20 +1,19 @@
 """A bare Flask "hello" app under exactly the settings `scorekeeper serve` uses (the baseline).
 
-Run as `python bench/hello_app.py PORT WORKERS`: it swaps the app gunicorn loads and calls
-:func:`scorekeeper.server.run`, so workers, threads and timeouts are the production ones.
+Run as `python bench/hello_app.py PORT WORKERS`: it calls :func:`scorekeeper.cli.server.run`
+with this module's app as the target, so workers, threads and timeouts are the production ones.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 from flask import Flask
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper import server
+from scorekeeper.cli import server
 
 hello = Flask(__name__)
 
@@ -25,10 +24,7 @@ def index() -> str:
     return "hello"
 
 
-def _load(self: Any) -> Flask:
-    return hello
-
-
 if __name__ == "__main__":
-    server._Server.load = _load
-    server.run("127.0.0.1", int(sys.argv[1]), int(sys.argv[2]))
+    # each worker imports this file as `hello_app` from its folder
+    server.run("127.0.0.1", int(sys.argv[1]), int(sys.argv[2]), target="hello_app:hello",
+               factory=False, working_dir=Path(__file__).resolve().parent)

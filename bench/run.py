@@ -5,7 +5,7 @@
     python bench/run.py --only bytes,taps
 
 Figures are measured in this run; throughput is a share of a bare Flask "hello" endpoint served
-in the same run with the same gunicorn settings, so a busy machine changes little.
+in the same run with the same server settings, so a busy machine changes little.
 Progress goes to stderr; the table (Markdown) to stdout and, with --write FILE, to a file.
 """
 
@@ -22,11 +22,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import Results, log
 
-BENCHES = ("taps", "bytes", "throughput", "tables", "growth", "engine")
+BENCHES = ("taps", "bytes", "throughput", "tables", "slow", "growth", "engine")
 
 
 def _loader(name: str) -> Callable[[bool], Results]:
-    module = __import__({"bytes": "bytes_bench", "engine": "engine_bench"}.get(name, name))
+    module = __import__({"bytes": "bytes_bench", "engine": "engine_bench",
+                         "slow": "slow_clients"}.get(name, name))
     return module.run  # type: ignore[no-any-return]
 
 

@@ -60,7 +60,7 @@ P99_TARGET_MS = 100.0
 POLL_SECONDS = 3.0
 MAX_CONNECTIONS = 200
 TIMEOUT = 10.0
-KEEPALIVE = 1.5  # gunicorn closes idle keep-alive connections after 2 s
+KEEPALIVE = 1.5  # reuse a kept-alive connection only soon after its last answer
 PG_PORT = 54330
 
 
@@ -236,7 +236,8 @@ class Simulation:
             path = f"/v/{table.view_token}/live"
             sent = headers
             if tag:
-                path += f"?v={tag.strip(chr(34))}"
+                # as htmx sends it: the bare tag, URL-encoded (a raw quote is no valid URL)
+                path += "?" + urlencode({"v": tag.removeprefix("W/").strip(chr(34))})
                 sent = headers | {"If-None-Match": tag}
             reply = await self.call(table, "live poll", at, "GET", path, sent,
                                     expect=(200, 204, 304))

@@ -1,7 +1,7 @@
-"""Server throughput as a share of a bare Flask "hello" under the same gunicorn settings.
+"""Server throughput as a share of a bare Flask "hello" under the same server settings.
 
-`scorekeeper serve --workers 4` (gthread, 2 threads each) and `bench/hello_app.py` (the same
-`scorekeeper.server.run`) are loaded in turn by wrk on loopback. Every request carries what a
+`scorekeeper serve --workers 4` (granian, 2 threads each) and `bench/hello_app.py` (the same
+`scorekeeper.cli.server.run`) are loaded in turn by wrk on loopback. Every request carries what a
 phone sends: the session cookie, `Accept-Encoding: gzip` (so compression is paid), htmx headers
 and the CSRF token where the app wants them. Hello is measured before and after the app's
 endpoints; the share is against their mean. Every figure (hello's too) is the best of three runs,
@@ -155,11 +155,10 @@ def wrk(base: str, path: str, script: str, seconds: int, warm_up: str | None = "
 def best_of(runs: list[Run]) -> Run:
     """The run with the best rate, with every run's requests, failures and CPU counted.
 
-    gunicorn's gthread worker accepts any number of keep-alive connections but serves two at a
-    time, and a burst of new connections goes to whichever workers wake first: one run's 16
-    connections may all land in one worker, which then uses one core of two. Each run connects
-    anew; the best run is the one whose connections were spread, for hello and endpoints alike
-    (the other runs' rates are in the note)."""
+    A burst of new connections goes to whichever worker processes wake first: one run's 16
+    keep-alive connections may mostly land in one worker, which then uses one core of two.
+    Each run connects anew; the best run is the one whose connections were spread, for hello
+    and endpoints alike (the other runs' rates are in the note)."""
     rate, _, _, latency, _ = max(runs, key=lambda run: run[0])
     total = sum(run[1] for run in runs)
     cpu = sum(run[4] * run[1] for run in runs) / max(1, total)
@@ -249,7 +248,7 @@ def run(quick: bool = False) -> Results:
                 "Accept-Encoding": "gzip"}), seconds) for _ in range(RUNS)])
     hello = (rates["hello before"][0] + rates["hello after"][0]) / 2
     hello_cpu = (rates["hello before"][4] + rates["hello after"][4]) / 2
-    results.add("hello baseline (same gunicorn settings)", f"{hello:.0f} req/s", "–", None,
+    results.add("hello baseline (same server settings)", f"{hello:.0f} req/s", "–", None,
                 f"before {rates['hello before'][0]:.0f}, after {rates['hello after'][0]:.0f} "
                 f"req/s; server CPU {hello_cpu:.2f} ms a request; wrk -t{THREADS} "
                 f"-c{CONNECTIONS} -d{seconds}s, best of {RUNS} runs, 4 workers × 2 threads; "

@@ -12,7 +12,6 @@ The package's rooms, each depending only on those below it:
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -28,7 +27,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from . import settings, store, web
 
     instance_path = (config or {}).get("INSTANCE_PATH") or settings.default_instance_path()
-    os.makedirs(instance_path, exist_ok=True)
+    settings.prepare_instance(instance_path)
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True,
                 template_folder=settings.resource_dir("templates"),
                 static_folder=settings.resource_dir("static"))
@@ -40,7 +39,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = settings.load_secret_key(instance_path)
     if not (app.config.get("TESTING") or app.debug) and settings.weak_secret_key(
             app.config.get("SECRET_KEY")):
-        raise RuntimeError(settings.WEAK_KEY_MESSAGE)
+        raise settings.SetupError(settings.WEAK_KEY_MESSAGE)
+    settings.prepare_sqlite(app.config["SQLALCHEMY_DATABASE_URI"])
     store.init_app(app)
     web.init_app(app)
     return app

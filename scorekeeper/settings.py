@@ -1,15 +1,19 @@
 """Where the app keeps its things and how it is configured: the instance folder, the database
-URL, the session key's policy and SQLite's pragmas. No Flask views, no requests."""
+URL, the session key (written whole, private), SQLite's files (private) and pragmas, and the
+one-sentence errors when the instance folder cannot be written. No Flask views, no requests."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import secrets
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 TRANSLATIONS_DIR = PACKAGE_DIR / "translations"
@@ -48,24 +52,117 @@ def database_url(instance_path: str) -> str:
     return url
 
 
+class SetupError(RuntimeError):
+    """The app cannot start as configured; the message is one sentence for the operator."""
+
+
+PRIVATE_FILE = 0o600  # the session key and the database hold every capability token
+
+
+def _cannot_write(folder: Path | str, error: OSError) -> SetupError:
+    return SetupError(
+        f"Cannot write to the instance folder {folder}: {error.strerror or error}. Make it "
+        "writable by this user and free some space, or set SCOREKEEPER_INSTANCE to another "
+        "folder.")
+
+
+def prepare_instance(instance_path: str) -> None:
+    """Create the instance folder (private to this user) if it is missing."""
+    try:
+        os.makedirs(instance_path, mode=0o700, exist_ok=True)
+    except OSError as error:
+        raise _cannot_write(instance_path, error) from error
+
+
+def _read_key(path: Path) -> str:
+    try:
+        key = path.read_text(encoding="utf-8").strip()
+    except UnicodeDecodeError:
+        key = ""
+    except OSError as error:
+        raise SetupError(f"Cannot read the session key {path}: {error.strerror or error}.") \
+            from error
+    # a crash can also leave the file's length with zeros in it
+    if len(key) < MIN_SECRET_KEY_LENGTH or any(ord(char) < 32 or ord(char) == 127 for char in key):
+        raise SetupError(
+            f"The session key file {path} is empty or damaged (a disk that filled up while it "
+            "was written leaves it so). Delete it to have a new key generated (browsers then "
+            "forget their remembered games and access), or set SECRET_KEY.")
+    return key
+
+
+def _sync_folder(folder: Path) -> None:
+    handle = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
+
+
+def _write_new_key(path: Path) -> str:
+    """Generate a key into `path`, whole or not at all: written to a private temporary file,
+    flushed to disk, then linked into place (a worker that loses the race reads the winner's)."""
+    key = secrets.token_hex(32)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".secret_key-")  # mode 0600
+    try:
+        with os.fdopen(handle, "w", encoding="ascii") as file:
+            file.write(key)
+            file.flush()
+            os.fsync(file.fileno())
+        try:
+            os.link(temporary, path)  # fails if the key exists: never replaces one in use
+        except FileExistsError:
+            return _read_key(path)
+        except OSError as error:
+            if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP):
+                raise
+            os.replace(temporary, path)  # a filesystem without hard links: a plain rename
+        _sync_folder(path.parent)  # the new name survives a power cut too
+        return key
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+
+
 def load_secret_key(instance_path: str) -> str:
     """$SECRET_KEY, else a key generated once into the instance folder (never in the repo)."""
     configured = os.environ.get("SECRET_KEY")
     if configured:
         return configured
     path = Path(instance_path) / "secret_key"
+    if path.exists():
+        return _read_key(path)
     try:
-        return path.read_text().strip()
-    except FileNotFoundError:
-        pass
-    key = secrets.token_hex(32)
+        return _write_new_key(path)
+    except OSError as error:
+        raise _cannot_write(instance_path, error) from error
+
+
+def sqlite_files(url: str) -> list[Path]:
+    """The database file of a SQLite URL (in-memory: none), and its WAL and shared memory."""
+    parsed = make_url(url)
+    if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:") \
+            or parsed.database.startswith("file:"):
+        return []
+    main = Path(parsed.database)
+    return [main, main.with_name(main.name + "-wal"), main.with_name(main.name + "-shm")]
+
+
+def prepare_sqlite(url: str) -> None:
+    """Create the SQLite database file private to this user (SQLite gives its WAL and shared
+    memory files the database file's mode), and make an existing one private too."""
+    files = sqlite_files(url)
+    if not files:
+        return
     try:
-        with open(path, "x") as handle:  # "x": another worker may have won the race
-            handle.write(key)
-        os.chmod(path, 0o600)
-    except FileExistsError:
-        return path.read_text().strip()
-    return key
+        with contextlib.suppress(FileExistsError):
+            os.close(os.open(files[0], os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE))
+        for path in files:
+            with contextlib.suppress(FileNotFoundError, PermissionError):  # another's: leave it
+                if path.stat().st_mode & 0o077:
+                    os.chmod(path, PRIVATE_FILE)
+    except OSError as error:
+        raise _cannot_write(files[0].parent, error) from error
 
 
 def weak_secret_key(key: str | bytes | None) -> bool:
@@ -83,13 +180,15 @@ WEAK_KEY_MESSAGE = (
 
 def base_config(instance_path: str) -> dict[str, Any]:
     """The app's settings before instance/config.py and the caller's overrides."""
+    https = os.environ.get("SCOREKEEPER_HTTPS", "") == "1"
     return {
         "SQLALCHEMY_DATABASE_URI": database_url(instance_path),
         "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
         "MAX_CONTENT_LENGTH": 256 * 1024,
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
-        "SESSION_COOKIE_SECURE": os.environ.get("SCOREKEEPER_HTTPS", "") == "1",
+        "SESSION_COOKIE_SECURE": https,
+        "SCOREKEEPER_HTTPS": https,  # also: Strict-Transport-Security on every answer
         "PERMANENT_SESSION_LIFETIME": ONE_YEAR,
         # the cookie (up to 60 remembered games) is sent when it changes, not with every answer
         "SESSION_REFRESH_EACH_REQUEST": False,

@@ -85,8 +85,7 @@ ALLOWED = {
     "words": {"rules", "words"},
     "web": {"rules", "store", "words", "web"},
     "settings": set(),
-    "cli": {"rules", "store", "scorekeeper", "server"},
-    "server": {"scorekeeper"},
+    "cli": {"rules", "store", "settings", "scorekeeper", "cli"},
     "scorekeeper": {"settings", "store", "web"},
 }
 

@@ -6,7 +6,7 @@ and given a database.
 
 from __future__ import annotations
 
-from flask import Flask, Response, request, session
+from flask import Flask, Response, current_app, request, session
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
 
 from . import access, assets, languages, live_poll, views
@@ -16,6 +16,12 @@ from .links import NumberConverter, TokenConverter
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+# pages that carry a capability token (in their URL or their links): never kept by a cache
+CAPABILITY_ARGS = frozenset({"token", "view_token"})
+CAPABILITY_ENDPOINTS = frozenset({"games.home", "exports.backup"})
+HSTS = "max-age=31536000"  # one year; set only when served over HTTPS (SCOREKEEPER_HTTPS=1)
 
 
 class _SessionInterface(SecureCookieSessionInterface):
@@ -37,6 +43,12 @@ def _security_headers(response: Response) -> Response:
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "no-referrer"
     response.headers["X-Frame-Options"] = "DENY"
+    if current_app.config.get("SCOREKEEPER_HTTPS"):
+        response.headers["Strict-Transport-Security"] = HSTS
+    if request.endpoint in CAPABILITY_ENDPOINTS or not CAPABILITY_ARGS.isdisjoint(
+            request.view_args or ()):
+        # a shared or back-button cache must not keep a page that opens a game
+        response.headers["Cache-Control"] = "no-store"
     response.vary.add("HX-Request")
     return response
 

@@ -1,7 +1,7 @@
-"""Durability: the real server (gunicorn, several workers) killed with SIGKILL mid-burst loses
-nothing it confirmed, duplicates nothing, and leaves a database that passes its integrity check
-and replays cleanly through the engine. On SQLite, and on PostgreSQL when TEST_POSTGRES_URL is
-set."""
+"""Durability: the real server (`scorekeeper serve`, several workers) killed with SIGKILL
+mid-burst loses nothing it confirmed, duplicates nothing, and leaves a database that passes its
+integrity check and replays cleanly through the engine. On SQLite, and on PostgreSQL when
+TEST_POSTGRES_URL is set."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import base64
 import http.client
 import json
 import os
-import shutil
 import signal
 import socket
 import sqlite3
@@ -37,6 +36,7 @@ WORKERS = 3
 SHARED_GAMES = 2  # games scored by two phones at once (stale forms and refusals happen)
 BURST_SECONDS = (1.5, 2.0)  # the server is killed this long into each burst
 DEAL_OF = {deal["contract"]: deal for deal in TRIX_KINGDOM}
+ROOT = str(Path(__file__).resolve().parents[2])
 
 
 class ServerGone(Exception):
@@ -60,15 +60,15 @@ class Server:
         self.log = instance / "server.log"
 
     def command(self) -> list[str]:
-        script = shutil.which("scorekeeper")
-        base = [script] if script else [sys.executable, "-m", "scorekeeper.cli"]
-        return [*base, "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                "--workers", str(WORKERS)]
+        return [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1",
+                "--port", str(self.port), "--workers", str(WORKERS)]
 
     def start(self) -> None:
         env = {key: value for key, value in os.environ.items()
                if key not in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_ACCESS_CODE")}
         env["SCOREKEEPER_INSTANCE"] = str(self.instance)
+        # this checkout's CLI (a console script would run whichever copy was installed last)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [ROOT, env.get("PYTHONPATH")]))
         if self.database_url:
             env["DATABASE_URL"] = self.database_url
         with open(self.log, "ab") as log:
@@ -124,7 +124,7 @@ class Phone:
         self.cookie = ""
 
     def request(self, method: str, path: str, data: dict[str, str] | None = None
-                ) -> tuple[int, dict[str, str], str]:
+                ) -> tuple[int, http.client.HTTPMessage, str]:
         headers = {"Cookie": f"session={self.cookie}"} if self.cookie else {}
         body = None
         if data is not None:
@@ -142,7 +142,7 @@ class Phone:
             jar: SimpleCookie = SimpleCookie(header)
             if "session" in jar:
                 self.cookie = jar["session"].value
-        return response.status, dict(response.headers), text
+        return response.status, response.headers, text  # names in any case
 
     def flashes(self) -> list[str]:
         return session_flashes(self.cookie) if self.cookie else []

@@ -54,11 +54,14 @@ def test_serve_refuses_to_start_with_a_default_key(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    env = {**os.environ, "SECRET_KEY": "changeme", "SCOREKEEPER_INSTANCE": str(tmp_path)}
+    checkout = str(Path(__file__).resolve().parents[2])  # this checkout's CLI, not an installed one
+    env = {**os.environ, "SECRET_KEY": "changeme", "SCOREKEEPER_INSTANCE": str(tmp_path),
+           "PYTHONPATH": checkout}
     env.pop("DATABASE_URL", None)
     done = subprocess.run([sys.executable, "-m", "scorekeeper.cli", "serve", "--host",
                            "127.0.0.1", "--port", "1", "--workers", "1"],
-                          env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+                          env=env, cwd=checkout, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
-    assert "Refusing to start: SECRET_KEY" in done.stderr
+    assert done.stderr.startswith("scorekeeper: Refusing to start: SECRET_KEY"), done.stderr
+    assert "Traceback" not in done.stderr
     assert "running" not in done.stdout

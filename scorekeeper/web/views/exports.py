@@ -19,7 +19,6 @@ bp = Blueprint("exports", __name__)
 def _attachment(body: str, mimetype: str, filename: str) -> Response:
     response = Response(body, mimetype=mimetype)
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response.headers["Cache-Control"] = "private, no-cache"
     return response
 
 

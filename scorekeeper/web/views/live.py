@@ -53,6 +53,5 @@ def live(view_token: str) -> Response:
         tag = live_etag(row.version, current_language())  # it may have moved since the lookup
         response = Response(render_template("fragments/live.html", **_live_args(row)))
     response.set_etag(tag, weak=True)
-    response.headers["Cache-Control"] = "private, no-cache"
     response.vary.update(("Cookie", "Accept-Language"))
     return response

@@ -34,9 +34,9 @@ def _one_line(text: str) -> str:
 
 def check(path: str) -> int:
     """Replay one record and print what the engine derives (exit 0), or why not (1 or 2)."""
-    from .rules.errors import NotARecordError, RuleError
-    from .rules.record import check_output, load_record
-    from .rules.replay import replay
+    from ..rules.errors import NotARecordError, RuleError
+    from ..rules.record import check_output, load_record
+    from ..rules.replay import replay
 
     try:
         data = _read(path)
@@ -59,7 +59,7 @@ def upgrade_database() -> None:
     """Create or migrate the database to the newest schema (Alembic through Flask-Migrate)."""
     from flask_migrate import upgrade
 
-    from . import create_app
+    from .. import create_app
 
     app = create_app()
     with app.app_context():
@@ -99,10 +99,27 @@ def local_addresses() -> list[str]:
     return found
 
 
+def can_listen(host: str, port: int) -> None:
+    """Refuse, in one sentence, an address this process cannot listen on (before saying it runs)."""
+    import socket
+
+    from ..settings import SetupError
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            raise SetupError(f"Cannot listen on {host} port {port}: {error.strerror or error}. "
+                             "Choose another --port, or stop the program using it.") from error
+
+
 def serve(host: str, port: int, workers: int) -> int:
-    """Migrate the database, then run the app under gunicorn with several worker processes."""
+    """Migrate the database, then run the app under granian with several worker processes."""
     from .server import run
 
+    can_listen(host, port)
     upgrade_database()
     shown = local_addresses() if host in ("0.0.0.0", "::", "") else [host]
     print("Scorekeeper is running. Open it from a phone on the same network:")
@@ -130,7 +147,7 @@ def _app_with_database() -> Flask:
     """The app on the configured database, created or migrated to the newest schema."""
     from flask_migrate import upgrade
 
-    from . import create_app
+    from .. import create_app
 
     app = create_app()
     with app.app_context():
@@ -140,8 +157,8 @@ def _app_with_database() -> Flask:
 
 def export_games(path: str) -> int:
     """Write every game in the database as a JSON array of records (`-`: standard output)."""
-    from .store.games import all_games
-    from .store.records import exportable, records_json
+    from ..store.games import all_games
+    from ..store.records import exportable, records_json
 
     app = _app_with_database()
     with app.app_context():
@@ -165,8 +182,8 @@ def export_games(path: str) -> int:
 
 def import_games(path: str) -> int:
     """Load a record or an array of records, all or nothing; exit 1 (rule) or 2 (not records)."""
-    from .rules.errors import NotARecordError
-    from .store.records import ImportRefused, import_records
+    from ..rules.errors import NotARecordError
+    from ..store.records import ImportRefused, import_records
 
     try:
         data = _read(path)
@@ -204,25 +221,54 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def setup_failure(error: Exception) -> str | None:
+    """One sentence for the operator when the app cannot start (None: not such an error).
+
+    The instance folder or the database cannot be written (read-only, full, not ours), the
+    session key is refused or damaged: the cause and what to do, without a traceback."""
+    from sqlalchemy.exc import OperationalError
+
+    from .. import settings
+
+    if isinstance(error, settings.SetupError):
+        return str(error)
+    if isinstance(error, OperationalError):
+        url = settings.database_url(settings.default_instance_path())
+        files = settings.sqlite_files(url)
+        reason = _one_line(str(error.orig)).rstrip(".")
+        if files:
+            return (f"Cannot use the database {files[0]}: {reason}. Make the instance folder "
+                    "writable by this user and free some space, or set SCOREKEEPER_INSTANCE "
+                    "to another folder.")
+        return f"Cannot use the database: {reason}. Check DATABASE_URL and that it is reachable."
+    if isinstance(error, OSError):
+        where = f" {error.filename}" if error.filename else ""
+        return f"Cannot start: {error.strerror or error}{where}."
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "check":
         return check(args.file)
-    if args.command == "serve":
-        return serve(args.host, args.port, args.workers)
-    if args.command == "init-db":
-        upgrade_database()
-        print("database is up to date")
-        return 0
-    if args.command == "export":
-        return export_games(args.file)
-    if args.command == "import":
-        return import_games(args.file)
+    try:
+        if args.command == "serve":
+            return serve(args.host, args.port, args.workers)
+        if args.command == "init-db":
+            upgrade_database()
+            print("database is up to date")
+            return 0
+        if args.command == "export":
+            return export_games(args.file)
+        if args.command == "import":
+            return import_games(args.file)
+    except Exception as error:
+        sentence = setup_failure(error)
+        if sentence is None:
+            raise
+        print(f"scorekeeper: {sentence}", file=sys.stderr)
+        return 1
     parser.print_help()
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
