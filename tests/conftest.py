@@ -117,7 +117,7 @@ def database_uri(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
     engine = create_engine(uri)
     with engine.begin() as connection:
-        connection.execute(text("TRUNCATE games RESTART IDENTITY"))
+        connection.execute(text("TRUNCATE games, tables, players, seats RESTART IDENTITY CASCADE"))
     engine.dispose()
 
 
