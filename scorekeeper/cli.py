@@ -55,6 +55,25 @@ def check(path: str) -> int:
     return 0
 
 
+def stats(path: str) -> int:
+    """Print the statistics of an array of records (or one) as JSON (exit 0), or refuse the
+    input as `check` does: 1 naming the record and the deal that breaks a rule, 2 if not records."""
+    from .stats import RecordsRefused, compute, load_records, to_json
+
+    try:
+        data = _read(path)
+    except OSError as error:
+        print(_one_line(f"cannot read {path}: {error.strerror}"), file=sys.stderr)
+        return 2
+    try:
+        records = load_records(data)
+    except RecordsRefused as refused:
+        print(_one_line(refused.headline()), file=sys.stderr)
+        return 1 if refused.is_rule else 2
+    print(json.dumps(to_json(compute(records)), ensure_ascii=False))
+    return 0
+
+
 def upgrade_database() -> None:
     """Create or migrate the database to the newest schema (Alembic through Flask-Migrate)."""
     from flask_migrate import upgrade
@@ -192,6 +211,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     checker = commands.add_parser("check", help="check a game record and print its scores")
     checker.add_argument("file", metavar="FILE", help="a game record (JSON), or - for stdin")
+    statistics = commands.add_parser("stats", help="statistics of game records, as JSON")
+    statistics.add_argument("file", metavar="FILE",
+                            help="an array of game records or one record, or - for stdin")
     server = commands.add_parser("serve", help="run the app for the table (production server)")
     server.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
     server.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
@@ -210,6 +232,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "check":
         return check(args.file)
+    if args.command == "stats":
+        return stats(args.file)
     if args.command == "serve":
         return serve(args.host, args.port, args.workers)
     if args.command == "init-db":
