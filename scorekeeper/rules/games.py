@@ -117,7 +117,8 @@ def house_rules_for(game: str, rules: HouseRules) -> HouseRules:
 def name_key(name: str) -> str:
     """How names are compared for sameness: after Unicode NFC, ignoring case and surrounding
     spaces (one person at a table however the phone spelled their name)."""
-    return unicodedata.normalize("NFC", name).strip().casefold()
+    folded = unicodedata.normalize("NFC", name).strip().casefold()
+    return unicodedata.normalize("NFC", folded)  # casefolding may decompose ("İ" → "i̇")
 
 
 def check_players(players: Sequence[object]) -> list[Problem]:

@@ -93,6 +93,13 @@ def table_games(table: TableRow) -> list[GameRow]:
         .order_by(GameRow.created_at, GameRow.id)).scalars())
 
 
+def game_versions(table: TableRow) -> list[tuple[int, int]]:
+    """(id, version) of each of the table's games: what its statistics depend on."""
+    return [(int(game_id), int(version)) for game_id, version in db.session.execute(
+        select(GameRow.id, GameRow.version).where(GameRow.table_id == table.id)
+        .order_by(GameRow.id)).all()]
+
+
 def last_game(table: TableRow) -> GameRow | None:
     """The table's newest game, or None."""
     return db.session.execute(

@@ -19,7 +19,7 @@ from wtforms import BooleanField, Field, HiddenField, RadioField, StringField, T
 from wtforms.validators import InputRequired, Length, Optional
 from wtforms.widgets import HiddenInput
 
-from ..rules import CONTRACTS, SUITS, FieldSpec
+from ..rules import CONTRACTS, SUITS, FieldSpec, HouseRules, house_rules_for
 from ..rules.deal import FieldKind
 from ..rules.text import GAME_NAME_LENGTH, NOTES_LENGTH, PLAYER_NAME_LENGTH, clean_text
 from ..store.deals import Entry
@@ -232,8 +232,8 @@ GAME_CHOICES: tuple[tuple[str, Any], ...] = tuple(
     (game, _l(label)) for game, label in GAME_LABELS.items())
 
 
-class NewGameForm(FlaskForm):
-    """A new game: which game, solo or partnership, the four players, house rules, a name."""
+class GameSetupForm(FlaskForm):
+    """Which game, solo or partnership, house rules and a name: a new game's setup."""
 
     game = RadioField(_l("Game"), choices=GAME_CHOICES, default="trix",
                       validators=[InputRequired()])
@@ -241,14 +241,6 @@ class NewGameForm(FlaskForm):
                                            ("partnership", _l("Partnership: 1st & 3rd "
                                                               "against 2nd & 4th"))),
                       default="solo", validators=[InputRequired()])
-    player_0 = StringField(_l("1st player"), validators=[Length(max=PLAYER_NAME_LENGTH)],
-                           filters=[clean_text])
-    player_1 = StringField(_l("2nd player"), validators=[Length(max=PLAYER_NAME_LENGTH)],
-                           filters=[clean_text])
-    player_2 = StringField(_l("3rd player"), validators=[Length(max=PLAYER_NAME_LENGTH)],
-                           filters=[clean_text])
-    player_3 = StringField(_l("4th player"), validators=[Length(max=PLAYER_NAME_LENGTH)],
-                           filters=[clean_text])
     doubling = BooleanField(_l("Doubling"), default=True)
     doubled_self_take = RadioField(
         _l("A doubler who takes their own card"),
@@ -260,14 +252,11 @@ class NewGameForm(FlaskForm):
     name = StringField(_l("Name for the evening (optional)"),
                        validators=[Optional(), Length(max=GAME_NAME_LENGTH)], filters=[clean_text])
 
-    def players(self) -> list[str]:
-        """The four names in order of play."""
-        return [self[f"player_{seat}"].data or "" for seat in range(4)]
-
-    def player_fields(self) -> Iterator[Field]:
-        """The four name fields in order of play."""
-        for seat in range(4):
-            yield self[f"player_{seat}"]
+    def house_rules(self) -> HouseRules:
+        """The house rules as ticked (the engine drops those the game does not use)."""
+        return house_rules_for(self.game.data, HouseRules(
+            doubling=bool(self.doubling.data), doubled_self_take=self.doubled_self_take.data,
+            swap_diamonds_ltoosh=bool(self.swap_diamonds_ltoosh.data)))
 
     def field_of(self, path: str) -> Field:
         """The field a problem of the engine's setup checks belongs under ("players[2]")."""
@@ -276,6 +265,39 @@ class NewGameForm(FlaskForm):
             return self[name]
         except KeyError:
             return self.mode
+
+
+def setup_defaults(game: str, mode: str, house_rules: Mapping[str, Any]) -> dict[str, Any]:
+    """A setup form's values that repeat a game's (a table's last game)."""
+    rules = HouseRules(**house_rules)
+    return {"game": game, "mode": mode, "doubling": rules.doubling,
+            "doubled_self_take": rules.doubled_self_take,
+            "swap_diamonds_ltoosh": rules.swap_diamonds_ltoosh}
+
+
+class NewGameForm(GameSetupForm):
+    """A new game: its setup and the four players typed in, optionally kept as a table."""
+
+    player_0 = StringField(_l("1st player"), validators=[Length(max=PLAYER_NAME_LENGTH)],
+                           filters=[clean_text])
+    player_1 = StringField(_l("2nd player"), validators=[Length(max=PLAYER_NAME_LENGTH)],
+                           filters=[clean_text])
+    player_2 = StringField(_l("3rd player"), validators=[Length(max=PLAYER_NAME_LENGTH)],
+                           filters=[clean_text])
+    player_3 = StringField(_l("4th player"), validators=[Length(max=PLAYER_NAME_LENGTH)],
+                           filters=[clean_text])
+    table_name = StringField(_l("Keep these players as a table (optional): its name"),
+                             validators=[Optional(), Length(max=GAME_NAME_LENGTH)],
+                             filters=[clean_text])
+
+    def players(self) -> list[str]:
+        """The four names in order of play."""
+        return [self[f"player_{seat}"].data or "" for seat in range(4)]
+
+    def player_fields(self) -> Iterator[Field]:
+        """The four name fields in order of play."""
+        for seat in range(4):
+            yield self[f"player_{seat}"]
 
 
 class ConfirmForm(FlaskForm):

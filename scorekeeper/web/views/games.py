@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ...rules import HouseRules, check_players, check_setup, house_rules_for
+from ...rules import check_players, check_setup
 from ...store import deals
 from ...store.games import (
     StaleStateError,
@@ -16,10 +16,20 @@ from ...store.games import (
     games_for_tokens,
     save_text,
 )
+from ...store.tables import create_table, start_game, table_of, tables_for_tokens
 from ..forms import ConfirmForm, NewGameForm, NotesForm, NumberField
 from ..languages import gettext
 from ..present import problem_text
-from .common import forget, game_or_404, game_view, is_htmx, remember, remembered
+from .common import (
+    forget,
+    game_or_404,
+    game_view,
+    is_htmx,
+    remember,
+    remember_table,
+    remembered,
+    remembered_tables,
+)
 
 bp = Blueprint("games", __name__)
 
@@ -47,7 +57,8 @@ def home() -> str:
     """Games this browser created or opened: in progress first, then finished, newest first."""
     rows = sorted(games_for_tokens(remembered()), key=lambda row: row.updated_at, reverse=True)
     return render_template("pages/home.html", playing=[row for row in rows if not row.finished],
-                           finished=[row for row in rows if row.finished])
+                           finished=[row for row in rows if row.finished],
+                           tables=tables_for_tokens(remembered_tables()))
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -56,10 +67,7 @@ def new_game() -> Any:
     form = NewGameForm()
     if form.validate_on_submit():
         players = form.players()
-        rules = house_rules_for(form.game.data, HouseRules(
-            doubling=bool(form.doubling.data),
-            doubled_self_take=form.doubled_self_take.data,
-            swap_diamonds_ltoosh=bool(form.swap_diamonds_ltoosh.data)))
+        rules = form.house_rules()
         problems = check_players(players) + check_setup(form.game.data, form.mode.data, rules)
         for problem in problems:
             field = form.field_of(problem.field)
@@ -67,7 +75,14 @@ def new_game() -> Any:
             field.errors = [*field.errors, problem_text(problem, "", players,
                                                         label=str(field.label.text))]
         if not problems:
-            row = create_game(form.game.data, form.mode.data, players, rules, form.name.data)
+            if form.table_name.data:  # these four play together: keep them as a table
+                table = create_table(form.table_name.data)
+                remember_table(table.token)
+                row = start_game(table, form.game.data, form.mode.data, players, rules,
+                                 form.name.data)
+            else:
+                row = create_game(form.game.data, form.mode.data, players, rules,
+                                  form.name.data)
             remember(row.token)
             return _to_game(row.token)
     status = 422 if request.method == "POST" else 200
@@ -81,7 +96,7 @@ def game_page(token: str) -> Any:
     if row.first is None:
         return render_template("pages/choose_first.html", row=row, form=_SeatForm())
     return render_template("pages/game.html", **game_view(row).template_args(
-        notes_form=NotesForm(obj=row)))
+        notes_form=NotesForm(obj=row), table=table_of(row), rematch_form=ConfirmForm()))
 
 
 @bp.get("/g/<token:token>/chart")
