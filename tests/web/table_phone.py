@@ -3,6 +3,7 @@ taps (the buttons of the new-game form, as a browser without JavaScript sends th
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from html import unescape
@@ -128,3 +129,23 @@ class TablePhone(Table):
         assert response.status_code == 200
         data: list[dict[str, Any]] = json.loads(response.get_data(as_text=True))
         return data
+
+    def import_records(self, records: list[dict[str, Any]]) -> TestResponse:
+        """Upload records on the table's import page."""
+        form = page(self.client.get(f"{self.table_url}/import"))
+        data = {"csrf_token": form.hidden("/import")["csrf_token"],
+                "file": (io.BytesIO(json.dumps(records).encode()), "games.json")}
+        return self.client.post(f"{self.table_url}/import", data=data,
+                                content_type="multipart/form-data")
+
+    def game_tokens(self) -> list[str]:
+        """The scorekeeper links of the table's games, oldest first."""
+        from scorekeeper.store.db import db
+        from scorekeeper.store.tables import find_table, table_games
+
+        with self.app.app_context():
+            table = find_table(self.table_token)
+            assert table is not None
+            tokens = [row.token for row in table_games(table)]
+            db.session.remove()
+            return tokens
