@@ -17,6 +17,7 @@ from .model import (
 )
 from .output import player_json, to_json
 from .records import RecordsRefused, load_records
+from .takes import can_double
 
 __all__ = [
     "ContractStats",
@@ -27,6 +28,7 @@ __all__ = [
     "RunningLine",
     "RunningWins",
     "TableStats",
+    "can_double",
     "compute",
     "load_records",
     "player_json",

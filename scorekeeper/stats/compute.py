@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from ..rules.cards import SEATS, TEAMS
+from ..rules.contracts import CONTRACTS
 from ..rules.games import GAMES, PARTNERSHIP
 from ..rules.record import Record
 from ..rules.replay import Replay, replay
@@ -87,8 +88,8 @@ class _PlayerTally:
             current = current + 1 if won else 0
             longest = max(longest, current)
         return PlayerStats(key, name, self.games, self.finished, self.wins, self.points,
-                           {contract: tally.frozen(contract)
-                            for contract, tally in sorted(self.contracts.items())},
+                           {contract: self.contracts[contract].frozen(contract)
+                            for contract in CONTRACTS if contract in self.contracts},
                            longest, current)
 
 

@@ -79,7 +79,8 @@ class PlayerStats:
     points: int
     """The player's own final totals summed over finished games."""
     contracts: Mapping[str, ContractStats] = field(default_factory=dict)
-    """Per contract id the player played (every deal of every record, finished or not)."""
+    """Per contract id the player played (every deal of every record, finished or not), in the
+    engine's order of contracts (Trix's first, then Complex, then Turkish King's)."""
     longest_streak: int = 0
     """The most finished games won in a row (in time order)."""
     current_streak: int = 0

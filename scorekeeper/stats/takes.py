@@ -48,6 +48,15 @@ class SeatTakes:
     doubles_gain: int = 0
 
 
+DOUBLING_KINDS = (FieldKind.OPTIONAL_SEAT, FieldKind.OPTIONAL_CARD_SEATS)
+"""The kinds of field a double is recorded in (`doubled_by`)."""
+
+
+def can_double(contract: str) -> bool:
+    """Whether a deal of this contract can record doubles (a `doubled_by` field)."""
+    return any(spec.kind in DOUBLING_KINDS for spec in CONTRACTS[contract].fields)
+
+
 def _count(deal: Deal, name: str, seat: int) -> int:
     kind = CONTRACTS[deal.contract].field(name).kind
     match kind:

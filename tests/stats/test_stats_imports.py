@@ -64,3 +64,7 @@ def test_scorekeeper_stats_does_not_import_the_web_stack() -> None:
         "assert json.loads(out.getvalue())['players']\n"
     )
     assert loaded_after(code) == []
+
+
+def test_the_statistics_words_import_no_web_stack() -> None:
+    assert loaded_after("import scorekeeper.words.stats_export, scorekeeper.words.wins_chart") == []
