@@ -14,6 +14,14 @@ from ...store import tables as store
 from ...store.games import record_of
 from ...store.models import TableRow
 from ...store.records import ImportRefused, exportable, records_json
+from ...words.stats_export import (
+    ITEM_AVERAGES,
+    WIN_RATE,
+    stats_csv,
+    stats_csv_filename,
+)
+from ...words.wins_chart import running_wins_summary as wins_summary
+from ...words.wins_chart import running_wins_svg
 from ..caches import Kept
 from ..extensions import csrf
 from ..forms import ImportForm
@@ -41,7 +49,8 @@ def table_stats(table: TableRow) -> TableStats:
 def _stats_page(table: TableRow, viewing: bool) -> str:
     stats = table_stats(table)
     return render_template("pages/table_stats.html", table=table, stats=stats,
-                           viewing=viewing)
+                           viewing=viewing, item_labels=ITEM_AVERAGES,
+                           win_rate_label=gettext(WIN_RATE))
 
 
 @bp.get("/t/<token:token>/stats")
@@ -73,8 +82,6 @@ def _games_json(table: TableRow) -> Response:
 
 
 def _stats_csv(table: TableRow) -> Response:
-    from ...words.stats_export import stats_csv, stats_csv_filename
-
     response = _attachment(stats_csv(table_stats(table), gettext), "text/csv",
                            stats_csv_filename(table.name, datetime.now(UTC).date()))
     response.headers["Content-Type"] = "text/csv; charset=utf-8"
@@ -96,8 +103,6 @@ def view_stats_csv(view_token: str) -> Response:
 @bp.app_template_global()
 def running_wins_chart(stats: TableStats) -> Markup:
     """The table's wins over time as inline SVG (the chart module escapes all text)."""
-    from ...words.wins_chart import running_wins_svg
-
     rtl = direction(current_language()) == "rtl"
     return Markup(running_wins_svg(stats.running, gettext, rtl=rtl))
 
@@ -105,9 +110,7 @@ def running_wins_chart(stats: TableStats) -> Markup:
 @bp.app_template_global()
 def running_wins_summary(stats: TableStats) -> str:
     """The wins chart in words, for its caption."""
-    from ...words.wins_chart import running_wins_summary as summary
-
-    return summary(stats.running, gettext)
+    return wins_summary(stats.running, gettext)
 
 
 @bp.get("/t/<token:token>/games.json")
@@ -126,12 +129,15 @@ def view_games_json(view_token: str) -> Response:
 @csrf.exempt  # the form checks its own token, after the larger upload limit below is set
 def import_page(token: str) -> Any:
     """Upload game records: they become games of this table, their players join its roster."""
-    table = table_or_404(token)
     if request.method == "POST":
         request.max_content_length = IMPORT_MAX_BYTES
     form = ImportForm()
+    submitted = form.validate_on_submit()
+    if request.method == "POST" and form.errors.get("csrf_token"):
+        abort(400)  # before the table is looked up, as for every other form
+    table = table_or_404(token)
     error = None
-    if form.validate_on_submit():
+    if submitted:
         data = form.file.data.read(IMPORT_MAX_BYTES + 1)
         try:
             rows = store.import_into_table(table, data)
@@ -142,8 +148,6 @@ def import_page(token: str) -> Any:
             flash(gettext("%(count)d games imported.", count=len(rows)) if len(rows) != 1
                   else gettext("The game was imported."), "success")
             return redirect(url_for("tables.table_page", token=table.token), 303)
-    elif request.method == "POST" and form.errors.get("csrf_token"):
-        abort(400)
     status = 422 if request.method == "POST" else 200
     return render_template("pages/table_import.html", table=table, form=form,
                            error=error), status

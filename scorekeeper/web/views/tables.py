@@ -31,7 +31,7 @@ def new_table() -> Any:
     """Start a table: a name; its players join as they play."""
     form = TableForm()
     if form.validate_on_submit():
-        table = store.create_table(form.table_name.data)
+        table = store.create_table(form.table_name.data or "")
         remember_table(table.token)
         return redirect(url_for("tables.table_game", token=table.token), 303)
     status = 422 if request.method == "POST" else 200
