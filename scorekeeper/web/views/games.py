@@ -8,6 +8,8 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from werkzeug.wrappers import Response
 
 from ...rules import check_players, check_setup
+from ...rules.games import name_key
+from ...rules.text import PLAYER_NAME_LENGTH, clean_text
 from ...store import deals
 from ...store.games import (
     StaleStateError,
@@ -61,10 +63,39 @@ def home() -> str:
                            tables=tables_for_tokens(remembered_tables()))
 
 
+SUGGESTED_NAMES = 16
+
+
+def names_played() -> list[str]:
+    """The names of this browser's games, one spelling per person, most recent game first."""
+    rows = sorted(games_for_tokens(remembered()), key=lambda row: row.updated_at, reverse=True)
+    names: dict[str, str] = {}
+    for row in rows:
+        for name in row.players:
+            names.setdefault(name_key(name), name)
+    return list(names.values())[:SUGGESTED_NAMES]
+
+
+def _suggested(form: NewGameForm) -> bool:
+    """A tapped suggestion (without JavaScript): the name in the first empty seat."""
+    name = clean_text(request.form.get("suggest", ""))
+    if not name or len(name) > PLAYER_NAME_LENGTH:
+        return False
+    taken = {name_key(player) for player in form.players()}
+    for field in form.player_fields():
+        if not field.data and name_key(name) not in taken:
+            field.data = name
+            return True
+    return False
+
+
 @bp.route("/new", methods=["GET", "POST"])
 def new_game() -> Any:
     """Choose the game, the mode, the four players and the house rules."""
     form = NewGameForm()
+    if request.method == "POST" and "suggest" in request.form:
+        _suggested(form)
+        return render_template("pages/new_game.html", form=form, names=names_played())
     if form.validate_on_submit():
         players = form.players()
         rules = form.house_rules()
@@ -86,7 +117,7 @@ def new_game() -> Any:
             remember(row.token)
             return _to_game(row.token)
     status = 422 if request.method == "POST" else 200
-    return render_template("pages/new_game.html", form=form), status
+    return render_template("pages/new_game.html", form=form, names=names_played()), status
 
 
 @bp.get("/g/<token:token>")
