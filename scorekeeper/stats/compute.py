@@ -91,8 +91,9 @@ class _Played:
 
 
 def _moment(record: Record) -> tuple[str | None, datetime | None]:
-    """When the game ended as far as the record says: updated_at, else created_at."""
-    text = record.updated_at or record.created_at
+    """When the game was played: created_at (a table plays one game after another, and an edit
+    or a rename long after must not move it), else updated_at."""
+    text = record.created_at or record.updated_at
     if text is None:
         return None, None
     moment = datetime.fromisoformat(text)  # the loader checked it parses
