@@ -58,7 +58,7 @@ def check(path: str) -> int:
 def stats(path: str) -> int:
     """Print the statistics of an array of records (or one) as JSON (exit 0), or refuse the
     input as `check` does: 1 naming the record and the deal that breaks a rule, 2 if not records."""
-    from .stats import RecordsRefused, compute, load_records, to_json
+    from scorekeeper.stats import RecordsRefused, compute, load_records, to_json
 
     try:
         data = _read(path)

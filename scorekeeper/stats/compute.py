@@ -29,9 +29,49 @@ from .takes import seat_takes
 _OLDEST = datetime.min.replace(tzinfo=UTC)
 
 
+@dataclass
+class _ContractTally:
+    deals: int = 0
+    points: int = 0
+    taken: dict[Item, int] = field(default_factory=dict)
+    places: int = 0
+    doubles: int = 0
+    doubles_gain: int = 0
+
+    def add(self, other: _ContractTally) -> None:
+        self.deals += other.deals
+        self.points += other.points
+        for item, count in other.taken.items():
+            self.taken[item] = self.taken.get(item, 0) + count
+        self.places += other.places
+        self.doubles += other.doubles
+        self.doubles_gain += other.doubles_gain
+
+    def frozen(self, contract: str) -> ContractStats:
+        return ContractStats(contract, self.deals, self.points, dict(self.taken), self.places,
+                             self.doubles, self.doubles_gain)
+
+
+SeatContracts = tuple[dict[str, _ContractTally], ...]
+
+
+def _seat_contracts(result: Replay) -> SeatContracts:
+    """Per seat, per contract: the game's deals of it, what they scored and what was taken."""
+    rules = result.game.house_rules
+    seats: SeatContracts = tuple({} for _ in SEATS)
+    for deal in result.deals:
+        for seat, take in enumerate(seat_takes(deal.deal, rules, deal.scores)):
+            tally = seats[seat].get(deal.contract)
+            if tally is None:
+                tally = seats[seat][deal.contract] = _ContractTally()
+            tally.add(_ContractTally(1, deal.scores[seat], dict(take.taken), take.place,
+                                     take.doubles, take.doubles_gain))
+    return seats
+
+
 @dataclass(frozen=True)
 class _Played:
-    """One record replayed, with its players' keys and when it ended."""
+    """One record replayed, with its players' keys, when it ended and its per-seat figures."""
 
     position: int
     record: Record
@@ -39,6 +79,7 @@ class _Played:
     keys: tuple[str, ...]
     time: str | None
     when: datetime | None
+    contracts: SeatContracts
 
     @property
     def sort_key(self) -> tuple[bool, datetime, int]:
@@ -50,26 +91,13 @@ class _Played:
 
 
 def _moment(record: Record) -> tuple[str | None, datetime | None]:
-    """When the game ended as far as the record says: updated_at, else created_at."""
-    text = record.updated_at or record.created_at
+    """When the game was played: created_at (a table plays one game after another, and an edit
+    or a rename long after must not move it), else updated_at."""
+    text = record.created_at or record.updated_at
     if text is None:
         return None, None
     moment = datetime.fromisoformat(text)  # the loader checked it parses
     return text, moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
-@dataclass
-class _ContractTally:
-    deals: int = 0
-    points: int = 0
-    taken: dict[Item, int] = field(default_factory=dict)
-    places: int = 0
-    doubles: int = 0
-    doubles_gain: int = 0
-
-    def frozen(self, contract: str) -> ContractStats:
-        return ContractStats(contract, self.deals, self.points, dict(self.taken), self.places,
-                             self.doubles, self.doubles_gain)
 
 
 @dataclass
@@ -93,21 +121,11 @@ class _PlayerTally:
                            longest, current)
 
 
-def _add_deals(played: _Played, tallies: dict[str, _PlayerTally]) -> None:
-    rules = played.record.game.house_rules
-    for result in played.result.deals:
-        takes = seat_takes(result.deal, rules, result.scores)
-        for seat in SEATS:
-            tally = tallies[played.keys[seat]].contracts.setdefault(result.contract,
-                                                                     _ContractTally())
-            tally.deals += 1
-            tally.points += result.scores[seat]
-            take = takes[seat]
-            for item, count in take.taken.items():
-                tally.taken[item] = tally.taken.get(item, 0) + count
-            tally.places += take.place
-            tally.doubles += take.doubles
-            tally.doubles_gain += take.doubles_gain
+def _add_contracts(played: _Played, tallies: dict[str, _PlayerTally]) -> None:
+    for seat in SEATS:
+        contracts = tallies[played.keys[seat]].contracts
+        for contract, figures in played.contracts[seat].items():
+            contracts.setdefault(contract, _ContractTally()).add(figures)
 
 
 def _standing_key(player: PlayerStats) -> tuple[int, int, str, str]:
@@ -131,7 +149,7 @@ def _players(games: Iterable[_Played], names: dict[str, str]) -> tuple[PlayerSta
                 tally.wins += won
                 tally.points += sum(played.result.totals[seat] for seat in seats)
                 tally.results.append(won)
-        _add_deals(played, tallies)
+        _add_contracts(played, tallies)
     return tuple(sorted((tally.frozen(key, names[key]) for key, tally in tallies.items()),
                         key=_standing_key))
 
@@ -177,7 +195,9 @@ def compute(records: Sequence[Record]) -> TableStats:
         for key, name in zip(keys, record.game.players, strict=True):
             names.setdefault(key, name.strip())
         time, when = _moment(record)
-        games.append(_Played(position, record, replay(record.game), keys, time, when))
+        result = replay(record.game)
+        games.append(_Played(position, record, result, keys, time, when,
+                             _seat_contracts(result)))
     games.sort(key=lambda played: played.sort_key)
     players = _players(games, names)
     standings = {game: _players((p for p in games if p.record.game.game == game), names)

@@ -128,7 +128,8 @@ class RunningWins:
     game."""
 
     times: tuple[str | None, ...]
-    """When each finished game ended (the record's updated_at, else created_at), or None."""
+    """When each finished game was played (the record's created_at, else updated_at), or
+    None."""
     lines: tuple[RunningLine, ...]
     """In the standings' order."""
 

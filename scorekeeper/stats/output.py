@@ -5,34 +5,40 @@ from __future__ import annotations
 from typing import Any
 
 from .model import ContractStats, Partnership, PlayerStats, TableStats
+from .takes import can_double
 
 
-def _contract_json(stats: ContractStats) -> dict[str, Any]:
-    out: dict[str, Any] = {"deals": stats.deals, "points": stats.points}
+def _details_json(stats: ContractStats) -> dict[str, Any]:
+    """What else the player's deals of a contract say: items taken, places, doubles."""
+    out: dict[str, Any] = {}
     if stats.taken:
         out["taken"] = {str(item): count for item, count in stats.taken.items()}
     if stats.places:
         out["places"] = stats.places
-    if stats.doubles:
+    if can_double(stats.contract):
         out["doubles"] = stats.doubles
         out["doubles_gain"] = stats.doubles_gain
     return out
 
 
 def player_json(player: PlayerStats) -> dict[str, Any]:
-    """One player as the command prints it: the issue's keys first, then the extra figures."""
+    """One player as the command prints it: the issue's keys (each contract exactly its deals and
+    points), then extra keys: key, win_rate, the streaks, and per contract the details (items
+    taken in all, the sum of Trix places, doubles and what they gained)."""
     return {
         "name": player.name,
         "games": player.games,
         "finished": player.finished,
         "wins": player.wins,
         "points": player.points,
-        "contracts": {contract: _contract_json(stats)
+        "contracts": {contract: {"deals": stats.deals, "points": stats.points}
                       for contract, stats in player.contracts.items()},
         "key": player.key,
         "win_rate": player.win_rate,
         "longest_streak": player.longest_streak,
         "current_streak": player.current_streak,
+        "details": {contract: _details_json(stats)
+                    for contract, stats in player.contracts.items()},
     }
 
 

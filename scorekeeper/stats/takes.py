@@ -57,19 +57,28 @@ def can_double(contract: str) -> bool:
     return any(spec.kind in DOUBLING_KINDS for spec in CONTRACTS[contract].fields)
 
 
-def _count(deal: Deal, name: str, seat: int) -> int:
-    kind = CONTRACTS[deal.contract].field(name).kind
+_KINDS: Mapping[tuple[str, str], FieldKind] = {
+    (contract.id, spec.name): spec.kind for contract in CONTRACTS.values()
+    for spec in contract.fields}
+
+
+def _per_seat(deal: Deal, name: str) -> tuple[int, ...]:
+    """How many of what field `name` records each seat took, for the four seats."""
+    kind = _KINDS[deal.contract, name]
     match kind:
         case FieldKind.SEAT | FieldKind.OPTIONAL_SEAT:
-            return 1 if deal.values.get(name) == seat else 0
+            taker = deal.values.get(name)
+            return tuple(1 if taker == seat else 0 for seat in SEATS)
         case FieldKind.COUNTS:
-            return deal.counts(name)[seat]
+            return deal.counts(name)
         case FieldKind.SEAT_PAIR | FieldKind.ORDER:
-            return deal.counts(name).count(seat)
+            seats = deal.counts(name)
+            return tuple(seats.count(seat) for seat in SEATS)
         case FieldKind.CARD_SEATS | FieldKind.OPTIONAL_CARD_SEATS:
-            return sum(1 for taker in deal.cards(name).values() if taker == seat)
+            takers = list(deal.cards(name).values())
+            return tuple(takers.count(seat) for seat in SEATS)
         case FieldKind.SUIT:
-            return 0
+            return (0, 0, 0, 0)
         case _:
             assert_never(kind)
 
@@ -103,12 +112,12 @@ def _doubles(deal: Deal, rules: HouseRules, scores: tuple[int, ...]) -> list[tup
 
 def seat_takes(deal: Deal, rules: HouseRules, scores: tuple[int, ...]) -> tuple[SeatTakes, ...]:
     """Each seat's takes in a deal the engine scored `scores`."""
-    items = ITEMS[deal.contract]
+    counted = [(item, _per_seat(deal, name)) for item, name in ITEMS[deal.contract]]
     doubles = _doubles(deal, rules, scores)
     order = deal.counts(ORDER_FIELD) if deal.contract == "trix" else None
     return tuple(
         SeatTakes(
-            taken={item: _count(deal, name, seat) for item, name in items},
+            taken={item: counts[seat] for item, counts in counted},
             place=order.index(seat) + 1 if order is not None else 0,
             doubles=doubles[seat][0],
             doubles_gain=doubles[seat][1],

@@ -34,7 +34,7 @@ TITLE = N_("Wins over time")
 NO_GAMES = N_("No finished games yet.")
 AFTER_GAME = N_("Wins after game {number}: {wins}")
 ENTRY = N_("{name} {wins}")
-MORE_PLAYERS = N_("The chart shows the first {shown} players of the standings.")
+MORE_PLAYERS = N_("The chart draws only the top of the standings.")
 
 MAX_LINES = 8
 """Players drawn (the standings' first); the text alternative names every player."""
@@ -111,7 +111,7 @@ def running_wins_svg(running: RunningWins, translate: Translate = identity, rtl:
     lines = _lines(running)
     summary = _summary(lines, translate(AFTER_GAME), translate(ENTRY), translate(NO_GAMES))
     if len(lines) > MAX_LINES:
-        summary += " " + translate(MORE_PLAYERS).format(shown=MAX_LINES)
+        summary += " " + translate(MORE_PLAYERS)
     return _svg(lines[:MAX_LINES], translate(TITLE), summary, translate(NO_GAMES), rtl,
                 id_prefix)
 

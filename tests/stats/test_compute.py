@@ -176,3 +176,14 @@ def test_standings_per_game_kind() -> None:
     assert "trump" not in next(p for p in stats.standings["trix"] if p.name == "Lina").contracts
     overall = by_name(stats)["Lina"]
     assert (overall.games, overall.wins, overall.points) == (2, 1, -640 + 280)
+
+
+def test_one_person_in_two_seats_counts_one_game() -> None:
+    # the engine tells names apart ignoring case and spaces only, so a record may hold "José"
+    # composed and decomposed: one person here, in one game, with both seats' deals and totals
+    stats = compute([trix(["José", "Lina", "Jose\u0301", "Dana"])])
+    jose = stats.player(player_key("José"))
+    assert jose is not None
+    assert (jose.games, jose.finished, jose.wins, jose.points) == (1, 1, 1, 140 + 420)
+    assert jose.contracts["trix"].deals == 8
+    assert len(stats.players) == 3

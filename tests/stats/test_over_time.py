@@ -52,15 +52,17 @@ def test_streaks_follow_time_not_the_order_given() -> None:
     assert (rami.longest_streak, rami.current_streak) == (1, 0)
 
 
-def test_updated_at_is_when_a_game_ended() -> None:
+def test_created_at_orders_games_whatever_was_edited_later() -> None:
     stats = compute([
-        trix(["Rami", "Lina", "Omar", "Dana"], created_at="2025-01-01T20:00:00",
-             updated_at="2025-01-09T20:00:00"),
         trix(["Omar", "Lina", "Rami", "Dana"], created_at="2025-01-02T20:00:00"),
+        trix(["Rami", "Lina", "Omar", "Dana"], created_at="2025-01-01T20:00:00",
+             updated_at="2025-01-09T20:00:00"),  # renamed a week later
+        trix(["Rami", "Lina", "Omar", "Dana"], updated_at="2025-01-03T20:00:00"),
     ])
-    assert stats.running.times == ("2025-01-02T20:00:00", "2025-01-09T20:00:00")
+    assert stats.running.times == ("2025-01-01T20:00:00", "2025-01-02T20:00:00",
+                                   "2025-01-03T20:00:00")
     omar = stats.player("omar")
-    assert omar is not None and omar.current_streak == 1
+    assert omar is not None and (omar.longest_streak, omar.current_streak) == (1, 1)
 
 
 def test_running_wins_after_each_finished_game() -> None:
