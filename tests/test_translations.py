@@ -99,7 +99,8 @@ def test_plural_forms_follow_the_language(locale: str, form_of: dict[int, int]) 
 
     with (TRANSLATIONS / locale / "LC_MESSAGES" / "messages.mo").open("rb") as handle:
         compiled = Translations(handle)
-    forms = next(message.string for message in _po(locale) if isinstance(message.id, tuple))
+    forms = next(message.string for message in _po(locale) if isinstance(message.id, tuple)
+                 and message.id[0] == "%(num)d value left to tap.")
     for count, form in form_of.items():
         assert compiled.ngettext("%(num)d value left to tap.", "%(num)d values left to tap.",
                                  count) == forms[form], (locale, count)
