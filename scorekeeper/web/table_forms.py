@@ -18,6 +18,7 @@ from .forms import GameSetupForm, NumberField
 from .languages import lazy_gettext as _l
 
 SEATS = 4
+SEAT_LABELS = (_l("1st player"), _l("2nd player"), _l("3rd player"), _l("4th player"))
 
 
 class TableForm(FlaskForm):

@@ -49,3 +49,13 @@ def test_a_tapped_name_takes_the_first_empty_seat_without_javascript(table: Tabl
     assert seated == ["Zeynep", "Omar", "", ""]
     long = table.client.post("/new", data={**data, "suggest": "x" * 41})
     assert long.status_code == 200 and 'value="xxxxxxxx' not in long.get_data(as_text=True)
+
+
+def test_the_rosters_of_this_browsers_tables_are_offered_too(table: Table) -> None:
+    from tests.web.table_phone import TablePhone, record_data
+
+    phone = TablePhone(table.app, table.client)
+    phone.create_table()
+    phone.import_records([record_data("turkish-king-complete.json")])  # no game remembered
+    html = table.client.get("/new").get_data(as_text=True)
+    assert sorted(suggestions(html)) == sorted(["Ayşe", "Mehmet", "Zeynep", "Can"])

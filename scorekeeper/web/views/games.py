@@ -18,7 +18,7 @@ from ...store.games import (
     games_for_tokens,
     save_text,
 )
-from ...store.tables import create_table, start_game, table_of, tables_for_tokens
+from ...store.tables import create_table, roster, start_game, table_of, tables_for_tokens
 from ..forms import ConfirmForm, NewGameForm, NotesForm, NumberField
 from ..languages import gettext
 from ..present import problem_text
@@ -67,12 +67,16 @@ SUGGESTED_NAMES = 16
 
 
 def names_played() -> list[str]:
-    """The names of this browser's games, one spelling per person, most recent game first."""
+    """The names of this browser's games, one spelling per person, most recent game first,
+    then those of its tables' rosters."""
     rows = sorted(games_for_tokens(remembered()), key=lambda row: row.updated_at, reverse=True)
     names: dict[str, str] = {}
     for row in rows:
         for name in row.players:
             names.setdefault(name_key(name), name)
+    for table in tables_for_tokens(remembered_tables()):  # then the rosters of its tables
+        for player in roster(table):
+            names.setdefault(player.key, player.name)
     return list(names.values())[:SUGGESTED_NAMES]
 
 

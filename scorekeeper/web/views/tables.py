@@ -16,7 +16,7 @@ from ...store.models import TableRow
 from ..forms import ConfirmForm, setup_defaults
 from ..languages import gettext
 from ..present import problem_text
-from ..table_forms import SEATS, Pick, TableForm, TableGameForm
+from ..table_forms import SEAT_LABELS, SEATS, Pick, TableForm, TableGameForm
 from .common import remember, remember_table, table_or_404, viewed_table_or_404
 
 bp = Blueprint("tables", __name__)
@@ -159,7 +159,7 @@ def _table_game_page(table: TableRow, form: TableGameForm, picks: list[Pick],
     return render_template(
         "pages/table_game.html", table=table, form=form, seats=list(zip(picks, names,
                                                                        strict=True)),
-        full=len(picks) >= SEATS, missing=missing,
+        full=len(picks) >= SEATS, missing=missing, seat_labels=SEAT_LABELS,
         roster=[player for player in store.roster(table) if player.id not in picked])
 
 
