@@ -182,10 +182,12 @@ def export_games(path: str) -> int:
     return 0
 
 
-def import_games(path: str) -> int:
-    """Load a record or an array of records, all or nothing; exit 1 (rule) or 2 (not records)."""
+def import_games(path: str, table: str | None = None) -> int:
+    """Load a record or an array of records, all or nothing; exit 1 (rule) or 2 (not records).
+    With `table` (a table's scorekeeper link or its token), as games of that table."""
     from .rules.errors import NotARecordError
     from .store.records import ImportRefused, import_records
+    from .store.tables import find_table, import_into_table
 
     try:
         data = _read(path)
@@ -194,8 +196,14 @@ def import_games(path: str) -> int:
         return 2
     app = _app_with_database()
     with app.app_context():
+        target = None
+        if table is not None:
+            target = find_table(table.rstrip("/").rsplit("/", 1)[-1])
+            if target is None:
+                print(_one_line(f"no table has the link {table}"), file=sys.stderr)
+                return 2
         try:
-            rows = import_records(data)
+            rows = import_records(data) if target is None else import_into_table(target, data)
         except ImportRefused as refused:
             print(f"nothing imported: {refused.headline()}", file=sys.stderr)
             return 2 if isinstance(refused.error, NotARecordError) else 1
@@ -223,6 +231,8 @@ def build_parser() -> argparse.ArgumentParser:
     exporter.add_argument("file", metavar="FILE", help="where to write, or - for stdout")
     importer = commands.add_parser("import", help="load game records (all or nothing)")
     importer.add_argument("file", metavar="FILE", help="a record or an array, or - for stdin")
+    importer.add_argument("--table", metavar="LINK",
+                          help="as games of this table (its link or token); players join it")
     return parser
 
 
@@ -243,7 +253,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "export":
         return export_games(args.file)
     if args.command == "import":
-        return import_games(args.file)
+        return import_games(args.file, args.table)
     parser.print_help()
     return 0
 

@@ -43,7 +43,7 @@ def import_into(player: Player, table: str, records: list[dict[str, Any]],
     upload.write_text(json.dumps(records), encoding="utf-8")
     page.goto(table)
     player.check("table page")
-    page.click(f"a.button[href$='/import']")
+    page.click("a.button[href$='/import']")
     player.check("import into the table")
     page.set_input_files("input[type=file]", str(upload))
     page.click("form button.primary")
