@@ -46,6 +46,11 @@ def table_stats(table: TableRow) -> TableStats:
     return found
 
 
+def forget_statistics() -> None:
+    """Forget the statistics kept by this process (tests, benchmarks)."""
+    _computed.clear()
+
+
 def _stats_page(table: TableRow, viewing: bool) -> str:
     stats = table_stats(table)
     return render_template("pages/table_stats.html", table=table, stats=stats,
