@@ -9,10 +9,12 @@ the table, in one transaction guarded by the table's version.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
 
 from ..rules import HouseRules, Record
 from ..rules.games import name_key
@@ -21,6 +23,8 @@ from .db import db
 from .games import house_rules_of, is_token, new_game_row, new_token, row_of
 from .models import GameRow, PlayerRow, SeatRow, TableRow, utcnow
 from .records import parse_records
+
+T = TypeVar("T")
 
 
 def find_table(token: str) -> TableRow | None:
@@ -137,21 +141,37 @@ def _seat(game: GameRow, players: Sequence[PlayerRow]) -> None:
         db.session.add(SeatRow(game_id=game.id, seat=seat, player_id=player.id))
 
 
+def _in_one_transaction(work: Callable[[], T]) -> T:
+    """Run `work` and commit, all or nothing. A newcomer another phone added to the roster at
+    the same moment breaks the roster's unique key: then once more, finding them there."""
+    for attempt in (1, 2):
+        try:
+            done = work()
+            db.session.commit()
+            return done
+        except IntegrityError:
+            db.session.rollback()
+            if attempt == 2:
+                raise
+        except Exception:
+            db.session.rollback()
+            raise
+    raise AssertionError("unreachable")
+
+
 def start_game(table: TableRow, game: str, mode: str, names: list[str],
                house_rules: HouseRules, name: str | None) -> GameRow:
     """A new game of the table (checked names); newcomers join the roster. One transaction."""
-    try:
+    def work() -> GameRow:
         players = _players_for(table, names)
         # the roster's spelling: "rami " typed again is Rami, as everywhere else at the table
         row = new_game_row(game, mode, [player.name for player in players], house_rules, name)
         row.table_id = table.id
         db.session.add(row)
         _seat(row, players)
-        db.session.commit()
-    except Exception:
-        db.session.rollback()
-        raise
-    return row
+        return row
+
+    return _in_one_transaction(work)
 
 
 def rematch(game: GameRow) -> GameRow | None:
@@ -304,8 +324,10 @@ def rename_table(table: TableRow, name: str) -> None:
 
 def store_table_records(table: TableRow, records: Iterable[Record]) -> list[GameRow]:
     """Checked records as new games of the table, their players on its roster; all or none."""
-    rows = []
-    try:
+    records = list(records)
+
+    def work() -> list[GameRow]:
+        rows = []
         for record in records:
             players = _players_for(table, record.game.players)
             row = row_of(record)
@@ -314,11 +336,9 @@ def store_table_records(table: TableRow, records: Iterable[Record]) -> list[Game
             db.session.add(row)
             _seat(row, players)
             rows.append(row)
-        db.session.commit()
-    except Exception:
-        db.session.rollback()
-        raise
-    return rows
+        return rows
+
+    return _in_one_transaction(work)
 
 
 def import_into_table(table: TableRow, data: str | bytes) -> list[GameRow]:

@@ -162,3 +162,28 @@ def test_deleting_a_game_removes_its_seats(ctx: None) -> None:
     delete_game(game)
     assert db.session.query(SeatRow).count() == 0
     assert names(table) == sorted(PLAYERS)  # the people stay on the roster
+
+
+def test_a_newcomer_another_phone_adds_at_the_same_moment_is_one_person(ctx: None) -> None:
+    from sqlalchemy import event, insert
+
+    from scorekeeper.store.models import utcnow
+
+    table = store.create_table("Majlis")
+    raced: list[bool] = []
+
+    def other_phone(session: object, context: object, instances: object) -> None:
+        if not raced:  # the other phone's game, with the same newcomer, commits first
+            raced.append(True)
+            with db.engine.begin() as other:
+                other.execute(insert(PlayerRow).values(table_id=table.id, name="Eve", key="eve",
+                                                       created_at=utcnow()))
+
+    event.listen(db.session, "before_flush", other_phone)
+    try:
+        game = store.start_game(table, "trix", "solo", ["Rami", "Lina", "Omar", "eve"],
+                                HouseRules(), None)
+    finally:
+        event.remove(db.session, "before_flush", other_phone)
+    assert raced and game.players == ["Rami", "Lina", "Omar", "Eve"]
+    assert names(table) == ["Eve", "Lina", "Omar", "Rami"]
