@@ -143,8 +143,9 @@ def check_stats_page(player: Player, table: str, where: str) -> None:
     expect(rows).to_have_count(len(expected["players"]))
     for index, figures in enumerate(expected["players"]):
         cells = rows.nth(index).locator("th, td").all_inner_texts()
-        assert cells[0] == figures["name"] and cells[1:4] == [
-            str(figures["games"]), str(figures["finished"]), str(figures["wins"])], cells
+        assert cells[0] == figures["name"] and [cells[2], cells[4], cells[5]] == [
+            str(figures["wins"]), str(figures["games"]), str(figures["finished"])], cells
+        assert cells[1].replace("−", "-").lstrip("+") == str(figures["points"]), cells
     chart = page.locator(".chart-figure svg")
     expect(chart).to_be_visible()
     box = chart.bounding_box()

@@ -42,8 +42,8 @@ def played(phone: TablePhone) -> TablePhone:
 
 
 def standings_shown(html: str, caption: str) -> list[list[str]]:
-    """The rows of the standings table with this caption: name, games, finished, wins, rate,
-    points (as shown)."""
+    """The rows of the standings table with this caption: name, points, wins, rate, games,
+    finished (as shown)."""
     table = html.split(f"<caption>{caption}</caption>", 1)[1].split("</table>", 1)[0]
     rows = re.findall(r"<tr><th scope=\"row\"><bdi>([^<]*)</bdi></th>(.*?)</tr>", table, re.S)
     return [[unescape(name), *[re.sub(r"<[^>]+>", "", cell) for cell in
@@ -56,9 +56,9 @@ def shown(value: int) -> str:
 
 
 def expected_rows(players: list[dict[str, Any]]) -> list[list[str]]:
-    return [[p["name"], str(p["games"]), str(p["finished"]), str(p["wins"]),
+    return [[p["name"], shown(p["points"]), str(p["wins"]),
              "–" if p["win_rate"] is None else str(round(p["win_rate"] * 100)),
-             shown(p["points"])] for p in players]
+             str(p["games"]), str(p["finished"])] for p in players]
 
 
 def test_the_statistics_page_agrees_with_the_exported_records(played: TablePhone) -> None:
