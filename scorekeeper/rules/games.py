@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -115,10 +114,8 @@ def house_rules_for(game: str, rules: HouseRules) -> HouseRules:
 
 
 def name_key(name: str) -> str:
-    """How names are compared for sameness: after Unicode NFC, ignoring case and surrounding
-    spaces (one person at a table however the phone spelled their name)."""
-    folded = unicodedata.normalize("NFC", name).strip().casefold()
-    return unicodedata.normalize("NFC", folded)  # casefolding may decompose ("İ" → "i̇")
+    """How names are compared for sameness: ignoring case and surrounding spaces."""
+    return name.strip().casefold()
 
 
 def check_players(players: Sequence[object]) -> list[Problem]:

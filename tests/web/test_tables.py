@@ -107,6 +107,15 @@ def test_a_tapped_player_takes_the_next_seat_and_can_be_removed(phone: TablePhon
     assert phone.row().players == ["Rami", "Lina", "Zeynep", "Dana"]  # the roster's spelling
 
 
+def test_a_newcomers_name_too_long_keeps_the_seats(phone: TablePhone) -> None:
+    phone.create_table()
+    response = phone.tap(phone.new_game_page(), add="new", newcomer="Ali")
+    refused = phone.tap(response, add="new", newcomer="x" * 41)
+    assert refused.status_code == 422
+    assert sent(page(refused), f"{phone.table_url}/new")["seat_0"] == "nAli"
+    assert "Ali" in page(refused).text
+
+
 def test_start_with_fewer_than_four_is_refused(phone: TablePhone) -> None:
     phone.create_table()
     before = all_rows(phone.app)
@@ -116,6 +125,7 @@ def test_start_with_fewer_than_four_is_refused(phone: TablePhone) -> None:
 
 
 @pytest.mark.parametrize("button", [{"add": "p999999"}, {"add": "x1"}, {"remove": "3"},
+                                    {"add": "p²"}, {"add": "p" + "9" * 5000}, {"remove": "٣"},
                                     {"remove": "-1"}, {"seat_0": "p1x", "add": "new"},
                                     {"seat_0": "n", "add": "new"}])
 def test_tampered_seat_buttons_are_400(phone: TablePhone, button: dict[str, str]) -> None:
@@ -269,3 +279,23 @@ def test_a_table_games_record_replays_with_its_names(phone: TablePhone) -> None:
     exported = phone.client.get(f"{phone.url}/export.json").get_data(as_text=True)
     assert replay(load_record(exported).game).finished
     assert snapshot(phone.app)[0]["table_id"] is not None
+
+
+def test_two_seats_for_one_person_are_refused(phone: TablePhone) -> None:
+    import unicodedata
+
+    composed, decomposed = "José", unicodedata.normalize("NFD", "José")
+    phone.create_table()
+    response = phone.tap(phone.new_game_page(), add="new", newcomer=composed)
+    refused = phone.tap(response, add="new", newcomer=decomposed)
+    assert refused.status_code == 422 and "already has a seat" in page(refused).text
+    # the new-game form keeping its four as a table says so too, and starts nothing
+    before = all_rows(phone.app)
+    form = page(phone.client.get("/new"))
+    data = {**sent(form, "/new"), "game": "trix", "mode": "solo", "table_name": "Majlis",
+            **{f"player_{seat}": name for seat, name in
+               enumerate(["Lina", composed, "Omar", decomposed])}}
+    response = phone.client.post("/new", data=data)
+    assert response.status_code == 422
+    assert "cannot have the same name" in page(response).text
+    assert all_rows(phone.app) == before

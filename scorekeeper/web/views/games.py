@@ -8,8 +8,8 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from werkzeug.wrappers import Response
 
 from ...rules import check_players, check_setup
-from ...rules.games import name_key
 from ...rules.text import PLAYER_NAME_LENGTH, clean_text
+from ...stats import player_key
 from ...store import deals
 from ...store.games import (
     StaleStateError,
@@ -18,7 +18,14 @@ from ...store.games import (
     games_for_tokens,
     save_text,
 )
-from ...store.tables import create_table, roster, start_game, table_of, tables_for_tokens
+from ...store.tables import (
+    create_table,
+    roster,
+    seat_conflicts,
+    start_game,
+    table_of,
+    tables_for_tokens,
+)
 from ..forms import ConfirmForm, NewGameForm, NotesForm, NumberField
 from ..languages import gettext
 from ..present import problem_text
@@ -73,7 +80,7 @@ def names_played() -> list[str]:
     names: dict[str, str] = {}
     for row in rows:
         for name in row.players:
-            names.setdefault(name_key(name), name)
+            names.setdefault(player_key(name), name)
     for table in tables_for_tokens(remembered_tables()):  # then the rosters of its tables
         for player in roster(table):
             names.setdefault(player.key, player.name)
@@ -85,9 +92,9 @@ def _suggested(form: NewGameForm) -> bool:
     name = clean_text(request.form.get("suggest", ""))
     if not name or len(name) > PLAYER_NAME_LENGTH:
         return False
-    taken = {name_key(player) for player in form.players()}
+    taken = {player_key(player) for player in form.players()}
     for field in form.player_fields():
-        if not field.data and name_key(name) not in taken:
+        if not field.data and player_key(name) not in taken:
             field.data = name
             return True
     return False
@@ -104,6 +111,8 @@ def new_game() -> Any:
         players = form.players()
         rules = form.house_rules()
         problems = check_players(players) + check_setup(form.game.data, form.mode.data, rules)
+        if form.table_name.data and not problems:  # a table's players are people (NFC too)
+            problems = seat_conflicts(players)
         for problem in problems:
             field = form.field_of(problem.field)
             # the message sits under its field, so it names the field as the form does

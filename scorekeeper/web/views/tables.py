@@ -9,7 +9,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from werkzeug.wrappers import Response
 
 from ...rules import check_players, check_setup
-from ...rules.games import name_key
+from ...stats import player_key
 from ...store import tables as store
 from ...store.games import find_game
 from ...store.models import TableRow
@@ -84,15 +84,18 @@ def _add(table: TableRow, form: TableGameForm, picks: list[Pick], names: list[st
         if not name:
             form.newcomer.errors = [gettext("Type the newcomer's name first.")]
             return False
-        if name_key(name) in {name_key(taken) for taken in names}:
+        if player_key(name) in {player_key(taken) for taken in names}:
             form.newcomer.errors = [gettext("%(name)s already has a seat.", name=name)]
             return False
         form.newcomer.data = ""
         picks.append(Pick(name=name))
         return True
-    pick = Pick(player_id=int(value[1:])) if value[1:].isdigit() and value[:1] == "p" else None
-    if pick is None or len(value) > 12 or store.player_of(table, pick.player_id or 0) is None:
+    digits = value[1:]
+    if not (value[:1] == "p" and digits.isascii() and digits.isdigit() and len(digits) < 12):
         abort(400)  # no page offers it
+    pick = Pick(player_id=int(digits))
+    if store.player_of(table, int(digits)) is None:
+        abort(400)
     if pick not in picks:
         picks.append(pick)
     return True
@@ -109,10 +112,9 @@ def table_game(token: str) -> Any:
         form = TableGameForm(formdata=None, data=defaults)
         return _table_game_page(table, form, [], [])
     form = TableGameForm()
-    if not form.validate():
-        if form.errors.get("csrf_token"):
-            abort(400)
-        return _table_game_page(table, form, [], []), 422
+    valid = form.validate()
+    if form.errors.get("csrf_token"):
+        abort(400)
     try:
         picks = form.picks()
     except ValueError:
@@ -120,6 +122,9 @@ def table_game(token: str) -> Any:
     names = _seat_names(table, picks)
     if names is None:  # someone picked left the roster: pick again
         picks, names = [], []
+    if not valid:  # a newcomer's name too long, say: the page again, with the message
+        form.set_picks(picks)
+        return _table_game_page(table, form, picks, names), 422
     ok = True
     if "add" in request.form:
         ok = _add(table, form, picks, names, request.form["add"])
@@ -140,7 +145,8 @@ def _start(table: TableRow, form: TableGameForm, picks: list[Pick], names: list[
         form.set_picks(picks)
         return _table_game_page(table, form, picks, names, missing=True), 422
     rules = form.house_rules()
-    problems = check_players(names) + check_setup(form.game.data, form.mode.data, rules)
+    problems = (check_players(names) or store.seat_conflicts(names)) + check_setup(
+        form.game.data, form.mode.data, rules)
     if problems:
         for problem in problems:
             field = form.field_of(problem.field)
