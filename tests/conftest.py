@@ -162,7 +162,7 @@ def table(app: Flask, client: FlaskClient) -> Table:
 
 
 def snapshot(app: Flask) -> list[dict[str, Any]]:
-    """Every row of the games table (the schema's only one), to compare before and after."""
+    """Every row of the games table, to compare before and after (tables: tests/web/test_tables)."""
     from sqlalchemy import text
 
     from scorekeeper.store.db import db

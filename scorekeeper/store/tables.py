@@ -326,13 +326,6 @@ def merge_players(table: TableRow, source: PlayerRow, target: PlayerRow,
     return Changed(changed)
 
 
-def rename_table(table: TableRow, name: str) -> None:
-    """Change the table's name."""
-    table.name = name
-    table.updated_at = utcnow()
-    db.session.commit()
-
-
 # --- records in and out ----------------------------------------------------------------------
 
 
