@@ -117,7 +117,8 @@ def database_uri(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
     engine = create_engine(uri)
     with engine.begin() as connection:
-        connection.execute(text("TRUNCATE games, limit_events, limit_slots RESTART IDENTITY"))
+        connection.execute(text("TRUNCATE games, limit_events, limit_slots, tables, players, "
+                                "seats RESTART IDENTITY CASCADE"))
     engine.dispose()
 
 
@@ -162,7 +163,7 @@ def table(app: Flask, client: FlaskClient) -> Table:
 
 
 def snapshot(app: Flask) -> list[dict[str, Any]]:
-    """Every row of the games table, to compare before and after."""
+    """Every row of the games table, to compare before and after (tables: tests/web/test_tables)."""
     from sqlalchemy import text
 
     from scorekeeper.store.db import db

@@ -55,6 +55,25 @@ def check(path: str) -> int:
     return 0
 
 
+def stats(path: str) -> int:
+    """Print the statistics of an array of records (or one) as JSON (exit 0), or refuse the
+    input as `check` does: 1 naming the record and the deal that breaks a rule, 2 if not records."""
+    from scorekeeper.stats import RecordsRefused, compute, load_records, to_json
+
+    try:
+        data = _read(path)
+    except OSError as error:
+        print(_one_line(f"cannot read {path}: {error.strerror}"), file=sys.stderr)
+        return 2
+    try:
+        records = load_records(data)
+    except RecordsRefused as refused:
+        print(_one_line(refused.headline()), file=sys.stderr)
+        return 1 if refused.is_rule else 2
+    print(json.dumps(to_json(compute(records)), ensure_ascii=False))
+    return 0
+
+
 def upgrade_database() -> None:
     """Create or migrate the database to the newest schema (Alembic through Flask-Migrate)."""
     from flask_migrate import upgrade
@@ -180,10 +199,12 @@ def export_games(path: str) -> int:
     return 0
 
 
-def import_games(path: str) -> int:
-    """Load a record or an array of records, all or nothing; exit 1 (rule) or 2 (not records)."""
+def import_games(path: str, table: str | None = None) -> int:
+    """Load a record or an array of records, all or nothing; exit 1 (rule) or 2 (not records).
+    With `table` (a table's scorekeeper link or its token), as games of that table."""
     from ..rules.errors import NotARecordError
     from ..store.records import ImportRefused, import_records
+    from ..store.tables import find_table, import_into_table
 
     try:
         data = _read(path)
@@ -192,8 +213,14 @@ def import_games(path: str) -> int:
         return 2
     app = _app_with_database()
     with app.app_context():
+        target = None
+        if table is not None:
+            target = find_table(table.rstrip("/").rsplit("/", 1)[-1])
+            if target is None:
+                print(_one_line(f"no table has the link {table}"), file=sys.stderr)
+                return 2
         try:
-            rows = import_records(data)
+            rows = import_records(data) if target is None else import_into_table(target, data)
         except ImportRefused as refused:
             print(f"nothing imported: {refused.headline()}", file=sys.stderr)
             return 2 if isinstance(refused.error, NotARecordError) else 1
@@ -209,6 +236,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     checker = commands.add_parser("check", help="check a game record and print its scores")
     checker.add_argument("file", metavar="FILE", help="a game record (JSON), or - for stdin")
+    statistics = commands.add_parser("stats", help="statistics of game records, as JSON")
+    statistics.add_argument("file", metavar="FILE",
+                            help="an array of game records or one record, or - for stdin")
     server = commands.add_parser("serve", help="run the app for the table (production server)")
     server.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
     server.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
@@ -218,6 +248,8 @@ def build_parser() -> argparse.ArgumentParser:
     exporter.add_argument("file", metavar="FILE", help="where to write, or - for stdout")
     importer = commands.add_parser("import", help="load game records (all or nothing)")
     importer.add_argument("file", metavar="FILE", help="a record or an array, or - for stdin")
+    importer.add_argument("--table", metavar="LINK",
+                          help="as games of this table (its link or token); players join it")
     return parser
 
 
@@ -254,6 +286,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "check":
         return check(args.file)
     try:
+        if args.command == "stats":
+            return stats(args.file)
         if args.command == "serve":
             return serve(args.host, args.port, args.workers)
         if args.command == "init-db":
@@ -263,7 +297,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "export":
             return export_games(args.file)
         if args.command == "import":
-            return import_games(args.file)
+            return import_games(args.file, args.table)
     except Exception as error:
         sentence = setup_failure(error)
         if sentence is None:

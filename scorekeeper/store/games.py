@@ -139,15 +139,21 @@ def row_of(record: Record) -> GameRow:
     )
 
 
-def create_game(game: str, mode: str, players: list[str], house_rules: HouseRules,
-                name: str | None) -> GameRow:
-    """Store a new game (first chooser not yet known) and return its row."""
+def new_game_row(game: str, mode: str, players: list[str], house_rules: HouseRules,
+                 name: str | None) -> GameRow:
+    """A new game's row (first chooser not yet known), fresh links; the caller adds it."""
     probe = Game(game, mode, tuple(players), 0, house_rules)
-    row = GameRow(
+    return GameRow(
         token=new_token(), view_token=new_token(), game=game, mode=mode, players=players,
         first=None, house_rules=dump_house_rules(probe), deals=[], deal_count=0, finished=False,
         name=name or None, version=1, created_at=utcnow(), updated_at=utcnow(),
     )
+
+
+def create_game(game: str, mode: str, players: list[str], house_rules: HouseRules,
+                name: str | None) -> GameRow:
+    """Store a new game (first chooser not yet known) and return its row."""
+    row = new_game_row(game, mode, players, house_rules, name)
     db.session.add(row)
     db.session.commit()
     return row

@@ -1,14 +1,24 @@
-"""The store: one row per game, holding the game record (the engine derives everything else)."""
+"""The store: one row per game, holding the game record (the engine derives everything else);
+tables (groups that play together), their rosters of players, and which player sat in which seat."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Index, Integer, String, Text
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..rules.text import GAME_NAME_LENGTH
+from ..rules.text import GAME_NAME_LENGTH, PLAYER_NAME_LENGTH
 from .db import Base
 
 
@@ -25,7 +35,8 @@ class GameRow(Base):
     """
 
     __tablename__ = "games"
-    __table_args__ = (Index("ix_games_updated_at", "updated_at"),)
+    __table_args__ = (Index("ix_games_updated_at", "updated_at"),
+                      Index("ix_games_table_id", "table_id", "created_at"))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     token: Mapped[str] = mapped_column(String(43), unique=True)
@@ -43,3 +54,52 @@ class GameRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    table_id: Mapped[int | None] = mapped_column(
+        ForeignKey("tables.id", ondelete="SET NULL"), nullable=True)
+    """The table (group of players) the game belongs to, if any."""
+
+
+class TableRow(Base):
+    """A group that plays together: its links (scorekeeper and view, like a game's) and a name.
+
+    `version` guards writes to the table itself and to its roster (a rename, a merge)."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token: Mapped[str] = mapped_column(String(43), unique=True)
+    view_token: Mapped[str] = mapped_column(String(43), unique=True)
+    name: Mapped[str] = mapped_column(String(GAME_NAME_LENGTH))
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+PLAYER_KEY_LENGTH = 4 * PLAYER_NAME_LENGTH
+"""Room for a name's comparison key (casefolding may lengthen it: "ß" → "ss")."""
+
+
+class PlayerRow(Base):
+    """One person on a table's roster: the name shown, and the key that says two names are one
+    person (NFC, surrounding spaces stripped, casefolded), unique within the table."""
+
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("table_id", "key", name="uq_players_table_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(PLAYER_NAME_LENGTH))
+    key: Mapped[str] = mapped_column(String(PLAYER_KEY_LENGTH))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SeatRow(Base):
+    """Who sat in a seat of a table's game: the game's record keeps the name, this the person."""
+
+    __tablename__ = "seats"
+    __table_args__ = (Index("ix_seats_player_id", "player_id"),)
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))

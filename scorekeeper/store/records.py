@@ -8,7 +8,7 @@ is stored in one transaction, so it goes in whole or not at all.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,10 +122,12 @@ def import_records(data: str | bytes) -> list[GameRow]:
     return store_records(parse_records(data))
 
 
-def import_from(address: str, data: str | bytes, caps: ImportCaps) -> list[GameRow]:
-    """The import page's import: at most `caps` at once, and at most a few imports and
+def import_from(address: str, data: str | bytes, caps: ImportCaps,
+                store: Callable[[list[Record]], list[GameRow]] = store_records) -> list[GameRow]:
+    """An import page's import: at most `caps` at once, and at most a few imports and
     :data:`~.limits.IMPORTED_GAMES_PER_HOUR` games an hour from one address (counted for
-    every worker and host); ImportLimited or ImportRefused, nothing stored."""
+    every worker and host); ImportLimited or ImportRefused, nothing stored. `store` keeps the
+    checked records (as a table's games, say)."""
     left = limits.imports_left(address)
     if left.requests <= 0:
         raise ImportLimited("requests", limits.IMPORT_REQUESTS.per_address,
@@ -135,7 +137,7 @@ def import_from(address: str, data: str | bytes, caps: ImportCaps) -> list[GameR
         records = parse_records(data, caps)
         if len(records) > left.games:
             raise ImportLimited("games", len(records), limits.IMPORTED_GAMES_PER_HOUR)
-        rows = store_records(records)
+        rows = store(records)
     finally:
         limits.note_import(address, len(rows))
     return rows

@@ -19,8 +19,8 @@ from wtforms import BooleanField, Field, HiddenField, RadioField, StringField, T
 from wtforms.validators import InputRequired, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
-from ..rules import CONTRACTS, SUITS, FieldSpec
-from ..rules.contracts import HouseRules, QueenOfDiamonds, Winners
+from ..rules import CONTRACTS, SUITS, FieldSpec, HouseRules, house_rules_for
+from ..rules.contracts import QueenOfDiamonds, Winners
 from ..rules.deal import FieldKind
 from ..rules.text import table_text
 from ..store.deals import Entry
@@ -257,8 +257,8 @@ GAME_CHOICES: tuple[tuple[str, Any], ...] = tuple(
     (game, _l(label)) for game, label in GAME_LABELS.items())
 
 
-class NewGameForm(FlaskForm):
-    """A new game: which game, solo or partnership, the four players, house rules, a name."""
+class GameSetupForm(FlaskForm):
+    """Which game, solo or partnership, house rules and a name: a new game's setup."""
 
     game = RadioField(_l("Game"), choices=GAME_CHOICES, default="trix",
                       validators=[InputRequired()])
@@ -266,11 +266,6 @@ class NewGameForm(FlaskForm):
                                            ("partnership", _l("Partnership: 1st & 3rd "
                                                               "against 2nd & 4th"))),
                       default="solo", validators=[InputRequired()])
-    # judged by the engine's check_players, as a record's names are (the view asks it)
-    player_0 = StringField(_l("1st player"), filters=[strip_spaces])
-    player_1 = StringField(_l("2nd player"), filters=[strip_spaces])
-    player_2 = StringField(_l("3rd player"), filters=[strip_spaces])
-    player_3 = StringField(_l("4th player"), filters=[strip_spaces])
     doubling = BooleanField(_l("Doubling"), default=True)
     doubled_self_take = RadioField(
         _l("A doubler who takes their own card"),
@@ -296,14 +291,45 @@ class NewGameForm(FlaskForm):
                        filters=[TableText.clean("name")])
 
     def house_rules(self) -> HouseRules:
-        """Every house rule as chosen; the game's own are kept by ``house_rules_for``."""
-        return HouseRules(
+        """The house rules as chosen (the engine drops those the game does not use)."""
+        return house_rules_for(self.game.data, HouseRules(
             doubling=bool(self.doubling.data),
             doubled_self_take=self.doubled_self_take.data,
             swap_diamonds_ltoosh=bool(self.swap_diamonds_ltoosh.data),
             doubled_queen_of_diamonds=QueenOfDiamonds(
                 self.doubled_queen_of_diamonds.data or QueenOfDiamonds.QUEEN),
-            winners=Winners(self.winners.data or Winners.HIGHEST))
+            winners=Winners(self.winners.data or Winners.HIGHEST)))
+
+    def field_of(self, path: str) -> Field:
+        """The field a problem of the engine's setup checks belongs under ("players[2]")."""
+        name = path.replace("players[", "player_").rstrip("]")
+        try:
+            return self[name]
+        except KeyError:
+            return self.mode
+
+
+def setup_defaults(game: str, mode: str, house_rules: Mapping[str, Any]) -> dict[str, Any]:
+    """A setup form's values that repeat a game's (a table's last game)."""
+    rules = HouseRules(**house_rules)
+    return {"game": game, "mode": mode, "doubling": rules.doubling,
+            "doubled_self_take": rules.doubled_self_take,
+            "swap_diamonds_ltoosh": rules.swap_diamonds_ltoosh,
+            "doubled_queen_of_diamonds": rules.doubled_queen_of_diamonds,
+            "winners": rules.winners}
+
+
+class NewGameForm(GameSetupForm):
+    """A new game: its setup and the four players typed in, optionally kept as a table."""
+
+    # judged by the engine's check_players, as a record's names are (the view asks it)
+    player_0 = StringField(_l("1st player"), filters=[strip_spaces])
+    player_1 = StringField(_l("2nd player"), filters=[strip_spaces])
+    player_2 = StringField(_l("3rd player"), filters=[strip_spaces])
+    player_3 = StringField(_l("4th player"), filters=[strip_spaces])
+    table_name = StringField(_l("Keep these players as a table (optional): its name"),
+                             validators=[Optional(), TableText("name")],
+                             filters=[TableText.clean("name")])
 
     def players(self) -> list[str]:
         """The four names in order of play."""
@@ -313,14 +339,6 @@ class NewGameForm(FlaskForm):
         """The four name fields in order of play."""
         for seat in range(4):
             yield self[f"player_{seat}"]
-
-    def field_of(self, path: str) -> Field:
-        """The field a problem of the engine's setup checks belongs under ("players[2]")."""
-        name = path.replace("players[", "player_").rstrip("]")
-        try:
-            return self[name]
-        except KeyError:
-            return self.mode
 
 
 class ConfirmForm(FlaskForm):

@@ -46,3 +46,23 @@
     acquire();
   }
 }());
+
+/* The new-game page: a tapped name ("played here before") goes into the first empty player
+ * field at once, without asking the server (which does the same when JavaScript is off). */
+(function () {
+  "use strict";
+
+  document.addEventListener("click", function (event) {
+    var chip = event.target.closest ? event.target.closest("button[data-name]") : null;
+    if (chip === null || chip.form === null) { return; }
+    var fields = chip.form.querySelectorAll("input[data-player]");
+    for (var i = 0; i < fields.length; i += 1) {
+      if (fields[i].value.trim() === "") {
+        event.preventDefault();
+        fields[i].value = chip.value;
+        chip.hidden = true;
+        return;
+      }
+    }
+  });
+}());

@@ -49,7 +49,7 @@ def url_for_rule(rule: Rule, token: str, number: int = 1) -> str:
     for name in rule.arguments:
         if name == "filename":
             values[name] = "css/app.css"
-        elif name in ("number", "index", "deal"):
+        elif name in ("number", "index", "deal", "player_id"):
             values[name] = number
         else:
             values[name] = token

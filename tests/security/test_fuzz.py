@@ -105,7 +105,7 @@ def request_strategy(rules: list[Rule]) -> st.SearchStrategy[dict[str, Any]]:
         for name in sorted(rule.arguments):
             if name == "filename":
                 values[name] = draw(STATIC_FILE)
-            elif name == "number":  # a deal's number (the `number` converter)
+            elif name in ("number", "player_id"):  # numbers (the `number` converter)
                 values[name] = draw(NUMBER)
             else:
                 values[name] = draw(TOKEN)

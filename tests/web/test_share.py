@@ -35,7 +35,7 @@ def game_rules(app: Flask) -> list[Rule]:
 
 
 def url_for_rule(rule: Rule, token: str) -> str:
-    values: dict[str, Any] = {"token": token, "number": 1}
+    values: dict[str, Any] = {"token": token, "number": 1, "player_id": 1}
     return rule.build({k: v for k, v in values.items() if k in rule.arguments})[1]
 
 

@@ -9,10 +9,11 @@ from werkzeug.exceptions import HTTPException
 from .. import present
 from ..caches import history_rows
 from ..languages import current_language, direction
-from . import deals, exports, games, imports, live, pages
+from . import deals, exports, games, imports, live, pages, roster, table_stats, tables
 from .common import is_htmx
 
-BLUEPRINTS = (games.bp, deals.bp, live.bp, exports.bp, imports.bp, pages.bp)
+BLUEPRINTS = (games.bp, deals.bp, live.bp, exports.bp, imports.bp, pages.bp, tables.bp,
+              roster.bp, table_stats.bp)
 
 
 def register(app: Flask) -> None:

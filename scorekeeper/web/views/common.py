@@ -9,11 +9,13 @@ from flask import abort, request, session
 
 from ...rules import Game, Replay
 from ...store.games import find_game, find_game_by_view_token
-from ...store.models import GameRow
+from ...store.models import GameRow, TableRow
+from ...store.tables import find_table, find_table_by_view_token
 from .. import present
 from ..caches import replay_of
 
 REMEMBERED_GAMES = 60  # the session cookie must stay under 4 KB
+REMEMBERED_TABLES = 12
 
 
 def game_or_404(token: str) -> GameRow:
@@ -52,6 +54,37 @@ def remember(token: str) -> None:
 def forget(token: str) -> None:
     """Drop a deleted game from this browser's list."""
     session["games"] = [t for t in remembered() if t != token]
+
+
+def table_or_404(token: str) -> TableRow:
+    """The table behind a scorekeeper link, remembered on this browser's home page (GET)."""
+    table = find_table(token)
+    if table is None:
+        abort(404)
+    if request.method == "GET":
+        remember_table(table.token)
+    return table
+
+
+def viewed_table_or_404(view_token: str) -> TableRow:
+    """The table behind a view link; 404 if none. Never remembered."""
+    table = find_table_by_view_token(view_token)
+    if table is None:
+        abort(404)
+    return table
+
+
+def remembered_tables() -> list[str]:
+    """The tables' scorekeeper links this browser opened, most recent first."""
+    return [token for token in session.get("tables", []) if isinstance(token, str)]
+
+
+def remember_table(token: str) -> None:
+    """Keep the table on this browser's home page."""
+    tokens = remembered_tables()
+    if tokens[:1] == [token]:
+        return
+    session["tables"] = ([token] + [t for t in tokens if t != token])[:REMEMBERED_TABLES]
 
 
 @dataclass(frozen=True)

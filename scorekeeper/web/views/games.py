@@ -7,7 +7,9 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ...rules import check_players, check_setup, house_rules_for
+from ...rules import check_players, check_setup
+from ...rules.text import PLAYER_NAME_LENGTH, clean_text
+from ...stats import player_key
 from ...store import deals
 from ...store.games import (
     StaleStateError,
@@ -16,10 +18,27 @@ from ...store.games import (
     games_for_tokens,
     save_text,
 )
+from ...store.tables import (
+    create_table,
+    roster,
+    seat_conflicts,
+    start_game,
+    table_of,
+    tables_for_tokens,
+)
 from ..forms import ConfirmForm, NewGameForm, NotesForm, NumberField
 from ..languages import gettext
 from ..present import problem_text
-from .common import forget, game_or_404, game_view, is_htmx, remember, remembered
+from .common import (
+    forget,
+    game_or_404,
+    game_view,
+    is_htmx,
+    remember,
+    remember_table,
+    remembered,
+    remembered_tables,
+)
 
 bp = Blueprint("games", __name__)
 
@@ -47,28 +66,71 @@ def home() -> str:
     """Games this browser created or opened: in progress first, then finished, newest first."""
     rows = sorted(games_for_tokens(remembered()), key=lambda row: row.updated_at, reverse=True)
     return render_template("pages/home.html", playing=[row for row in rows if not row.finished],
-                           finished=[row for row in rows if row.finished])
+                           finished=[row for row in rows if row.finished],
+                           tables=tables_for_tokens(remembered_tables()))
+
+
+SUGGESTED_NAMES = 16
+
+
+def names_played() -> list[str]:
+    """The names of this browser's games, one spelling per person, most recent game first,
+    then those of its tables' rosters."""
+    rows = sorted(games_for_tokens(remembered()), key=lambda row: row.updated_at, reverse=True)
+    names: dict[str, str] = {}
+    for row in rows:
+        for name in row.players:
+            names.setdefault(player_key(name), name)
+    for table in tables_for_tokens(remembered_tables()):  # then the rosters of its tables
+        for player in roster(table):
+            names.setdefault(player.key, player.name)
+    return list(names.values())[:SUGGESTED_NAMES]
+
+
+def _suggested(form: NewGameForm) -> bool:
+    """A tapped suggestion (without JavaScript): the name in the first empty seat."""
+    name = clean_text(request.form.get("suggest", ""))
+    if not name or len(name) > PLAYER_NAME_LENGTH:
+        return False
+    taken = {player_key(player) for player in form.players()}
+    for field in form.player_fields():
+        if not field.data and player_key(name) not in taken:
+            field.data = name
+            return True
+    return False
 
 
 @bp.route("/new", methods=["GET", "POST"])
 def new_game() -> Any:
     """Choose the game, the mode, the four players and the house rules."""
     form = NewGameForm()
+    if request.method == "POST" and "suggest" in request.form:
+        _suggested(form)
+        return render_template("pages/new_game.html", form=form, names=names_played())
     if form.validate_on_submit():
         players = form.players()
-        rules = house_rules_for(form.game.data, form.house_rules())
+        rules = form.house_rules()
         problems = check_players(players) + check_setup(form.game.data, form.mode.data, rules)
+        if form.table_name.data and not problems:  # a table's players are people (NFC too)
+            problems = seat_conflicts(players)
         for problem in problems:
             field = form.field_of(problem.field)
             # the message sits under its field, so it names the field as the form does
             field.errors = [*field.errors, problem_text(problem, "", players,
                                                         label=str(field.label.text))]
         if not problems:
-            row = create_game(form.game.data, form.mode.data, players, rules, form.name.data)
+            if form.table_name.data:  # these four play together: keep them as a table
+                table = create_table(form.table_name.data)
+                remember_table(table.token)
+                row = start_game(table, form.game.data, form.mode.data, players, rules,
+                                 form.name.data)
+            else:
+                row = create_game(form.game.data, form.mode.data, players, rules,
+                                  form.name.data)
             remember(row.token)
             return _to_game(row.token)
     status = 422 if request.method == "POST" else 200
-    return render_template("pages/new_game.html", form=form), status
+    return render_template("pages/new_game.html", form=form, names=names_played()), status
 
 
 @bp.get("/g/<token:token>")
@@ -78,7 +140,7 @@ def game_page(token: str) -> Any:
     if row.first is None:
         return render_template("pages/choose_first.html", row=row, form=_SeatForm())
     return render_template("pages/game.html", **game_view(row).template_args(
-        notes_form=NotesForm(obj=row)))
+        notes_form=NotesForm(obj=row), table=table_of(row), rematch_form=ConfirmForm()))
 
 
 @bp.get("/g/<token:token>/chart")

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
-from ...rules import CONTRACTS, NotARecordError
+from ...rules import CONTRACTS, NotARecordError, Record
 from ...store import limits
-from ...store.records import ImportCaps, ImportLimited, ImportRefused, import_from
+from ...store.models import GameRow
+from ...store.records import (
+    ImportCaps,
+    ImportLimited,
+    ImportRefused,
+    import_from,
+    store_records,
+)
 from ..extensions import csrf
 from ..forms import ImportForm
 from ..languages import gettext, ngettext, plural_form
@@ -90,38 +99,54 @@ def refusal_text(refused: ImportRefused) -> str:
     return gettext("Nothing was imported. %(reason)s", reason=reason[:1].upper() + reason[1:])
 
 
+@dataclass
+class Upload:
+    """What an import page's request brought: the form, the stored games or why none were."""
+
+    form: ImportForm
+    rows: list[GameRow] | None = None
+    error: str | None = None
+    status: int = 200
+
+
+def receive_upload(store: Callable[[list[Record]], list[GameRow]] = store_records) -> Upload:
+    """An import page's request: on POST the file, read within the caps and counted against
+    the address's hourly allowance, its records checked and kept by `store`."""
+    too_large = ImportLimited("bytes", request.content_length or 0, IMPORT_MAX_BYTES)
+    if request.method == "POST":
+        if (request.content_length or 0) > IMPORT_MAX_BYTES + _FORM_SLACK:  # not even read
+            return Upload(ImportForm(formdata=None), error=limited_text(too_large), status=413)
+        request.max_content_length = IMPORT_MAX_BYTES + _FORM_SLACK
+    form = ImportForm()
+    if not form.validate_on_submit():
+        if request.method == "POST" and form.errors.get("csrf_token"):
+            abort(400)
+        return Upload(form, status=422 if request.method == "POST" else 200)
+    data = form.file.data.read(IMPORT_MAX_BYTES + 1)
+    try:
+        if len(data) > IMPORT_MAX_BYTES:
+            raise too_large
+        rows = import_from(limits.address_key(request.remote_addr), data, CAPS, store)
+    except ImportLimited as limited:
+        return Upload(form, error=limited_text(limited),
+                      status=429 if limited.what in ("requests", "games") else 413)
+    except ImportRefused as refused:
+        return Upload(form, error=refusal_text(refused), status=422)
+    flash(ngettext("%(num)d game imported.", "%(num)d games imported.", len(rows))
+          if len(rows) != 1 else gettext("The game was imported."), "success")
+    return Upload(form, rows=rows)
+
+
 @bp.route("/import", methods=["GET", "POST"])
 @csrf.exempt  # the form checks its own token, after the larger upload limit below is set
 def import_page() -> Any:
     """Upload a game record, or a backup holding several, and store them as new games."""
-    too_large = ImportLimited("bytes", request.content_length or 0, IMPORT_MAX_BYTES)
-    if request.method == "POST":
-        if (request.content_length or 0) > IMPORT_MAX_BYTES + _FORM_SLACK:  # not even read
-            return render_template("pages/import.html", form=ImportForm(formdata=None),
-                                   error=limited_text(too_large)), 413
-        request.max_content_length = IMPORT_MAX_BYTES + _FORM_SLACK
-    form = ImportForm()
-    error, status = None, 422
-    if form.validate_on_submit():
-        data = form.file.data.read(IMPORT_MAX_BYTES + 1)
-        try:
-            if len(data) > IMPORT_MAX_BYTES:
-                raise too_large
-            rows = import_from(limits.address_key(request.remote_addr), data, CAPS)
-        except ImportLimited as limited:
-            error = limited_text(limited)
-            status = 429 if limited.what in ("requests", "games") else 413
-        except ImportRefused as refused:
-            error = refusal_text(refused)
-        else:
-            for row in reversed(rows):
-                remember(row.token)
-            flash(ngettext("%(num)d game imported.", "%(num)d games imported.", len(rows))
-                  if len(rows) != 1 else gettext("The game was imported."), "success")
-            if len(rows) == 1:
-                return redirect(url_for("games.game_page", token=rows[0].token), 303)
-            return redirect(url_for("games.home"), 303)
-    elif request.method == "POST" and form.errors.get("csrf_token"):
-        abort(400)
-    return render_template("pages/import.html", form=form, error=error), (
-        status if request.method == "POST" else 200)
+    upload = receive_upload()
+    if upload.rows is None:
+        return render_template("pages/import.html", form=upload.form,
+                               error=upload.error), upload.status
+    for row in reversed(upload.rows):
+        remember(row.token)
+    if len(upload.rows) == 1:
+        return redirect(url_for("games.game_page", token=upload.rows[0].token), 303)
+    return redirect(url_for("games.home"), 303)

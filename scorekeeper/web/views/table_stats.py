@@ -1,0 +1,145 @@
+"""A table's statistics (computed from its games through the engine, never stored), its
+exports (the statistics as CSV, the games as JSON records) and importing records into it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import Blueprint, Response, redirect, render_template, url_for
+from markupsafe import Markup
+
+from ...stats import TableStats, compute
+from ...store import tables as store
+from ...store.games import record_of
+from ...store.models import TableRow
+from ...store.records import exportable, records_json
+from ...words.stats_export import (
+    ITEM_AVERAGES,
+    WIN_RATE,
+    stats_csv,
+    stats_csv_filename,
+)
+from ...words.wins_chart import running_wins_summary as wins_summary
+from ...words.wins_chart import running_wins_svg
+from ..caches import Kept
+from ..extensions import csrf
+from ..languages import current_language, direction, gettext
+from .common import remember_table, table_or_404, viewed_table_or_404
+from .imports import receive_upload
+
+bp = Blueprint("table_stats", __name__)
+
+_computed: Kept[tuple[Any, ...], TableStats] = Kept(64)
+
+
+def table_stats(table: TableRow) -> TableStats:
+    """The table's statistics, kept per process while no game of it changes (every write
+    bumps a game's version; the key holds each game's id and version)."""
+    key = (table.id, *store.game_versions(table))
+    found = _computed.get(key)
+    if found is None:
+        records = [record_of(row) for row in exportable(store.table_games(table))]
+        found = compute(records)
+        _computed.put(key, found)
+    return found
+
+
+def forget_statistics() -> None:
+    """Forget the statistics kept by this process (tests, benchmarks)."""
+    _computed.clear()
+
+
+def _stats_page(table: TableRow, viewing: bool) -> str:
+    stats = table_stats(table)
+    return render_template("pages/table_stats.html", table=table, stats=stats,
+                           viewing=viewing, item_labels=ITEM_AVERAGES,
+                           win_rate_label=gettext(WIN_RATE))
+
+
+@bp.get("/t/<token:token>/stats")
+def stats(token: str) -> str:
+    """Standings, contracts, partnerships, streaks and wins over time."""
+    return _stats_page(table_or_404(token), viewing=False)
+
+
+@bp.get("/v/t/<token:view_token>/stats")
+def view_stats(view_token: str) -> str:
+    """The statistics from the table's view link."""
+    return _stats_page(viewed_table_or_404(view_token), viewing=True)
+
+
+def _attachment(body: str, mimetype: str, filename: str) -> Response:
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def _today() -> str:
+    return datetime.now(UTC).date().isoformat()
+
+
+def _games_json(table: TableRow) -> Response:
+    return _attachment(records_json(store.table_games(table)), "application/json",
+                       f"scorekeeper-table-{_today()}.json")
+
+
+def _stats_csv(table: TableRow) -> Response:
+    response = _attachment(stats_csv(table_stats(table), gettext), "text/csv",
+                           stats_csv_filename(table.name, datetime.now(UTC).date()))
+    response.headers["Content-Type"] = "text/csv; charset=utf-8"
+    return response
+
+
+@bp.get("/t/<token:token>/stats.csv")
+def table_stats_csv(token: str) -> Response:
+    """The table's statistics for a spreadsheet."""
+    return _stats_csv(table_or_404(token))
+
+
+@bp.get("/v/t/<token:view_token>/stats.csv")
+def view_stats_csv(view_token: str) -> Response:
+    """The statistics CSV, from the table's view link."""
+    return _stats_csv(viewed_table_or_404(view_token))
+
+
+@bp.app_template_global()
+def running_wins_chart(stats: TableStats) -> Markup:
+    """The table's wins over time as inline SVG (the chart module escapes all text)."""
+    rtl = direction(current_language()) == "rtl"
+    return Markup(running_wins_svg(stats.running, gettext, rtl=rtl))
+
+
+@bp.app_template_global()
+def running_wins_summary(stats: TableStats) -> str:
+    """The wins chart in words, for its caption."""
+    return wins_summary(stats.running, gettext)
+
+
+@bp.get("/t/<token:token>/games.json")
+def games_json(token: str) -> Response:
+    """All the table's games as a JSON array of records."""
+    return _games_json(table_or_404(token))
+
+
+@bp.get("/v/t/<token:view_token>/games.json")
+def view_games_json(view_token: str) -> Response:
+    """The table's games, from its view link."""
+    return _games_json(viewed_table_or_404(view_token))
+
+
+@bp.route("/t/<token:token>/import", methods=["GET", "POST"])
+@csrf.exempt  # the form checks its own token, after the larger upload limit is set
+def import_page(token: str) -> Any:
+    """Upload game records: they become games of this table, their players join its roster."""
+    # the upload (and its form's token) is judged before the table is looked up, as for
+    # every other form; its records are kept only once the table is found
+    upload = receive_upload(lambda records: store.store_table_records(table_or_404(token),
+                                                                      records))
+    table = table_or_404(token)
+    if upload.rows is None:
+        return render_template("pages/table_import.html", table=table, form=upload.form,
+                               error=upload.error), upload.status
+    remember_table(table.token)
+    return redirect(url_for("tables.table_page", token=table.token), 303)

@@ -1,0 +1,189 @@
+"""Tables: a group's page (and its view link), starting a table, a game of the table picked
+from its roster by taps, and the rematch of a finished game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from ...rules import check_players, check_setup
+from ...stats import player_key
+from ...store import tables as store
+from ...store.games import find_game
+from ...store.models import TableRow
+from ..forms import ConfirmForm, setup_defaults
+from ..languages import gettext
+from ..present import problem_text
+from ..table_forms import SEAT_LABELS, SEATS, Pick, TableForm, TableGameForm
+from .common import remember, remember_table, table_or_404, viewed_table_or_404
+
+bp = Blueprint("tables", __name__)
+
+
+def _to_table(table: TableRow) -> Response:
+    return redirect(url_for("tables.table_page", token=table.token), 303)
+
+
+@bp.route("/tables/new", methods=["GET", "POST"])
+def new_table() -> Any:
+    """Start a table: a name; its players join as they play."""
+    form = TableForm()
+    if form.validate_on_submit():
+        table = store.create_table(form.table_name.data or "")
+        remember_table(table.token)
+        return redirect(url_for("tables.table_game", token=table.token), 303)
+    status = 422 if request.method == "POST" else 200
+    return render_template("pages/table_new.html", form=form), status
+
+
+def _table_page(table: TableRow, viewing: bool) -> str:
+    games = store.table_games(table)
+    games.reverse()
+    return render_template(
+        "pages/table.html", table=table, viewing=viewing, roster=store.roster(table),
+        played=store.games_played(table), playing=[row for row in games if not row.finished],
+        finished=[row for row in games if row.finished])
+
+
+@bp.get("/t/<token:token>")
+def table_page(token: str) -> str:
+    """The table: its games, its roster, a new game, statistics, sharing."""
+    return _table_page(table_or_404(token), viewing=False)
+
+
+@bp.get("/v/t/<token:view_token>")
+def view_table(view_token: str) -> str:
+    """The table from its view link: nothing on it can change anything."""
+    return _table_page(viewed_table_or_404(view_token), viewing=True)
+
+
+def _seat_names(table: TableRow, picks: list[Pick]) -> list[str] | None:
+    """The picked seats as names (roster players by their current name); None if a picked
+    player is no longer on the roster (merged away on another phone)."""
+    names = []
+    for pick in picks:
+        if pick.player_id is None:
+            names.append(pick.name or "")
+            continue
+        player = store.player_of(table, pick.player_id)
+        if player is None:
+            return None
+        names.append(player.name)
+    return names
+
+
+def _add(table: TableRow, form: TableGameForm, picks: list[Pick], names: list[str],
+         value: str) -> bool:
+    """Put a tapped roster name (or the newcomer typed) in the next seat; False if refused."""
+    if len(picks) >= SEATS:
+        return True
+    if value == "new":
+        name = form.newcomer.data or ""
+        if not name:
+            form.newcomer.errors = [gettext("Type the newcomer's name first.")]
+            return False
+        if player_key(name) in {player_key(taken) for taken in names}:
+            form.newcomer.errors = [gettext("%(name)s already has a seat.", name=name)]
+            return False
+        form.newcomer.data = ""
+        picks.append(Pick(name=name))
+        return True
+    digits = value[1:]
+    if not (value[:1] == "p" and digits.isascii() and digits.isdigit() and len(digits) < 12):
+        abort(400)  # no page offers it
+    pick = Pick(player_id=int(digits))
+    if store.player_of(table, int(digits)) is None:
+        abort(400)
+    if pick not in picks:
+        picks.append(pick)
+    return True
+
+
+@bp.route("/t/<token:token>/new", methods=["GET", "POST"])
+def table_game(token: str) -> Any:
+    """A game of the table: the players tapped from the roster in order of play, the game,
+    mode and house rules of the table's last game already chosen."""
+    table = table_or_404(token)
+    last = store.last_game(table)
+    if request.method == "GET":
+        defaults = setup_defaults(last.game, last.mode, last.house_rules) if last else {}
+        form = TableGameForm(formdata=None, data=defaults)
+        return _table_game_page(table, form, [], [])
+    form = TableGameForm()
+    valid = form.validate()
+    if form.errors.get("csrf_token"):
+        abort(400)
+    try:
+        picks = form.picks()
+    except ValueError:
+        abort(400)
+    names = _seat_names(table, picks)
+    if names is None:  # someone picked left the roster: pick again
+        picks, names = [], []
+    if not valid:  # a newcomer's name too long, say: the page again, with the message
+        form.set_picks(picks)
+        return _table_game_page(table, form, picks, names), 422
+    ok = True
+    if "add" in request.form:
+        ok = _add(table, form, picks, names, request.form["add"])
+    elif "remove" in request.form:
+        seat = request.form["remove"]
+        if not (seat.isascii() and seat.isdigit() and int(seat) < len(picks)):
+            abort(400)
+        picks.pop(int(seat))
+    elif "start" in request.form:
+        return _start(table, form, picks, names)
+    names = _seat_names(table, picks) or []
+    form.set_picks(picks)
+    return _table_game_page(table, form, picks, names), 200 if ok else 422
+
+
+def _start(table: TableRow, form: TableGameForm, picks: list[Pick], names: list[str]) -> Any:
+    if len(picks) < SEATS:
+        form.set_picks(picks)
+        return _table_game_page(table, form, picks, names, missing=True), 422
+    rules = form.house_rules()
+    problems = (check_players(names) or store.seat_conflicts(names)) + check_setup(
+        form.game.data, form.mode.data, rules)
+    if problems:
+        for problem in problems:
+            field = form.field_of(problem.field)
+            label = str(field.label.text) if field.label.text else ""
+            field.errors = [*field.errors, problem_text(problem, "", names, label=label)]
+        form.set_picks(picks)
+        return _table_game_page(table, form, picks, names), 422
+    row = store.start_game(table, form.game.data, form.mode.data, names, rules, form.name.data)
+    remember(row.token)
+    return redirect(url_for("games.game_page", token=row.token), 303)
+
+
+def _table_game_page(table: TableRow, form: TableGameForm, picks: list[Pick],
+                     names: list[str], *, missing: bool = False) -> str:
+    picked = {pick.player_id for pick in picks}
+    return render_template(
+        "pages/table_game.html", table=table, form=form, seats=list(zip(picks, names,
+                                                                       strict=True)),
+        full=len(picks) >= SEATS, missing=missing, seat_labels=SEAT_LABELS,
+        roster=[player for player in store.roster(table) if player.id not in picked])
+
+
+@bp.post("/g/<token:token>/rematch")
+def rematch(token: str) -> Response:
+    """One tap on a finished game of a table: the next game, same players, game and rules."""
+    row = find_game(token)
+    if row is None or row.table_id is None:
+        abort(404)
+    if not ConfirmForm().validate() or not row.finished:
+        abort(400)
+    table = store.table_of(row)
+    last = store.last_game(table) if table else None
+    if last is not None and last.id != row.id:  # a double tap, or another phone was quicker
+        flash(gettext("The next game of this table has already started."), "info")
+        return redirect(url_for("games.game_page", token=last.token), 303)
+    again = store.rematch(row)
+    if again is None:
+        abort(404)
+    remember(again.token)
+    return redirect(url_for("games.game_page", token=again.token), 303)

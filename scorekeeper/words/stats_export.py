@@ -1,0 +1,113 @@
+"""A table's statistics as CSV for spreadsheets: standings, contracts and partnerships.
+
+Pure Python, no Flask, in the manner of :mod:`.exports`: headers and labels go through
+``translate``, names that a spreadsheet would run as formulas are neutralised, numbers stay
+numbers. The figures are :func:`scorekeeper.stats.compute`'s, nothing is added up here.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import date
+
+from ..rules.games import GAMES
+from ..rules.messages import N_
+from ..stats.model import ContractStats, Item, PlayerStats, TableStats
+from ..stats.takes import can_double
+from .exports import BOM, Cell, neutralise, slug
+from .labels import Translate, contract_label, game_label, identity
+
+GAME = N_("Game")
+ALL_GAMES = N_("All games")
+PLAYER = N_("Player")
+GAMES_PLAYED = N_("Games")
+FINISHED = N_("Finished")
+WINS = N_("Wins")
+WIN_RATE = N_("Win rate (%)")
+POINTS = N_("Points")
+LONGEST_STREAK = N_("Longest winning streak")
+CURRENT_STREAK = N_("Current winning streak")
+CONTRACT = N_("Contract")
+DEALS = N_("Deals")
+AVERAGE_PLACE = N_("Average place")
+DOUBLES = N_("Doubles")
+DOUBLES_GAIN = N_("Points gained by doubling")
+PARTNERSHIP = N_("Partnership")
+TEAM = N_("{first} & {second}")
+
+ITEM_AVERAGES: dict[Item, str] = {
+    Item.KING_OF_HEARTS: N_("K♥ per deal"),
+    Item.QUEENS: N_("Queens per deal"),
+    Item.DIAMONDS: N_("Diamonds per deal"),
+    Item.TRICKS: N_("Tricks per deal"),
+    Item.HEARTS: N_("Hearts per deal"),
+    Item.KINGS_AND_JACKS: N_("Kings and jacks per deal"),
+    Item.LAST_TWO: N_("Last two tricks per deal"),
+}
+"""Each item's column: how many the player took per deal of the contract, on average."""
+
+
+def _average(value: float | None) -> Cell:
+    """Two decimals as text ("" when the contract does not count it)."""
+    return "" if value is None else f"{value:.2f}"
+
+
+def _rate(value: float | None) -> Cell:
+    return "" if value is None else round(100 * value)
+
+
+def _standing(game: str, player: PlayerStats) -> list[Cell]:
+    return [game, player.name, player.games, player.finished, player.wins,
+            _rate(player.win_rate), player.points, player.longest_streak,
+            player.current_streak]
+
+
+def _contract(player: PlayerStats, contract: ContractStats,
+              translate: Translate) -> list[Cell]:
+    return [player.name, contract_label(contract.contract, translate), contract.deals,
+            contract.points, *(_average(contract.average(item)) for item in ITEM_AVERAGES),
+            _average(contract.average_place),
+            *((contract.doubles, contract.doubles_gain) if can_double(contract.contract)
+              else ("", ""))]
+
+
+def stats_csv_rows(stats: TableStats, translate: Translate = identity) -> list[list[Cell]]:
+    """The CSV's rows: three tables one under the other, a blank row between them."""
+    rows: list[list[Cell]] = [[translate(text) for text in (
+        GAME, PLAYER, GAMES_PLAYED, FINISHED, WINS, WIN_RATE, POINTS, LONGEST_STREAK,
+        CURRENT_STREAK)]]
+    rows += [_standing(translate(ALL_GAMES), player) for player in stats.players]
+    for game in GAMES:
+        rows += [_standing(game_label(game, translate), player)
+                 for player in stats.standings.get(game, ())]
+    rows.append([])
+    rows.append([translate(text) for text in (PLAYER, CONTRACT, DEALS, POINTS,
+                                               *ITEM_AVERAGES.values(), AVERAGE_PLACE,
+                                               DOUBLES, DOUBLES_GAIN)])
+    rows += [_contract(player, contract, translate)
+             for player in stats.players for contract in player.contracts.values()]
+    rows.append([])
+    rows.append([translate(text) for text in (PARTNERSHIP, GAMES_PLAYED, FINISHED, WINS,
+                                               WIN_RATE, POINTS)])
+    rows += [[translate(TEAM).format(first=pair.names[0], second=pair.names[1]), pair.games,
+              pair.finished, pair.wins, _rate(pair.win_rate), pair.points]
+             for pair in stats.partnerships]
+    return rows
+
+
+def stats_csv(stats: TableStats, translate: Translate = identity) -> str:
+    """The statistics as CSV text: byte-order mark (UTF-8 for spreadsheets), then the rows."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    for row in stats_csv_rows(stats, translate):
+        writer.writerow([neutralise(cell) for cell in row])
+    return BOM + buffer.getvalue()
+
+
+def stats_csv_filename(table_name: str | None, today: date) -> str:
+    """The download name: "thursdays-at-karims-statistics-2025-01-31.csv" (or "table-...")."""
+    name = slug(table_name or "")
+    if sum(char.isalpha() for char in name) < 2:  # Arabic script leaves too little: say "table"
+        name = "table"
+    return f"{name}-statistics-{today.isoformat()}.csv"

@@ -1,0 +1,70 @@
+"""The statistics are pure like the engine: standard library and scorekeeper.rules only, and
+neither importing them nor `scorekeeper stats` pulls in the web stack."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+import scorekeeper.stats
+from tests.rules.test_engine_imports import loaded_after
+
+STATS_DIR = Path(scorekeeper.stats.__file__).parent
+DATA = Path(__file__).parents[1] / "data"
+
+
+def stats_files() -> list[Path]:
+    return sorted(STATS_DIR.rglob("*.py"))
+
+
+def test_there_are_files_to_scan() -> None:
+    assert {"__init__.py", "compute.py", "model.py"} <= {path.name for path in stats_files()}
+
+
+@pytest.mark.parametrize("path", stats_files(), ids=lambda path: path.name)
+def test_stats_import_only_the_standard_library_and_the_engine(path: Path) -> None:
+    outside: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 1:  # inside scorekeeper.stats
+                continue
+            # level 2: scorekeeper.<room>
+            names = [f"scorekeeper.{node.module}" if node.level == 2 else node.module or ""]
+        else:
+            continue
+        for name in names:
+            top = name.split(".")[0]
+            if name.startswith("scorekeeper."):
+                if name.split(".")[1] != "rules":
+                    outside.append(name)
+            elif top not in sys.stdlib_module_names and top != "__future__":
+                outside.append(name)
+    assert outside == []
+
+
+def test_importing_the_stats_does_not_import_the_web_stack() -> None:
+    modules = sorted(f"scorekeeper.stats.{path.stem}" for path in stats_files()
+                     if path.stem != "__init__")
+    assert loaded_after("\n".join(["import scorekeeper.stats",
+                                   *(f"import {module}" for module in modules)])) == []
+
+
+def test_scorekeeper_stats_does_not_import_the_web_stack() -> None:
+    code = (
+        "import contextlib, io\n"
+        "from scorekeeper.cli import main\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n"
+        f"    assert main(['stats', {str(DATA / 'trix-solo-complete.json')!r}]) == 0\n"
+        "assert json.loads(out.getvalue())['players']\n"
+    )
+    assert loaded_after(code) == []
+
+
+def test_the_statistics_words_import_no_web_stack() -> None:
+    assert loaded_after("import scorekeeper.words.stats_export, scorekeeper.words.wins_chart") == []
