@@ -203,7 +203,7 @@ def test_the_new_house_rules_are_chosen_by_taps(new_context, screenshots, locale
         suffix = "js" if javascript else "nojs"
         page.screenshot(path=str(screenshots / f"{locale}-new-{game}-{suffix}.png"),
                         full_page=True)
-        page.click("button[type=submit]")
+        page.click("form button[type=submit].primary")
         page.wait_for_url(re.compile(r"/g/[^/]+$"))
         page.goto(page.url + "/rules")
         shown = page.locator(".house-rules")
