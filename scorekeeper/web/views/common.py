@@ -12,8 +12,11 @@ from ...store.games import find_game, find_game_by_view_token
 from ...store.models import GameRow
 from .. import present
 from ..caches import replay_of
+from ..languages import current_language, live_etag
 
 REMEMBERED_GAMES = 60  # the session cookie must stay under 4 KB
+POLL_SECONDS = 3
+"""How often the view link, and a scorekeeper's game page, ask whether the game changed."""
 
 
 def game_or_404(token: str) -> GameRow:
@@ -78,6 +81,7 @@ class GameView:
             "definition": definition, "next": result.next,
             "grid": present.kingdom_grid(result) if definition.kingdoms else None,
             "standings": present.standings(result), "partnership": result.team_totals is not None,
+            "tag": live_etag(self.row.version, current_language()), "poll": POLL_SECONDS,
             **extra,
         }
 

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from werkzeug.wrappers import Response
 
 from ...rules import HouseRules, check_players, check_setup, house_rules_for
@@ -15,10 +24,11 @@ from ...store.games import (
     delete_game,
     games_for_tokens,
     save_text,
+    version_by_token,
 )
 from ...store.models import GameRow
 from ..forms import ConfirmForm, NewGameForm, NotesForm, NumberField
-from ..languages import gettext
+from ..languages import current_language, gettext, live_etag
 from ..present import problem_text
 from .common import forget, game_or_404, game_view, is_htmx, remember, remembered
 
@@ -101,6 +111,37 @@ def game_page(token: str) -> Any:
         return render_template("pages/choose_first.html", row=row, form=_SeatForm())
     return render_template("pages/game.html", **game_view(row).template_args(
         notes_form=NotesForm(obj=row), restore=restorable(row)))
+
+
+@bp.get("/g/<token:token>/live")
+def follow(token: str) -> Any:
+    """Another phone's saves, for a scorekeeper's game page (polled by htmx, like the view
+    link): 204 while nothing changed, else the game page, whose changing parts htmx takes out
+    of band. A deal form left open is not touched: it is told that the game moved on."""
+    version = version_by_token(token)
+    if version is None:
+        abort(404)
+    if not is_htmx():
+        return _to_game(token)
+    tag = live_etag(version, current_language())
+    if request.args.get("v") == tag:
+        response = Response(status=204)
+    else:
+        row = game_or_404(token)
+        if row.first is None:
+            return Response(status=204)
+        number = request.args.get("number", type=int)
+        moved = None
+        if number is not None:  # a deal form is open on this phone
+            moved = (gettext("Deal %(number)d was saved on another phone. This form is out "
+                             "of date: cancel to see the game.", number=number)
+                     if row.deal_count >= number else
+                     gettext("The game changed on another phone. This form is out of date: "
+                             "cancel and check the game before you save."))
+        response = Response(render_template("pages/game.html", **game_view(row).template_args(
+            notes_form=NotesForm(obj=row), restore=restorable(row), moved=moved)))
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
 
 
 @bp.get("/g/<token:token>/chart")

@@ -13,11 +13,9 @@ from flask import Blueprint, Response, abort, render_template, request
 from ...store.games import version_by_view_token
 from ...store.models import GameRow
 from ..languages import current_language, live_etag
-from .common import game_view, viewed_or_404
+from .common import POLL_SECONDS, game_view, viewed_or_404
 
 bp = Blueprint("live", __name__)
-
-POLL_SECONDS = 3
 
 
 def _live_args(row: GameRow) -> dict[str, Any]:
