@@ -125,6 +125,29 @@ def _finished_text(view: GameView) -> str:
     return problem_text(Problem("contract", "game_finished"), "", view.players)
 
 
+DOUBLES = "doubled_by"
+"""The group of doubles a table announces before play (noted first, kept in the form's URL)."""
+
+
+def _doubles(form: DealForm) -> dict[str, Any]:
+    """The doubles noted in a form, as query arguments (chip field name → seat)."""
+    return {name: str(form[name].data) for group in form.groups()
+            if group.spec.name == DOUBLES for name in group.names
+            if form[name].data is not None}
+
+
+def _note_doubles(form: DealForm, args: Any) -> None:
+    """Pre-fill the doubles noted before play (from the form's URL); anything else is a 400."""
+    for group in form.groups():
+        if group.spec.name == DOUBLES:
+            for name in group.names:
+                if args.get(name):
+                    try:
+                        form[name].process_formdata([args[name]])
+                    except ValueError:
+                        abort(400)
+
+
 @bp.get("/g/<token:token>/deal")
 def new_deal(token: str) -> Any:
     """The form for the next deal, for the contract the chooser picked."""
@@ -141,6 +164,8 @@ def new_deal(token: str) -> Any:
                       contract=contract_name(contract)), "warning")
         return _to_game(token, inline)
     form = blank_deal_form(contract, len(view.game.deals) + 1, row.version)
+    if view.game.house_rules.doubling:
+        _note_doubles(form, request.args)
     if inline:
         return _render_form(view, form, template="fragments/deal_form.html", inline=True)
     return _render_form(view, form, preview_on_load=True)
@@ -194,8 +219,17 @@ def preview(token: str) -> Any:
     if not form.chip_errors() and not form.unset():
         evaluation = evaluate(view.game, raw, None if editing is None else editing - 1)
     # a value no chip offers (seat 7, count "abc") comes from a tampered form, not from taps
-    return _render_form(view, form, evaluation, status=422 if form.chip_errors() else 200,
-                        template="fragments/deal_preview.html" if is_htmx() else "pages/deal.html")
+    html, status = _render_form(view, form, evaluation,
+                                status=422 if form.chip_errors() else 200,
+                                template="fragments/deal_preview.html" if is_htmx()
+                                else "pages/deal.html")
+    response = make_response(html, status)
+    if (editing is None and is_htmx() and view.game.house_rules.doubling
+            and any(group.spec.name == DOUBLES for group in form.groups())):
+        # the doubles noted before play stay in the address: a reload keeps them
+        response.headers["HX-Replace-Url"] = url_for(
+            "deals.new_deal", token=token, contract=form.contract.data, **_doubles(form))
+    return response
 
 
 @bp.post("/g/<token:token>/deal")
