@@ -6,13 +6,7 @@
  *
  * (Focus needs no help: a tap's preview updates the deal form around the chips, never the chips
  * the player is on, and swapped-in forms and next steps carry autofocus on their heading.)
- *
- * A request that does not go through (no connection, a timeout, a 429 or a 5xx: htmx swaps none
- * of them) is said where the player is looking: above Save for a deal form, else at the foot of
- * the screen; the words come translated in the slot's data attributes. Nothing the player
- * tapped is lost. A deal form whose preview failed trusts its chips: Save is enabled (the save
- * is judged again on the server and is idempotent), and the preview is sent again when the
- * connection comes back or on the next tap.
+
  */
 (function () {
   "use strict";
@@ -44,39 +38,30 @@
     }
   }
 
-  function slotFor(elt) {
-    var form = elt && elt.closest ? elt.closest("form") : null;
+  /* A request that does not go through (offline, a timeout, a 429, a 5xx: htmx swaps none of
+   * them) is said where the player looks: above Save in a deal form, else at the foot of the
+   * screen, in the page's words (#net-error's data attributes). A failed preview trusts the
+   * chips: Save is enabled (the server judges the entry again; saves are idempotent) and the
+   * preview is sent again when the connection is back, or on the next tap. */
+  function slotOf(elt) {
+    var form = elt.closest("form");
     return (form && form.querySelector(".net-error")) || document.getElementById("net-error");
   }
 
-  function say(slot, text) {
-    if (!slot) { return; }
-    slot.textContent = text || "";
-    slot.hidden = !text;
-  }
-
-  function previewOf(elt) {
-    return elt && elt.closest ? elt.closest("[data-preview]") : null;
-  }
-
   function failed(event) {
-    var elt = event.detail.elt;
-    if (!elt || (elt.closest && elt.closest("[data-quiet]"))) { return; }
-    var xhr = event.detail.xhr;
-    var kind = event.type === "htmx:timeout" ? "timeout"
-      : event.type === "htmx:sendError" || !xhr || xhr.status === 0 ? "offline"
-      : xhr.status === 429 ? "busy" : xhr.status >= 500 ? "server" : "stale";
-    var fields = previewOf(elt);
-    if (fields) {  /* a tap's preview: the chips stay the truth, Save judges them */
-      var form = fields.closest("form");
-      form.classList.add("stale");
-      var save = form.querySelector(".save");
-      if (save) { save.disabled = false; }
-      say(slotFor(form), fields.getAttribute("data-" + kind));
-      return;
+    var elt = event.detail.elt, status = event.detail.xhr ? event.detail.xhr.status : 0;
+    var words = document.getElementById("net-error"), slot = slotOf(elt);
+    var fields = elt.closest("[data-preview]");
+    if (!words || elt.closest("[data-quiet]")) { return; }
+    var reason = words.getAttribute("data-" + (event.type === "htmx:timeout" ? "timeout"
+      : !status ? "offline" : status === 429 ? "busy" : status >= 500 ? "server" : "stale"));
+    if (fields) {  /* a preview's: only why (nothing was being saved) */
+      fields = fields.closest("form");
+      fields.classList.add("stale");
+      fields.querySelector(".save").disabled = false;
     }
-    var slot = slotFor(elt);
-    say(slot, slot && (slot.getAttribute("data-" + kind) || slot.getAttribute("data-server")));
+    slot.textContent = fields ? reason : slot.getAttribute("data-say").replace("{}", reason);
+    slot.hidden = false;
   }
 
   ["htmx:sendError", "htmx:timeout", "htmx:responseError"].forEach(function (name) {
@@ -85,29 +70,28 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
     /* following other phones waits while this phone has a request out (its own save) */
-    if (elt && elt.hasAttribute && elt.hasAttribute("data-follow") &&
-        document.querySelector(".htmx-request")) {
+    if (elt.hasAttribute("data-follow") && document.querySelector(".htmx-request")) {
       event.preventDefault();
-      return;
+    } else if (!elt.closest("[data-quiet]")) {
+      slotOf(elt).hidden = true;
     }
-    if (elt && elt.closest && !elt.closest("[data-quiet]")) { say(slotFor(elt), ""); }
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    var fields = previewOf(event.detail.elt);
-    if (fields && event.detail.successful) { fields.closest("form").classList.remove("stale"); }
+    var form = event.detail.elt.closest("form.stale");
+    if (form && event.detail.successful && event.detail.elt.hasAttribute("data-preview")) {
+      form.classList.remove("stale");
+    }
   });
 
   function resend() {
-    var forms = document.querySelectorAll("form.stale [data-preview]");
-    for (var i = 0; i < forms.length; i++) { htmx.trigger(forms[i], "change"); }
+    document.querySelectorAll("form.stale [data-preview]").forEach(function (fields) {
+      htmx.trigger(fields, "change");
+    });
   }
   window.addEventListener("online", resend);
-  /* a tap on a chip already chosen changes nothing, so sends nothing: send it for a stale form */
+  /* a tap on a chip already chosen sends nothing by itself */
   document.addEventListener("click", function (event) {
-    var target = event.target;
-    if (target.closest && target.closest("form.stale [data-preview] .chip")) {
-      setTimeout(resend, 0);
-    }
+    if (event.target.closest("form.stale .chip")) { setTimeout(resend, 0); }
   });
 
   document.addEventListener("visibilitychange", acquire);

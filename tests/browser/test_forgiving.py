@@ -73,7 +73,7 @@ def test_a_save_without_connection_says_so_and_one_tap_retries(new_context) -> N
     _offline(page, True)
     page.locator(SAVE).click()
     message = page.locator(NET_ERROR)
-    expect(message).to_have_text("لم يُحفظ — لا اتصال. حاول مرة أخرى.")
+    expect(message).to_have_text("لم يُحفظ. لا اتصال. حاول مرة أخرى.")
     expect(page.locator("#deal-form")).to_be_visible()  # the entry is kept
     expect(player.chip("counts-0", "5")[0]).to_be_checked()
     save_box = page.locator(SAVE).bounding_box()
@@ -85,8 +85,8 @@ def test_a_save_without_connection_says_so_and_one_tap_retries(new_context) -> N
     player.save(1)
 
 
-@pytest.mark.parametrize(("status", "words"), [(500, "the server had a problem"),
-                                               (429, "the server is busy")])
+@pytest.mark.parametrize(("status", "words"), [(500, "The server had a problem."),
+                                               (429, "The server is busy")])
 def test_a_500_or_429_on_save_is_said_and_the_retry_saves(new_context, status: int,  # type: ignore[no-untyped-def]
                                                           words: str) -> None:
     player = _player(new_context)
@@ -102,7 +102,7 @@ def test_a_500_or_429_on_save_is_said_and_the_retry_saves(new_context, status: i
 
     page.route(re.compile(r"/deal$"), refuse)
     page.locator(SAVE).click()
-    expect(page.locator(NET_ERROR)).to_contain_text(f"Not saved — {words}")
+    expect(page.locator(NET_ERROR)).to_contain_text(f"Not saved. {words}")
     expect(page.locator(SAVE)).to_be_enabled()
     page.unroute(re.compile(r"/deal$"))
     player.save(1)
@@ -116,7 +116,7 @@ def test_a_500_on_a_preview_keeps_the_taps_and_lets_save_judge_them(new_context)
     page.route("**/deal/preview", lambda route: route.fulfill(status=500, body=""))
     _tap(player, "counts-2", "3")
     _tap(player, "counts-3", "1")
-    expect(page.locator(NET_ERROR)).to_contain_text("could not be worked out")
+    expect(page.locator(NET_ERROR)).to_have_text("The server had a problem.")
     expect(page.locator(SAVE)).to_be_enabled()
     page.unroute("**/deal/preview")
     _tap(player, "counts-3", "1")  # the next tap, even on a chosen chip, asks again
@@ -215,9 +215,11 @@ def test_complex_doubles_come_first_folded_with_a_marker_in_arabic(new_context) 
     expect(first).to_have_js_property("tagName", "DETAILS")
     summary = first.locator("summary")
     expect(summary).to_contain_text("التدبيل قبل اللعب")
+    # each folded section ("Doubled before play", "Share", "Name and notes") shows its marker
     markers = page.evaluate("""() => [...document.querySelectorAll('summary')].map(
-        (s) => getComputedStyle(s, '::before').content)""")
-    assert len(markers) >= 3 and all(m not in ("none", "normal", '""') for m in markers), markers
+        (s) => [getComputedStyle(s).display, getComputedStyle(s).listStyleType])""")
+    assert len(markers) >= 3 and all(m == ["list-item", "disclosure-closed"] for m in markers), \
+        markers
     summary.click()
     player.settle()
     player.tap_choice("doubled_by-S", "1")
@@ -299,11 +301,15 @@ def test_a_second_phone_follows_a_save_and_keeps_an_open_form(new_context) -> No
     second.settle()
     first.enter({"contract": "ltoosh", "tricks": [4, 3, 3, 3]})
     first.save(2)
-    moved = second_page.locator("#deal-moved")
+    moved = second_page.locator("#deal-form .deal-head .error")
     expect(moved).to_be_visible(timeout=6000)
     expect(moved).to_contain_text("Deal 2 was saved on another phone")
     expect(second.chip("taker", "2")[0]).to_be_checked()
     expect(second_page.locator("#history-rows tr:not(.deal-details)")).to_have_count(2)
+    second.tap_choice("taker", "1")  # the next tap's preview says it too, and above Save
+    second.settle()
+    expect(moved).to_contain_text("Deal 2 was saved on another phone")
+    expect(second_page.locator("#save-reasons")).to_contain_text("out of date")
 
 
 def test_the_view_link_refreshes_itself_without_javascript(new_context) -> None:  # type: ignore[no-untyped-def]

@@ -12,7 +12,7 @@ from ...store.games import find_game, find_game_by_view_token
 from ...store.models import GameRow
 from .. import present
 from ..caches import replay_of
-from ..languages import current_language, live_etag
+from ..languages import current_language, gettext, live_etag
 
 REMEMBERED_GAMES = 60  # the session cookie must stay under 4 KB
 POLL_SECONDS = 3
@@ -94,3 +94,12 @@ def game_view(row: GameRow) -> GameView:
 def is_htmx() -> bool:
     """An htmx request that wants a fragment (boosted navigations get whole pages)."""
     return request.headers.get("HX-Request") == "true" and not request.headers.get("HX-Boosted")
+
+
+def moved_on(row: GameRow, number: int) -> str:
+    """What a deal form for deal `number`, made before another phone changed the game, says."""
+    if row.deal_count >= number:
+        return gettext("Deal %(number)d was saved on another phone. This form is out of date: "
+                       "cancel to see the game.", number=number)
+    return gettext("The game changed on another phone. This form is out of date: cancel and "
+                   "check the game before you save.")

@@ -28,7 +28,7 @@ from ..caches import keep_replay
 from ..forms import DealForm, blank_deal_form, make_deal_form
 from ..languages import gettext
 from ..present import contract_name, problem_text
-from .common import GameView, game_or_404, game_view, is_htmx
+from .common import GameView, game_or_404, game_view, is_htmx, moved_on
 
 bp = Blueprint("deals", __name__)
 
@@ -72,6 +72,8 @@ def _messages(view: GameView, form: DealForm,
               evaluation: Evaluation | None) -> dict[str, list[str]]:
     """What to say beside each field: WTForms' refusals, else the engine's."""
     errors = form.chip_errors()
+    if form.editing.data is None and form.version.data != view.row.version:
+        errors.setdefault("contract", []).append(moved_on(view.row, form.number.data or 0))
     if errors or evaluation is None:
         return errors
     contract = form.contract.data or ""

@@ -30,7 +30,7 @@ from ...store.models import GameRow
 from ..forms import ConfirmForm, NewGameForm, NotesForm, NumberField
 from ..languages import current_language, gettext, live_etag
 from ..present import problem_text
-from .common import forget, game_or_404, game_view, is_htmx, remember, remembered
+from .common import forget, game_or_404, game_view, is_htmx, moved_on, remember, remembered
 
 bp = Blueprint("games", __name__)
 
@@ -116,8 +116,8 @@ def game_page(token: str) -> Any:
 @bp.get("/g/<token:token>/live")
 def follow(token: str) -> Any:
     """Another phone's saves, for a scorekeeper's game page (polled by htmx, like the view
-    link): 204 while nothing changed, else the game page, whose changing parts htmx takes out
-    of band. A deal form left open is not touched: it is told that the game moved on."""
+    link): 204 while nothing changed, else what changed, out of band. A deal form left open is
+    not touched: it is told that the game moved on."""
     version = version_by_token(token)
     if version is None:
         abort(404)
@@ -130,16 +130,10 @@ def follow(token: str) -> Any:
         row = game_or_404(token)
         if row.first is None:
             return Response(status=204)
-        number = request.args.get("number", type=int)
-        moved = None
-        if number is not None:  # a deal form is open on this phone
-            moved = (gettext("Deal %(number)d was saved on another phone. This form is out "
-                             "of date: cancel to see the game.", number=number)
-                     if row.deal_count >= number else
-                     gettext("The game changed on another phone. This form is out of date: "
-                             "cancel and check the game before you save."))
-        response = Response(render_template("pages/game.html", **game_view(row).template_args(
-            notes_form=NotesForm(obj=row), restore=restorable(row), moved=moved)))
+        number = request.args.get("number", type=int)  # a deal form is open on this phone
+        moved = None if number is None else moved_on(row, number)
+        response = Response(render_template("fragments/follow.html", **game_view(
+            row).template_args(restore=restorable(row), moved=moved)))
     response.headers["Cache-Control"] = "private, no-cache"
     return response
 
