@@ -60,7 +60,8 @@
       fields.classList.add("stale");
       fields.querySelector(".save").disabled = false;
     }
-    slot.textContent = fields ? reason : slot.getAttribute("data-say").replace("{}", reason);
+    slot.textContent = fields ? reason
+      : words.getAttribute(slot === words ? "data-say" : "data-save").replace("{}", reason);
     slot.hidden = false;
   }
 
