@@ -49,9 +49,11 @@ def test_restore_tapped_twice_puts_back_one_deal(table: Table) -> None:
     fields = page(table.game_page()).hidden("/restore")
     assert table.client.post(f"{table.url}/restore", data=fields).status_code == 303
     after = snapshot(table.app)
-    assert table.client.post(f"{table.url}/restore", data=fields).status_code == 303
+    again = table.client.post(f"{table.url}/restore", data=fields)
+    assert again.status_code == 303
     assert snapshot(table.app) == after
     assert table.row().deal_count == 2
+    assert "not restored" not in page(table.client.get(again.headers["Location"])).text
 
 
 def test_no_restore_once_another_phone_changed_the_game(table: Table) -> None:

@@ -186,17 +186,16 @@ def restore(token: str) -> Response:
     number, version = form.number.data, form.version.data
     if not form.validate() or row.first is None or not number or not version:
         abort(400)
-    undone = session.pop(UNDONE, None)
-    if not (isinstance(undone, dict) and undone.get("token") == row.token
+    undone = session.get(UNDONE)  # kept after the restore: a second tap finds its twin's
+    outcome: deals.Outcome = deals.Stale()
+    if (isinstance(undone, dict) and undone.get("token") == row.token
             and undone.get("number") == number and isinstance(undone.get("deal"), dict)):
-        flash(gettext("The game changed on another phone; deal %(number)d was not restored.",
-                      number=number), "warning")
-        return _to_game(row.token)
-    outcome = deals.restore_deal(row, game_view(row).result,
-                                 deals.Entry(undone["deal"], number, version))
+        outcome = deals.restore_deal(row, game_view(row).result,
+                                     deals.Entry(undone["deal"], number, version))
     if isinstance(outcome, deals.Saved):
         flash(gettext("Deal %(number)d restored.", number=number), "success")
     elif not isinstance(outcome, deals.AlreadySaved):
+        session.pop(UNDONE, None)
         flash(gettext("The game changed on another phone; deal %(number)d was not restored.",
                       number=number), "warning")
     return _to_game(row.token)
