@@ -31,9 +31,11 @@ class Entry:
 
 @dataclass(frozen=True)
 class Saved:
-    """Written. `result` is the game replayed with it (None: an identical twin won the race)."""
+    """Written. `result` is the game replayed with it (None: an identical twin won the race);
+    after an undo, `removed` is the deal taken out, as stored (what a restore puts back)."""
 
     result: Replay | None
+    removed: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -111,12 +113,36 @@ def undo_deal(row: GameRow, current: Replay, number: int, version: int) -> Outco
         return AlreadySaved(True)  # undone already, by this tap's twin
     if number < count:
         return Stale()
+    removed = dict(row.deals[number - 1])
     try:
         after = replay(without_deal(current.game, number - 1))
         write_deals(row, after, version)
     except StaleStateError:
         return AlreadySaved(True) if row.deal_count == number - 1 else Stale()
-    return Saved(after)
+    return Saved(after, removed)
+
+
+def can_restore(row: GameRow, number: int, version: int) -> bool:
+    """Whether the deal an undo removed (`number`, the undo leaving `version`) may be put back:
+    only while the game is exactly as that undo left it."""
+    return row.deal_count == number - 1 and row.version == version
+
+
+def restore_deal(row: GameRow, current: Replay, entry: Entry) -> Outcome:
+    """Put back the deal an undo removed (`entry`: it as it was stored, its number, and the
+    version the undo left): only while the game is exactly as that undo left it.
+
+    A second tap of the same restore changes nothing; once another phone saved, undid or
+    changed anything, the deal is not put back (it may no longer fit: enter it again)."""
+    count = len(current.game.deals)
+    if entry.editing or entry.number < 1:
+        return Impossible()
+    if (entry.number == count and entry.version < row.version
+            and row.deals[count - 1] == dict(entry.raw)):
+        return AlreadySaved(True)  # restored already, by this tap's twin
+    if not can_restore(row, entry.number, entry.version):
+        return Stale()
+    return enter_deal(row, current, entry)
 
 
 def choose_first(row: GameRow, seat: int, version: int) -> Outcome:

@@ -69,6 +69,17 @@ def version_by_view_token(token: str) -> int | None:
     return None if version is None else int(version)
 
 
+VERSION_BY_TOKEN = select(GameRow.version).where(GameRow.token == bindparam("token"))
+
+
+def version_by_token(token: str) -> int | None:
+    """The version of the game behind a scorekeeper link, or None (another phone's poll)."""
+    if not is_token(token):
+        return None
+    version = db.session.execute(VERSION_BY_TOKEN, {"token": token}).scalar_one_or_none()
+    return None if version is None else int(version)
+
+
 def games_for_tokens(tokens: list[str]) -> list[GameRow]:
     """The games behind these scorekeeper links, in the links' order."""
     tokens = [token for token in tokens if is_token(token)]

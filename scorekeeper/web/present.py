@@ -154,8 +154,14 @@ def qr_svg(text: str) -> Markup:
     return Markup(_qr_svg(text, gettext("QR code of the view link")))
 
 
+def qr_file(text: str) -> str:
+    """The same QR code as an SVG file of its own, an image the page loads when it is shown
+    (the <img>'s alt names it: the file has no words, so it is the same in every language)."""
+    return _qr_svg(text, None).replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
+
+
 @lru_cache(maxsize=2048)
-def _qr_svg(text: str, title: str) -> str:
+def _qr_svg(text: str, title: str | None) -> str:
     # encoding a QR code costs more than the rest of the game page: once per link
     return str(segno.make(text, error="m").svg_inline(
         scale=1, omitsize=True, svgclass="qr-code", lineclass="qr-dark", light="#fff",

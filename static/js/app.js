@@ -6,6 +6,7 @@
  *
  * (Focus needs no help: a tap's preview updates the deal form around the chips, never the chips
  * the player is on, and swapped-in forms and next steps carry autofocus on their heading.)
+
  */
 (function () {
   "use strict";
@@ -36,6 +37,63 @@
       held.release().catch(function () {});
     }
   }
+
+  /* A request that does not go through (offline, a timeout, a 429, a 5xx: htmx swaps none of
+   * them) is said where the player looks: above Save in a deal form, else at the foot of the
+   * screen, in the page's words (#net-error's data attributes). A failed preview trusts the
+   * chips: Save is enabled (the server judges the entry again; saves are idempotent) and the
+   * preview is sent again when the connection is back, or on the next tap. */
+  function slotOf(elt) {
+    var form = elt.closest("form");
+    return (form && form.querySelector(".net-error")) || document.getElementById("net-error");
+  }
+
+  function failed(event) {
+    var elt = event.detail.elt, status = event.detail.xhr ? event.detail.xhr.status : 0;
+    var words = document.getElementById("net-error"), slot = slotOf(elt);
+    var fields = elt.closest("[data-preview]");
+    if (!words || elt.closest("[data-quiet]")) { return; }
+    var reason = words.getAttribute("data-" + (event.type === "htmx:timeout" ? "timeout"
+      : !status ? "offline" : status === 429 ? "busy" : status >= 500 ? "server" : "stale"));
+    if (fields) {  /* a preview's: only why (nothing was being saved) */
+      fields = fields.closest("form");
+      fields.classList.add("stale");
+      fields.querySelector(".save").disabled = false;
+    }
+    slot.textContent = fields ? reason
+      : words.getAttribute(slot === words ? "data-say" : "data-save").replace("{}", reason);
+    slot.hidden = false;
+  }
+
+  ["htmx:sendError", "htmx:timeout", "htmx:responseError"].forEach(function (name) {
+    document.addEventListener(name, failed);
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    /* following other phones waits while this phone has a request out (its own save) */
+    if (elt.hasAttribute("data-follow") && document.querySelector(".htmx-request")) {
+      event.preventDefault();
+    } else if (!elt.closest("[data-quiet]")) {
+      slotOf(elt).hidden = true;
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.detail.elt.closest("form.stale");
+    if (form && event.detail.successful && event.detail.elt.hasAttribute("data-preview")) {
+      form.classList.remove("stale");
+    }
+  });
+
+  function resend() {
+    document.querySelectorAll("form.stale [data-preview]").forEach(function (fields) {
+      htmx.trigger(fields, "change");
+    });
+  }
+  window.addEventListener("online", resend);
+  /* a tap on a chip already chosen sends nothing by itself */
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("form.stale .chip")) { setTimeout(resend, 0); }
+  });
 
   document.addEventListener("visibilitychange", acquire);
   /* htmx swaps pages in place (hx-boost): look again after each swap. */

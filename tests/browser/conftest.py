@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper.web.assets import minified_js
+
 PHONE = {"width": 390, "height": 844}
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
@@ -71,7 +73,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     try:
         with urllib.request.urlopen(base + "/static/js/app.js", timeout=5) as response:
             served = response.read()
-        if served != (ROOT / "static" / "js" / "app.js").read_bytes():
+        if served != minified_js((ROOT / "static" / "js" / "app.js").read_bytes()):
             pytest.fail("the server does not serve this checkout's files")
         yield base
     finally:

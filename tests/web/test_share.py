@@ -206,10 +206,15 @@ def test_the_game_page_shares_the_view_link_as_a_qr_code(table: Table) -> None:
     view_token = started(table)
     html = table.game_page().get_data(as_text=True)
     assert f"http://localhost/v/{view_token}" in html
-    qr = re.search(r"<svg[^>]*class=\"qr-code\".*?</svg>", html, re.S)
-    assert qr is not None
-    assert "style" not in qr.group(0)
-    assert "width=" not in qr.group(0).split(">", 1)[0]
+    # the code is an image loaded when the Share section is opened, not part of the page
+    img = re.search(r'<img class="qr-code" src="([^"]+)"[^>]*loading="lazy"', html)
+    assert img is not None and "<svg" not in html.split('class="share"')[1].split("</section>")[0]
+    response = table.client.get(img.group(1))
+    assert response.status_code == 200 and response.mimetype == "image/svg+xml"
+    svg = response.get_data(as_text=True)
+    assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" ') and "viewBox" in svg
+    assert "style" not in svg and "width=" not in svg.split(">", 1)[0]
+    assert table.client.get(f"/v/{view_token}x/qr.svg").status_code == 404
     assert f"/g/{table.token}/export.json" in html and f"/g/{table.token}/export.csv" in html
 
 

@@ -13,9 +13,12 @@ from ...store.models import GameRow, TableRow
 from ...store.tables import find_table, find_table_by_view_token
 from .. import present
 from ..caches import replay_of
+from ..languages import current_language, gettext, live_etag
 
 REMEMBERED_GAMES = 60  # the session cookie must stay under 4 KB
 REMEMBERED_TABLES = 12
+POLL_SECONDS = 3
+"""How often the view link, and a scorekeeper's game page, ask whether the game changed."""
 
 
 def game_or_404(token: str) -> GameRow:
@@ -111,6 +114,7 @@ class GameView:
             "definition": definition, "next": result.next,
             "grid": present.kingdom_grid(result) if definition.kingdoms else None,
             "standings": present.standings(result), "partnership": result.team_totals is not None,
+            "tag": live_etag(self.row.version, current_language()), "poll": POLL_SECONDS,
             **extra,
         }
 
@@ -123,3 +127,12 @@ def game_view(row: GameRow) -> GameView:
 def is_htmx() -> bool:
     """An htmx request that wants a fragment (boosted navigations get whole pages)."""
     return request.headers.get("HX-Request") == "true" and not request.headers.get("HX-Boosted")
+
+
+def moved_on(row: GameRow, number: int) -> str:
+    """What a deal form for deal `number`, made before another phone changed the game, says."""
+    if row.deal_count >= number:
+        return gettext("Deal %(number)d was saved on another phone. This form is out of date: "
+                       "cancel to see the game.", number=number)
+    return gettext("The game changed on another phone. This form is out of date: cancel and "
+                   "check the game before you save.")

@@ -28,7 +28,7 @@ from ..caches import keep_replay
 from ..forms import DealForm, blank_deal_form, make_deal_form
 from ..languages import gettext
 from ..present import contract_name, problem_text
-from .common import GameView, game_or_404, game_view, is_htmx
+from .common import GameView, game_or_404, game_view, is_htmx, moved_on
 
 bp = Blueprint("deals", __name__)
 
@@ -72,6 +72,8 @@ def _messages(view: GameView, form: DealForm,
               evaluation: Evaluation | None) -> dict[str, list[str]]:
     """What to say beside each field: WTForms' refusals, else the engine's."""
     errors = form.chip_errors()
+    if form.editing.data is None and form.version.data != view.row.version:
+        errors.setdefault("contract", []).append(moved_on(view.row, form.number.data or 0))
     if errors or evaluation is None:
         return errors
     contract = form.contract.data or ""
@@ -125,6 +127,29 @@ def _finished_text(view: GameView) -> str:
     return problem_text(Problem("contract", "game_finished"), "", view.players)
 
 
+DOUBLES = "doubled_by"
+"""The group of doubles a table announces before play (noted first, kept in the form's URL)."""
+
+
+def _doubles(form: DealForm) -> dict[str, Any]:
+    """The doubles noted in a form, as query arguments (chip field name → seat)."""
+    return {name: str(form[name].data) for group in form.groups()
+            if group.spec.name == DOUBLES for name in group.names
+            if form[name].data is not None}
+
+
+def _note_doubles(form: DealForm, args: Any) -> None:
+    """Pre-fill the doubles noted before play (from the form's URL); anything else is a 400."""
+    for group in form.groups():
+        if group.spec.name == DOUBLES:
+            for name in group.names:
+                if args.get(name):
+                    try:
+                        form[name].process_formdata([args[name]])
+                    except ValueError:
+                        abort(400)
+
+
 @bp.get("/g/<token:token>/deal")
 def new_deal(token: str) -> Any:
     """The form for the next deal, for the contract the chooser picked."""
@@ -141,6 +166,8 @@ def new_deal(token: str) -> Any:
                       contract=contract_name(contract)), "warning")
         return _to_game(token, inline)
     form = blank_deal_form(contract, len(view.game.deals) + 1, row.version)
+    if view.game.house_rules.doubling:
+        _note_doubles(form, request.args)
     if inline:
         return _render_form(view, form, template="fragments/deal_form.html", inline=True)
     return _render_form(view, form, preview_on_load=True)
@@ -194,8 +221,17 @@ def preview(token: str) -> Any:
     if not form.chip_errors() and not form.unset():
         evaluation = evaluate(view.game, raw, None if editing is None else editing - 1)
     # a value no chip offers (seat 7, count "abc") comes from a tampered form, not from taps
-    return _render_form(view, form, evaluation, status=422 if form.chip_errors() else 200,
-                        template="fragments/deal_preview.html" if is_htmx() else "pages/deal.html")
+    html, status = _render_form(view, form, evaluation,
+                                status=422 if form.chip_errors() else 200,
+                                template="fragments/deal_preview.html" if is_htmx()
+                                else "pages/deal.html")
+    response = make_response(html, status)
+    if (editing is None and is_htmx() and view.game.house_rules.doubling
+            and any(group.spec.name == DOUBLES for group in form.groups())):
+        # the doubles noted before play stay in the address: a reload keeps them
+        response.headers["HX-Replace-Url"] = url_for(
+            "deals.new_deal", token=token, contract=form.contract.data, **_doubles(form))
+    return response
 
 
 @bp.post("/g/<token:token>/deal")

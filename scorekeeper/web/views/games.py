@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from werkzeug.wrappers import Response
 
 from ...rules import check_players, check_setup
@@ -17,7 +26,9 @@ from ...store.games import (
     delete_game,
     games_for_tokens,
     save_text,
+    version_by_token,
 )
+from ...store.models import GameRow
 from ...store.tables import (
     create_table,
     roster,
@@ -27,13 +38,14 @@ from ...store.tables import (
     tables_for_tokens,
 )
 from ..forms import ConfirmForm, NewGameForm, NotesForm, NumberField
-from ..languages import gettext
+from ..languages import current_language, gettext, live_etag
 from ..present import problem_text
 from .common import (
     forget,
     game_or_404,
     game_view,
     is_htmx,
+    moved_on,
     remember,
     remember_table,
     remembered,
@@ -55,6 +67,24 @@ class _UndoForm(ConfirmForm):
 
     number = NumberField(validators=[])
     version = NumberField(validators=[])
+
+
+UNDONE = "undone"
+"""Session key: the deal this browser last undid, while it may be restored."""
+
+
+def restorable(row: GameRow) -> int | None:
+    """The number of the deal this browser undid in this game, if it may still be restored
+    (forgotten once it may not)."""
+    undone = session.get(UNDONE)
+    if not isinstance(undone, dict) or undone.get("token") != row.token:
+        return None
+    number, version = undone.get("number"), undone.get("version")
+    if isinstance(number, int) and isinstance(version, int) and deals.can_restore(
+            row, number, version):
+        return number
+    session.pop(UNDONE)
+    return None
 
 
 def _to_game(token: str) -> Response:
@@ -140,7 +170,33 @@ def game_page(token: str) -> Any:
     if row.first is None:
         return render_template("pages/choose_first.html", row=row, form=_SeatForm())
     return render_template("pages/game.html", **game_view(row).template_args(
-        notes_form=NotesForm(obj=row), table=table_of(row), rematch_form=ConfirmForm()))
+        notes_form=NotesForm(obj=row), table=table_of(row), rematch_form=ConfirmForm(),
+        restore=restorable(row)))
+
+
+@bp.get("/g/<token:token>/live")
+def follow(token: str) -> Any:
+    """Another phone's saves, for a scorekeeper's game page (polled by htmx, like the view
+    link): 204 while nothing changed, else what changed, out of band. A deal form left open is
+    not touched: it is told that the game moved on."""
+    version = version_by_token(token)
+    if version is None:
+        abort(404)
+    if not is_htmx():
+        return _to_game(token)
+    tag = live_etag(version, current_language())
+    if request.args.get("v") == tag:
+        response = Response(status=204)
+    else:
+        row = game_or_404(token)
+        if row.first is None:
+            return Response(status=204)
+        number = request.args.get("number", type=int)  # a deal form is open on this phone
+        moved = None if number is None else moved_on(row, number)
+        response = Response(render_template("fragments/follow.html", **game_view(
+            row).template_args(restore=restorable(row), moved=moved)))
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
 
 
 @bp.get("/g/<token:token>/chart")
@@ -175,10 +231,34 @@ def undo(token: str) -> Response:
     if not form.validate() or row.first is None or not form.number.data or not form.version.data:
         abort(400)
     outcome = deals.undo_deal(row, game_view(row).result, form.number.data, form.version.data)
-    if isinstance(outcome, deals.Saved):
-        flash(gettext("Deal %(number)d was removed.", number=form.number.data), "info")
+    if isinstance(outcome, deals.Saved):  # the game page offers to put it back
+        session[UNDONE] = {"token": row.token, "number": form.number.data,
+                           "version": row.version, "deal": outcome.removed}
     elif isinstance(outcome, deals.Stale):
         flash(gettext("The game changed on another phone; nothing was undone."), "warning")
+    return _to_game(row.token)
+
+
+@bp.post("/g/<token:token>/restore")
+def restore(token: str) -> Response:
+    """Put back the deal this browser undid, while nothing else changed since."""
+    row = game_or_404(token)
+    form = _UndoForm()
+    number, version = form.number.data, form.version.data
+    if not form.validate() or row.first is None or not number or not version:
+        abort(400)
+    undone = session.get(UNDONE)  # kept after the restore: a second tap finds its twin's
+    outcome: deals.Outcome = deals.Stale()
+    if (isinstance(undone, dict) and undone.get("token") == row.token
+            and undone.get("number") == number and isinstance(undone.get("deal"), dict)):
+        outcome = deals.restore_deal(row, game_view(row).result,
+                                     deals.Entry(undone["deal"], number, version))
+    if isinstance(outcome, deals.Saved):
+        flash(gettext("Deal %(number)d restored.", number=number), "success")
+    elif not isinstance(outcome, deals.AlreadySaved):
+        session.pop(UNDONE, None)
+        flash(gettext("The game changed on another phone; deal %(number)d was not restored.",
+                      number=number), "warning")
     return _to_game(row.token)
 
 
@@ -192,7 +272,7 @@ def notes(token: str) -> Any:
             abort(400)  # the page that shows this form is not there yet, or a tampered form
         # the game page again, with the messages next to the fields
         return render_template("pages/game.html", **game_view(row).template_args(
-            notes_form=form)), 422
+            notes_form=form, restore=restorable(row))), 422
     try:
         save_text(row, form.name.data, form.notes.data, form.version.data or 0)
     except StaleStateError:

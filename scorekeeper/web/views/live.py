@@ -8,16 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, render_template, request
+from flask import Blueprint, Response, abort, render_template, request, url_for
 
 from ...store.games import version_by_view_token
 from ...store.models import GameRow
 from ..languages import current_language, live_etag
-from .common import game_view, viewed_or_404
+from ..present import qr_file
+from .common import POLL_SECONDS, game_view, viewed_or_404
 
 bp = Blueprint("live", __name__)
-
-POLL_SECONDS = 3
 
 
 def _live_args(row: GameRow) -> dict[str, Any]:
@@ -54,4 +53,16 @@ def live(view_token: str) -> Response:
         response = Response(render_template("fragments/live.html", **_live_args(row)))
     response.set_etag(tag, weak=True)
     response.vary.update(("Cookie", "Accept-Language"))
+    return response
+
+
+@bp.get("/v/<token:view_token>/qr.svg")
+def view_qr(view_token: str) -> Response:
+    """The view link as a QR code: an image the scorekeeper's Share section loads when opened
+    (lazily, so a game page's first load carries none of it)."""
+    row = viewed_or_404(view_token)
+    svg = qr_file(url_for("live.view_page", view_token=row.view_token, _external=True))
+    response = Response(svg, mimetype="image/svg+xml")
+    # a view link never changes: the same address always draws the same code
+    response.headers["Cache-Control"] = "private, max-age=31536000, immutable"
     return response
