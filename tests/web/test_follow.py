@@ -33,7 +33,7 @@ def test_an_unchanged_game_answers_204(table: Table) -> None:
     url = _poll_url(table.game_page().get_data(as_text=True))
     response = table.client.get(url, headers=HTMX)
     assert response.status_code == 204 and response.get_data() == b""
-    assert "no-cache" in response.headers["Cache-Control"]
+    assert response.headers["Cache-Control"] == "no-store"  # a capability: never kept
 
 
 def test_another_phones_save_is_sent_out_of_band(table: Table) -> None:

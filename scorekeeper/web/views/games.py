@@ -195,7 +195,6 @@ def follow(token: str) -> Any:
         moved = None if number is None else moved_on(row, number)
         response = Response(render_template("fragments/follow.html", **game_view(
             row).template_args(restore=restorable(row), moved=moved)))
-    response.headers["Cache-Control"] = "private, no-cache"
     return response
 
 

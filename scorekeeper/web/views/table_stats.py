@@ -72,7 +72,6 @@ def view_stats(view_token: str) -> str:
 def _attachment(body: str, mimetype: str, filename: str) -> Response:
     response = Response(body, mimetype=mimetype)
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response.headers["Cache-Control"] = "private, no-cache"
     return response
 
 
