@@ -78,6 +78,17 @@ def signed(value: int) -> str:
     return "0"
 
 
+RED_SUITS = ("♥", "♦")
+
+
+def suited(text: str) -> Markup:
+    """Text with its ♥ and ♦ marked red (the suit's shape still tells it, colour only helps)."""
+    marked = Markup.escape(text)
+    for symbol in RED_SUITS:
+        marked = Markup(marked.replace(symbol, Markup('<span class="red">%s</span>') % symbol))
+    return marked
+
+
 def bidi(name: str) -> Markup:
     """A player's name isolated from the surrounding text direction."""
     return Markup("<bdi>%s</bdi>") % name
@@ -107,6 +118,7 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "field_label": field_label,
     "signed": signed,
     "bidi": bidi,
+    "suited": suited,
     "takes": takes,
     "FieldKind": FieldKind,
     "ContractKind": ContractKind,

@@ -1,0 +1,150 @@
+"""What a real table notices at 390 × 844 (issue 15): teams first in partnership results, help
+with counts and orders, long names, right-to-left details, red suits, tap sizes, the modes a
+game allows."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .driver import GAME_PAGE, check_layout, load_example, settle
+
+pytestmark = pytest.mark.browser
+
+
+def imported(page: Page, record: dict[str, Any]) -> None:
+    """Load a game record through the import page (this browser then remembers the game)."""
+    page.goto("/import")
+    page.set_input_files('input[type="file"]', files=[{
+        "name": "game.json", "mimeType": "application/json",
+        "buffer": json.dumps(record).encode("utf-8")}])
+    page.click("form button[type=submit]")
+    page.wait_for_url(GAME_PAGE)
+
+
+def part(record: dict[str, Any], deals: int, **changes: Any) -> dict[str, Any]:
+    """The record's first `deals` deals, with other players or a name."""
+    return {**record, "deals": record["deals"][:deals], **changes}
+
+
+SIGN_FIRST_JS = """
+(selector) => {
+  // every "−15" in the chosen elements: its minus drawn before (left of) its digits
+  const found = [];
+  for (const root of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of node.data.matchAll(/−(\\d+)/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index); range.setEnd(node, match.index + 1);
+        const sign = range.getBoundingClientRect();
+        range.setStart(node, match.index + 1); range.setEnd(node, match.index + match[0].length);
+        const digits = range.getBoundingClientRect();
+        found.push({text: match[0], first: sign.right <= digits.left + 1});
+      }
+    }
+  }
+  return found;
+}
+"""
+
+
+# --- item 9: polish -----------------------------------------------------------------------------
+
+def test_arabic_new_game_labels_keep_the_minus_before_the_digits(new_context) -> None:  # type: ignore[no-untyped-def]
+    page = new_context(locale="ar").new_page()
+    page.goto("/new")
+    found = page.evaluate(SIGN_FIRST_JS, "form label")
+    assert {item["text"] for item in found} >= {"−75", "−25", "−150", "−50", "−15", "−10"}
+    assert all(item["first"] for item in found), found
+
+
+def test_arabic_trix_order_points_the_way_arabic_reads(new_context) -> None:  # type: ignore[no-untyped-def]
+    record = part(load_example("trix-partnership-complete"), 2,
+                  players=["سامي", "ليلى", "عمر", "دانة"])
+    assert record["deals"][1] == {"contract": "trix", "order": [0, 1, 2, 3]}
+    page = new_context(locale="ar").new_page()
+    imported(page, record)
+    takes = page.locator("#history .takes").filter(has_text="دانة", has_not_text="♠").first
+    text = takes.inner_text()
+    # an arrow no font mirrors, pointing left: the way Arabic reads, from 1st to 4th
+    assert "›" not in text and "‹" not in text
+    assert text.count("←") == 3
+    boxes = page.evaluate(
+        """(el) => ['سامي', 'ليلى'].map((name) => {
+             const node = el.firstChild, at = node.data.indexOf(name);
+             const range = document.createRange();
+             range.setStart(node, at); range.setEnd(node, at + name.length);
+             return range.getBoundingClientRect().left; })""", takes.element_handle())
+    assert boxes[0] > boxes[1]  # 1st place at the right, where an Arabic line starts
+
+
+def test_arabic_chart_caption_uses_the_arabic_comma(new_context) -> None:  # type: ignore[no-untyped-def]
+    page = new_context(locale="ar").new_page()
+    imported(page, part(load_example("trix-partnership-complete"), 3))
+    caption = page.locator(".chart-figure figcaption").inner_text()
+    assert caption.count("،") == 1 and "," not in caption  # between the two teams
+
+
+def _colour(page: Page, selector: str) -> tuple[int, ...]:
+    value = page.eval_on_selector(selector, "(el) => getComputedStyle(el).color")
+    return tuple(int(n) for n in re.findall(r"\d+", value)[:3])
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_hearts_and_diamonds_are_red(new_context, scheme: str) -> None:  # type: ignore[no-untyped-def]
+    page = new_context().new_page()
+    page.emulate_media(color_scheme=scheme)
+    imported(page, part(load_example("trix-partnership-complete"), 0))
+    page.goto(page.url + "/deal?contract=queens")
+    for suit in ("H", "D"):
+        red, green, blue = _colour(page, f"#r-takers-{suit} .caption .red")
+        assert red > 150 and red > green + 60 and red > blue + 60, (scheme, suit)
+    for suit in ("S", "C"):
+        expect(page.locator(f"#r-takers-{suit} .red")).to_have_count(0)
+    # the page's background: the red stays readable on it
+    background = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+    assert ("rgb(18, 18, 20)" in background) == (scheme == "dark")
+
+
+def test_the_edit_link_is_a_finger_wide(new_context) -> None:  # type: ignore[no-untyped-def]
+    page = new_context().new_page()
+    imported(page, part(load_example("trix-partnership-complete"), 2))
+    for link in page.locator("#history a.edit").all():
+        box = link.bounding_box()
+        assert box is not None and box["width"] >= 44 and box["height"] >= 44, box
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_turkish_king_offers_no_partnership(new_context, javascript: bool) -> None:  # type: ignore[no-untyped-def]
+    page = new_context(javascript=javascript).new_page()
+    page.goto("/new")
+    partnership = page.locator('label[for="mode-1"]')
+    note = page.locator(".solo-only")
+    expect(partnership).to_be_visible()  # Trix allows both
+    page.click('label[for="game-2"]')  # Turkish King
+    expect(partnership).to_be_hidden()
+    expect(note).to_be_hidden()
+    page.click('label[for="game-0"]')  # back to Trix, partnership chosen, then Turkish King
+    page.click('label[for="mode-1"]')
+    page.click('label[for="game-2"]')
+    if javascript:  # switched to the mode the game allows
+        expect(page.locator('input[name="mode"][value="solo"]')).to_be_checked()
+        expect(partnership).to_be_hidden()
+        expect(note).to_be_hidden()
+    else:  # nothing can switch it: the page says what to do, and offers it
+        expect(note).to_be_visible()
+        page.click('label[for="mode-0"]')
+        expect(partnership).to_be_hidden()
+        expect(note).to_be_hidden()
+    check_layout(page, "new game, Turkish King")
+    for seat, name in enumerate(("Rami", "Lina", "Omar", "Dana")):
+        page.fill(f'input[name="player_{seat}"]', name)
+    page.click("form button[type=submit].primary")
+    page.wait_for_url(GAME_PAGE)
+    if javascript:
+        settle(page)
