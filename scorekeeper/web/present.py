@@ -69,6 +69,25 @@ def standings(result: Replay) -> list[int]:
     return sorted(range(4), key=lambda seat: -result.totals[seat])
 
 
+def team_standings(result: Replay) -> list[int]:
+    """Partnership: the teams from the highest total to the lowest (none in solo)."""
+    if result.team_totals is None:
+        return []
+    teams = result.team_totals
+    return sorted(range(2), key=lambda team: -teams[team])
+
+
+def winner_names(result: Replay) -> list[str]:
+    """Who won a finished game, as the home page names them: the winning teams in a
+    partnership ("Rami & Omar"), else the winning players (the engine decides who won)."""
+    players = result.game.players
+    if result.winners is None:
+        return []
+    if result.winning_teams is not None:
+        return [labels.team_label(players, team, gettext) for team in result.winning_teams]
+    return [players[seat] for seat in result.winners]
+
+
 def signed(value: int) -> str:
     """A score with its sign: +75, −150, 0 (a real minus sign)."""
     if value > 0:
@@ -119,6 +138,7 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "signed": signed,
     "bidi": bidi,
     "suited": suited,
+    "team_standings": team_standings,
     "takes": takes,
     "FieldKind": FieldKind,
     "ContractKind": ContractKind,

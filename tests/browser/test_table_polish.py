@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from scorekeeper.rules import record_from_json, replay
+
 from .driver import GAME_PAGE, check_layout, load_example, settle
 
 pytestmark = pytest.mark.browser
@@ -148,3 +150,68 @@ def test_turkish_king_offers_no_partnership(new_context, javascript: bool) -> No
     page.wait_for_url(GAME_PAGE)
     if javascript:
         settle(page)
+
+
+# --- item 5: a partnership's result ranks the teams -----------------------------------------
+
+def _above(page: Page, upper: str, lower: str) -> bool:
+    return bool(page.evaluate(
+        "([a, b]) => document.querySelector(a).getBoundingClientRect().bottom"
+        " <= document.querySelector(b).getBoundingClientRect().top + 1", [upper, lower]))
+
+
+def _font_size(page: Page, selector: str) -> float:
+    return float(page.eval_on_selector(selector,
+                                       "(el) => parseFloat(getComputedStyle(el).fontSize)"))
+
+
+def _check_teams_first(page: Page, where: str, finished: bool) -> None:
+    assert _above(page, ".scoreboard .teams", ".scoreboard .totals"), where
+    assert _font_size(page, ".scoreboard .teams .total") > _font_size(
+        page, ".scoreboard .totals .total"), where
+    if not finished:
+        return
+    # the winning team carries the badge, and only it: Rami & Omar +250 against −250
+    badges = page.locator(".badge")
+    expect(badges).to_have_count(1)
+    winner = page.locator(".team-standings li.winner")
+    expect(winner).to_have_count(1)
+    expect(winner).to_contain_text("Rami")
+    expect(winner).to_contain_text("Omar")
+    expect(winner.locator(".badge")).to_have_count(1)
+    expect(page.locator(".scoreboard .teams li.winner")).to_contain_text("Rami")
+    expect(page.locator(".scoreboard .totals li.winner")).to_have_count(0)
+    assert _above(page, ".team-standings", ".standings"), where
+    assert _font_size(page, ".team-standings li") > _font_size(page, ".standings li"), where
+    check_layout(page, where)
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+def test_partnership_results_rank_the_teams(new_context, locale: str) -> None:  # type: ignore[no-untyped-def]
+    record = load_example("trix-partnership-complete")
+    # the players' own order differs from the teams': 1st and 3rd player are not one team
+    result = replay(record_from_json(record).game)
+    assert result.finished and result.team_totals == (250, -250)
+    ranked = sorted(range(4), key=lambda seat: -result.totals[seat])
+    assert {ranked[0], ranked[1]} != {0, 2}
+    page = new_context(locale=locale).new_page()
+    imported(page, record)
+    _check_teams_first(page, f"{locale}: finished game page", True)
+    view = page.locator("a.view-link, .share a[href*='/v/']").first.get_attribute("href")
+    assert view is not None
+    page.goto(view)
+    _check_teams_first(page, f"{locale}: view link", True)
+    page.goto("/")
+    card = page.locator(".game-list li").first
+    expect(card.locator(".won")).to_contain_text("Rami")
+    expect(card.locator(".won")).to_contain_text("Omar")
+    expect(card.locator(".won")).not_to_contain_text("Lina")
+    check_layout(page, f"{locale}: home")
+
+
+def test_a_game_in_progress_shows_the_teams_first(new_context) -> None:  # type: ignore[no-untyped-def]
+    page = new_context().new_page()
+    imported(page, part(load_example("trix-partnership-complete"), 4))
+    _check_teams_first(page, "game page", False)
+    page.goto("/")
+    expect(page.locator(".game-list li .won")).to_have_count(0)

@@ -16,9 +16,10 @@ from ...store.games import (
     games_for_tokens,
     save_text,
 )
+from ..caches import replay_of
 from ..forms import ConfirmForm, NewGameForm, NotesForm, NumberField
 from ..languages import gettext
-from ..present import problem_text
+from ..present import problem_text, winner_names
 from .common import forget, game_or_404, game_view, is_htmx, remember, remembered
 
 bp = Blueprint("games", __name__)
@@ -46,8 +47,11 @@ def _to_game(token: str) -> Response:
 def home() -> str:
     """Games this browser created or opened: in progress first, then finished, newest first."""
     rows = sorted(games_for_tokens(remembered()), key=lambda row: row.updated_at, reverse=True)
+    finished = [row for row in rows if row.finished]
+    # a finished card names who won: the engine's replay, kept per version like the game page's
+    winners = {row.token: winner_names(replay_of(row)) for row in finished}
     return render_template("pages/home.html", playing=[row for row in rows if not row.finished],
-                           finished=[row for row in rows if row.finished])
+                           finished=finished, winners=winners)
 
 
 @bp.route("/new", methods=["GET", "POST"])
