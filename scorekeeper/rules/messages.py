@@ -31,6 +31,7 @@ TEMPLATES: dict[str, str] = {
     "count_range": N_("{field} must be between 0 and {maximum}"),
     "sum_mismatch": N_("{field} add up to {total}; there are {expected} {unit}"),
     "not_permutation": N_("{field} must name each of the four players exactly once"),
+    "placed_twice": N_("{field}: {name} is placed twice"),
     "not_suit": N_("{field} must be one of S, H, D, C"),
     "card_keys": N_("{field} must name the taker of each of {cards}"),
     "bad_card": N_("{field} is not a card that can be doubled here"),

@@ -184,6 +184,9 @@ def problem_text(problem: Problem, contract: str, players: Sequence[str],
     """A refusal as a sentence in the reader's language (`label` names the field instead)."""
     if label is None:
         label = field_label(contract, problem.field, players, translate)
+    seat = problem.params.get("seat")
+    if isinstance(seat, int) and 0 <= seat < len(players):  # a refusal about one player
+        problem = Problem(problem.field, problem.code, {**problem.params, "name": players[seat]})
     text = problem.render(translate, field_label=label)
     if text and text[-1] not in ".!?؟":
         text += "."
