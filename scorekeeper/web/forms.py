@@ -50,6 +50,10 @@ class ChipField(Field):
         return "" if self.data is None else str(self.data)
 
 
+def _text(value: object) -> str:
+    return "" if value is None else str(value)
+
+
 @dataclass(frozen=True)
 class Chips:
     """How a deal form lays out one spec field: its chip fields (name, caption key) in order."""
@@ -207,7 +211,7 @@ class DealForm(FlaskForm):
         places = []
         for group in self.groups():
             for index, name in enumerate(group.names):
-                if name in marks and marks[name] == self[name]._value():
+                if name in marks and marks[name] == _text(self[name].data):
                     places.append((group.spec.name, index))
         return places
 
@@ -215,7 +219,7 @@ class DealForm(FlaskForm):
         """Remember which chips the app filled (`autofilled`) and which rows it changed."""
         names = [name for group in self.groups() for index, name in enumerate(group.names)
                  if (group.spec.name, index) in places]
-        self.autofilled.data = " ".join(f"{name}:{self[name]._value()}" for name in names)
+        self.autofilled.data = " ".join(f"{name}:{_text(self[name].data)}" for name in names)
         self.filled_now = frozenset(names)
 
     filled_now: frozenset[str] = frozenset()
