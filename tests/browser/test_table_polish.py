@@ -215,3 +215,59 @@ def test_a_game_in_progress_shows_the_teams_first(new_context) -> None:  # type:
     _check_teams_first(page, "game page", False)
     page.goto("/")
     expect(page.locator(".game-list li .won")).to_have_count(0)
+
+
+# --- item 6: counts and orders help correct mistakes ------------------------------------------
+
+def _tap(page: Page, name: str, value: str) -> None:
+    page.locator(f'label:has(> input[name="{name}"][value="{value}"])').click()
+    settle(page)
+
+
+def test_a_filled_count_is_marked_and_refilled(new_context) -> None:  # type: ignore[no-untyped-def]
+    page = new_context().new_page()
+    imported(page, part(load_example("trix-partnership-complete"), 0))
+    page.click('.next a.contract[href*="contract=diamonds"]')
+    expect(page.locator("#deal-form")).to_be_visible()
+    settle(page)
+    running = page.locator("#s-counts")
+    expect(running).to_have_text("0 / 13")
+    for seat, count in enumerate((5, 4, 3)):
+        _tap(page, f"counts-{seat}", str(count))
+    expect(running).to_have_text("13 / 13")
+    filled = page.locator('input[name="counts-3"][value="1"]')
+    expect(filled).to_be_checked()
+    border = "(el) => getComputedStyle(el).borderStyle"
+    tapped_style = page.eval_on_selector('label:has(> input[name="counts-0"][value="5"])', border)
+    filled_style = page.eval_on_selector('label:has(> input[name="counts-3"][value="1"])', border)
+    assert filled_style == "dashed" and tapped_style != "dashed"
+    _tap(page, "counts-0", "6")  # a correction: the app's 1 becomes 0
+    expect(page.locator('input[name="counts-3"][value="0"]')).to_be_checked()
+    expect(running).to_have_text("13 / 13")
+    expect(page.locator("#e-counts")).to_be_empty()
+    expect(page.locator("#deal-save")).to_be_enabled()
+    check_layout(page, "diamonds, refilled")
+    _tap(page, "counts-3", "2")  # the player's own tap stands, and the sum says it is over
+    expect(page.locator('input[name="counts-3"][value="2"]')).to_be_checked()
+    expect(running).to_have_text("15 / 13")
+    expect(page.locator("#e-counts")).to_contain_text("15")
+    expect(page.locator("#deal-save")).to_be_disabled()
+
+
+def test_a_player_placed_twice_is_named_at_once(new_context) -> None:  # type: ignore[no-untyped-def]
+    page = new_context(locale="ar").new_page()
+    record = part(load_example("trix-partnership-complete"), 0,
+                  players=["سامي", "Lina", "عمر", "دانة"])
+    imported(page, record)
+    page.click('.next a.contract[href*="contract=trix"]')
+    expect(page.locator("#deal-form")).to_be_visible()
+    settle(page)
+    _tap(page, "order-0", "1")
+    _tap(page, "order-1", "1")
+    message = page.locator("#e-order .error")
+    expect(message).to_be_visible()
+    expect(message).to_contain_text("Lina")
+    box = message.bounding_box()
+    assert box is not None and 0 <= box["y"] < 844  # said where the player is looking
+    _tap(page, "order-1", "2")
+    expect(page.locator("#e-order .error")).to_have_count(0)
