@@ -37,27 +37,6 @@
     }
   }
 
-  /* New game: a game that does not allow the chosen mode (Turkish King is solo only) switches
-   * to the first mode it allows and disables the others (the page lists each game's modes). */
-  function offerModes() {
-    var game = document.querySelector('input[name="game"][data-modes]:checked');
-    if (game === null) { return; }
-    var allowed = game.getAttribute("data-modes").split(" ");
-    var modes = document.querySelectorAll('input[name="mode"]');
-    for (var i = 0; i < modes.length; i++) {
-      var off = allowed.indexOf(modes[i].value) < 0;
-      modes[i].disabled = off;
-      if (off && modes[i].checked) {
-        document.querySelector('input[name="mode"][value="' + allowed[0] + '"]').checked = true;
-      }
-    }
-  }
-  document.addEventListener("change", function (event) {
-    if (event.target.name === "game") { offerModes(); }
-  });
-  document.addEventListener("htmx:afterSettle", offerModes);
-  offerModes();
-
   document.addEventListener("visibilitychange", acquire);
   /* htmx swaps pages in place (hx-boost): look again after each swap. */
   document.addEventListener("htmx:afterSettle", function () { releaseIfLeft(); acquire(); });

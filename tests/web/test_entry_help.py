@@ -25,7 +25,8 @@ def _checked(html: str, name: str) -> tuple[str, bool] | None:
 
 
 def _sum(html: str, name: str) -> str:
-    found = re.search(rf'<span class="sum( over)?" id="s-{name}"[^>]*>([^<]*)</span>', html)
+    found = re.search(rf'<div class="errors" id="e-{name}"[^>]*><p class="sum( over)?">([^<]*)</p>',
+                      html)
     assert found is not None, html
     return found.group(2) + (" over" if found.group(1) else "")
 
@@ -36,11 +37,13 @@ def _marks(html: str) -> str:
     return found.group(1)
 
 
-def test_the_form_starts_with_a_running_sum(table: Table) -> None:
+def test_the_running_sum_follows_the_first_tap(table: Table) -> None:
     table.new_game("trix", "solo", first=0)
     href = Page(table.game_page().get_data(as_text=True)).link_with(contract="diamonds")
-    html = table.client.get(href).get_data(as_text=True)
-    assert re.search(r'<span class="sum" id="s-counts">0 / 13</span>', html)
+    assert 'class="sum' not in table.client.get(href).get_data(as_text=True)
+    form = table.open_deal("diamonds")
+    html = table.preview(form, {"counts-0": "5"}).get_data(as_text=True)
+    assert _sum(html, "counts") == "5 / 13"
 
 
 def test_a_filled_count_is_marked_and_recomputed(table: Table) -> None:
