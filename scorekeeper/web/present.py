@@ -108,6 +108,12 @@ def suited(text: str) -> Markup:
     return marked
 
 
+@lru_cache(maxsize=4096)
+def short_names(players: tuple[str, ...]) -> tuple[str, ...]:
+    """The four names as a row of chips shows them (first names, unique; full on the cards)."""
+    return labels.short_names(players)
+
+
 def bidi(name: str) -> Markup:
     """A player's name isolated from the surrounding text direction."""
     return Markup("<bdi>%s</bdi>") % name
@@ -138,6 +144,7 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "signed": signed,
     "bidi": bidi,
     "suited": suited,
+    "short_names": short_names,
     "team_standings": team_standings,
     "takes": takes,
     "FieldKind": FieldKind,

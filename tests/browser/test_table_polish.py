@@ -271,3 +271,87 @@ def test_a_player_placed_twice_is_named_at_once(new_context) -> None:  # type: i
     assert box is not None and 0 <= box["y"] < 844  # said where the player is looking
     _tap(page, "order-1", "2")
     expect(page.locator("#e-order .error")).to_have_count(0)
+
+
+# --- item 7: long names keep the chip rows one line -------------------------------------------
+
+LONG_NAMES = [  # 40 characters each, the first one a single long first name
+    "Muhammed Ali Karakaya Abdurrahmanoğlu Xy",
+    "Ayşe Nur Yılmaz-Demirtaş Öztürkoğlu Abcd",
+    "عبد الرحمن بن محمد الحسيني القرشي الهاشم",
+    "Александра Константинопольская Ивановнаа",
+]
+
+ROWS_JS = """
+() => {
+  const problems = [];
+  for (const row of document.querySelectorAll('.group:not(.group-counts) .chip-row')) {
+    const chips = [...row.querySelectorAll('.chip')];
+    const tops = new Set(chips.map((chip) => Math.round(chip.getBoundingClientRect().top)));
+    if (tops.size !== 1) problems.push(`${row.id}: ${tops.size} lines`);
+    const box = row.getBoundingClientRect();
+    for (const chip of chips) {
+      const r = chip.getBoundingClientRect();
+      if (r.left < box.left - 1 || r.right > box.right + 1) problems.push(`${row.id}: outside`);
+      if (chip.scrollWidth > chip.clientWidth + 1) problems.push(`${row.id}: ${chip.innerText}`);
+    }
+  }
+  return problems;
+}
+"""
+
+START_JS = """
+(el) => {
+  // the first letter of the name is drawn inside its box (not cut away at its start)
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  let node = walker.nextNode();
+  while (node && !node.data.trim()) node = walker.nextNode();
+  const at = node.data.search(/\\S/);
+  const range = document.createRange();
+  range.setStart(node, at); range.setEnd(node, at + 1);
+  const letter = range.getBoundingClientRect(), box = el.getBoundingClientRect();
+  return letter.left >= box.left - 1 && letter.right <= box.right + 1
+    && letter.top >= box.top - 1 && letter.bottom <= box.bottom + 1;
+}
+"""
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+def test_forty_character_names_keep_rows_one_line(new_context, locale: str) -> None:  # type: ignore[no-untyped-def]
+    assert all(len(name) == 40 for name in LONG_NAMES)
+    context = new_context(locale=locale)
+    page = context.new_page()
+    page.set_viewport_size({"width": 360, "height": 844})
+    record = part(load_example("trix-partnership-complete"), 0, players=LONG_NAMES)
+    imported(page, record)
+    for contract in ("queens", "trix", "king-of-hearts"):
+        page.goto(re.sub(r"/deal.*$", "", page.url) + f"/deal?contract={contract}")
+        expect(page.locator("#deal-form")).to_be_visible()
+        assert page.evaluate(ROWS_JS) == [], (locale, contract)
+        check_layout(page, f"{locale}: {contract} at 360 px")
+        chips = page.locator(".group:not(.group-counts) .chip-row").first.locator(".chip")
+        shown = [text.strip() for text in chips.all_inner_texts() if text.strip()]
+        names = shown[-4:]
+        for short, full in zip(names, LONG_NAMES, strict=True):  # short forms of the names
+            assert full.replace(" ", "").startswith(short.rstrip("…").replace(" ", "")), short
+        assert len(set(names)) == 4
+    # the score cards carry the full names, none cut at its start
+    for name in page.locator(".scoreboard .totals .name").all():
+        assert name.inner_text().strip() in LONG_NAMES
+        assert page.evaluate(START_JS, name.element_handle())
+
+
+def test_a_latin_name_keeps_together_beside_its_score_in_arabic(new_context) -> None:  # type: ignore[no-untyped-def]
+    page = new_context(locale="ar").new_page()
+    record = part(load_example("trix-partnership-complete"), 0, players=LONG_NAMES)
+    imported(page, record)
+    page.click('.next a.contract[href*="contract=diamonds"]')
+    settle(page)
+    for seat, count in enumerate((5, 4, 3)):
+        _tap(page, f"counts-{seat}", str(count))
+    expect(page.locator(".deal-scores li")).to_have_count(4)
+    for item in page.locator(".deal-scores li").all():
+        # one box for the name: the score is never drawn between two parts of it
+        parts = page.evaluate("(li) => li.querySelector('bdi').getClientRects().length",
+                              item.element_handle())
+        assert parts == 1, item.inner_text()
