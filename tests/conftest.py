@@ -117,7 +117,7 @@ def database_uri(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
     engine = create_engine(uri)
     with engine.begin() as connection:
-        connection.execute(text("TRUNCATE games RESTART IDENTITY"))
+        connection.execute(text("TRUNCATE games, limit_events, limit_slots RESTART IDENTITY"))
     engine.dispose()
 
 
@@ -162,7 +162,7 @@ def table(app: Flask, client: FlaskClient) -> Table:
 
 
 def snapshot(app: Flask) -> list[dict[str, Any]]:
-    """Every row of the games table (the schema's only one), to compare before and after."""
+    """Every row of the games table, to compare before and after."""
     from sqlalchemy import text
 
     from scorekeeper.store.db import db
@@ -359,8 +359,11 @@ class Table:
     def new_game(self, game: str = "trix", mode: str = "solo",
                  players: tuple[str, ...] = ("Rami", "Lina", "Omar", "Dana"),
                  name: str = "", *, doubling: bool = True, doubled_self_take: str = "net",
-                 swap_diamonds_ltoosh: bool = False, first: int | None = None) -> TestResponse:
-        """Fill in the new-game form and start; with `first`, also choose the first seat."""
+                 swap_diamonds_ltoosh: bool = False, first: int | None = None,
+                 doubled_queen_of_diamonds: str | None = None,
+                 winners: str | None = None) -> TestResponse:
+        """Fill in the new-game form and start; with `first`, also choose the first seat.
+        The two choices left at None are not sent (the default)."""
         form = page(self.client.get("/new"))
         data: dict[str, Any] = {"csrf_token": form.hidden("/new")["csrf_token"], "game": game,
                                 "mode": mode, "doubled_self_take": doubled_self_take,
@@ -371,6 +374,10 @@ class Table:
             data["doubling"] = "y"
         if swap_diamonds_ltoosh:
             data["swap_diamonds_ltoosh"] = "y"
+        if doubled_queen_of_diamonds is not None:
+            data["doubled_queen_of_diamonds"] = doubled_queen_of_diamonds
+        if winners is not None:
+            data["winners"] = winners
         response = self.client.post("/new", data=data)
         assert response.status_code == 303, response.get_data(as_text=True)
         self.token = response.headers["Location"].rstrip("/").rsplit("/", 1)[-1]

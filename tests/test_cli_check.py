@@ -138,6 +138,22 @@ def test_whole_queen_of_diamonds_scores(write: Any) -> None:
         assert (scores[0], scores[3]) == (taker, doubler)
 
 
+def test_whole_queen_of_diamonds_taken_by_its_doubler(write: Any) -> None:
+    """RULES.md, Trix Complex: under "whole" a doubler who takes their own Q♦ nets −35 with
+    doubled_self_take "net" (−70 + 35) and −70 with "full"."""
+    deal = {"contract": "complex", "tricks": [1, 4, 4, 4], "diamonds": [1, 4, 4, 4],
+            "queens": {"S": 1, "H": 2, "D": 0, "C": 3}, "king_of_hearts": 1,
+            "doubled_by": {"D": 0}}
+    trix = {"contract": "trix", "order": [0, 1, 2, 3]}
+    for self_take, own in (("net", -35), ("full", -70)):
+        data = record([trix, deal], game="trix-complex",
+                      house_rules={"doubled_queen_of_diamonds": "whole",
+                                   "doubled_self_take": self_take})
+        done = run(write(data))
+        assert (done.returncode, done.stderr) == (0, "")
+        assert json.loads(done.stdout)["deals"][1]["scores"][0] == -15 + own
+
+
 # --- invalid records (exit 1) -------------------------------------------------------------------
 
 
@@ -172,6 +188,20 @@ def test_diamonds_that_do_not_add_up(write: Any) -> None:
     (record([], game="turkish-king", mode="partnership"),
      "mode: Turkish King is played solo only"),
     (record([], colour="red"), "colour is not a field of this record"),
+    (record([], created_at="0001-01-01T00:00:00+14:00"),
+     "created_at must be a date and time with its UTC offset, within the years 1 to 9999"),
+    (record([], updated_at="9999-12-31T23:00:00-05:00"),
+     "updated_at must be a date and time with its UTC offset, within the years 1 to 9999"),
+    (record([], players=["Rami", "\u202eLina", "Omar", "Dana"]),
+     "players[1]: a name cannot hold control characters or direction overrides"),
+    (record([], players=["Rami", "Lina", "Om\u0000ar", "Dana"]),
+     "players[2]: a name cannot hold control characters or direction overrides"),
+    (record([], players=["\u001b[31mRami", "Lina", "Omar", "Dana"]),
+     "players[0]: a name cannot hold control characters or direction overrides"),
+    (record([], players=["Rami", "Lina", "Omar", "\u200b \u2060"]),
+     "players[3]: every player needs a name"),
+    (record([], notes="x" * 2001), "notes: at most 2000 characters"),
+    (record([], name="x" * 81), "name: at most 80 characters"),
     (record([], totals=[0, 0, 0, 1]), "totals does not match what the rules compute"),
     (record([], game="turkish-king", house_rules={"winners": "most"}),
      "house_rules.winners must be highest or positive"),

@@ -81,6 +81,39 @@ def test_a_bad_record_imports_nothing(instance: Path, tmp_path: Path,
     assert exported(tmp_path / "out.json") == []
 
 
+@pytest.mark.parametrize(("change", "line"), [
+    ({"created_at": "0001-01-01T00:00:00+14:00"},
+     "created_at must be a date and time with its UTC offset, within the years 1 to 9999"),
+    ({"players": ["Rami", "\u202eLina", "Omar", "Dana"]},
+     "players[1]: a name cannot hold control characters or direction overrides"),
+    ({"players": ["Rami", "Lina", "\u200b", "Dana"]}, "players[2]: every player needs a name"),
+    ({"notes": "x" * 2001}, "notes: at most 2000 characters"),
+])
+def test_what_check_refuses_imports_nothing(instance: Path, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str],
+                                            change: dict[str, Any], line: str) -> None:
+    """`check`, the import command and the import page share one loader: a record `check`
+    refuses is refused here too, with a sentence naming the field (no traceback)."""
+    batch = records()
+    batch[1].update(change)
+    source = tmp_path / "games.json"
+    source.write_text(json.dumps(batch), encoding="utf-8")
+    assert main(["import", str(source)]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == f"nothing imported: record 2: {line}"
+    assert exported(tmp_path / "out.json") == []
+
+
+def test_the_command_is_not_capped_like_the_page(instance: Path, tmp_path: Path) -> None:
+    """The operator's import takes more records than the import page allows in one request."""
+    from scorekeeper.web.views.imports import IMPORT_MAX_RECORDS
+
+    batch = [records()[0]] * (IMPORT_MAX_RECORDS + 1)
+    source = tmp_path / "games.json"
+    source.write_text(json.dumps(batch), encoding="utf-8")
+    assert main(["import", str(source)]) == 0
+    assert len(exported(tmp_path / "out.json")) == IMPORT_MAX_RECORDS + 1
+
+
 @pytest.mark.parametrize("body", [b"{not json", b'{"format": "other"}', b"[1, 2]"])
 def test_not_records_exit_2(instance: Path, tmp_path: Path, body: bytes) -> None:
     source = tmp_path / "bad.json"
@@ -126,3 +159,36 @@ def test_serve_prints_its_address_as_a_qr_code(capsys: pytest.CaptureFixture[str
     lines = out.splitlines()
     assert len(lines) >= 10  # a version-2 code, two module rows per line (compact)
     assert any(block in out for block in "█▀▄")
+
+
+@pytest.mark.parametrize(("rules", "line"), [
+    ({"winners": "most"}, "house_rules.winners must be highest or positive"),
+    ({"winners": "positive", "doubled_queen_of_diamonds": "whole"},
+     "house_rules.doubled_queen_of_diamonds does not apply to this game"),
+])
+def test_a_bad_house_rule_imports_nothing(instance: Path, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str],
+                                          rules: dict[str, str], line: str) -> None:
+    """RULES.md's two newest house rules: import refuses a value that is not a choice, or a rule
+    of another game, and stores none of the batch."""
+    batch = records()
+    turkish = next(index for index, record in enumerate(batch)
+                   if record["game"] == "turkish-king")
+    batch[turkish]["house_rules"] = rules
+    batch[turkish].pop("winners", None)
+    source = tmp_path / "games.json"
+    source.write_text(json.dumps(batch), encoding="utf-8")
+    assert main(["import", str(source)]) == 1
+    assert f"nothing imported: record {turkish + 1}: {line}" in capsys.readouterr().err
+    assert exported(tmp_path / "out.json") == []
+
+
+def test_positive_winners_round_trip(instance: Path, tmp_path: Path) -> None:
+    from tests.rules.builders import TWO_ABOVE_ZERO, raw_record
+
+    source = tmp_path / "game.json"
+    record = raw_record("turkish-king", TWO_ABOVE_ZERO, house_rules={"winners": "positive"})
+    source.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["import", str(source)]) == 0
+    [game] = exported(tmp_path / "out.json")
+    assert game["house_rules"] == {"winners": "positive"} and game["winners"] == [1, 3]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from flask.testing import FlaskClient
 
-from scorekeeper.rules import GAMES, HouseRules
+from scorekeeper.rules import GAMES, HouseRules, QueenOfDiamonds
 from scorekeeper.web.views.pages import contract_rules, doubling_scores
 
 
@@ -65,9 +65,18 @@ def test_scores_on_the_rules_page_come_from_the_engine() -> None:
                     "no-hearts": -30, "no-last-two": -180, "no-tricks": -50}
     assert doubling_scores(HouseRules()) == {
         "king_taker": -150, "king_doubler": 75, "queen_taker": -50, "queen_doubler": 25,
-        "king_self": -75, "queen_self": -25, "queen_diamond": -60}
+        "king_self": -75, "queen_self": -25, "queen_diamond": -60,
+        "queen_diamond_doubler": 25, "queen_diamond_self": -35}
     full = doubling_scores(HouseRules(doubled_self_take="full"))
     assert full["king_self"] == -150 and full["queen_self"] == -50
+    # RULES.md, Trix Complex: "whole" doubles all 35 of the Q♦; a doubler taking it nets −35
+    # ("net") or loses −70 ("full")
+    whole = doubling_scores(HouseRules(doubled_queen_of_diamonds=QueenOfDiamonds.WHOLE))
+    assert (whole["queen_diamond"], whole["queen_diamond_doubler"],
+            whole["queen_diamond_self"]) == (-70, 35, -35)
+    whole_full = doubling_scores(HouseRules(doubled_queen_of_diamonds=QueenOfDiamonds.WHOLE,
+                                            doubled_self_take="full"))
+    assert whole_full["queen_diamond_self"] == -70
 
 
 def test_a_games_rules_show_its_house_rules(table) -> None:  # type: ignore[no-untyped-def]

@@ -6,13 +6,21 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from .messages import TEMPLATES, UNITS
+from .messages import PIECES, TEMPLATES, UNITS, Counted, Template
 
 ParamValue = int | str
+Translate = Callable[[str], str]
+TranslatePlural = Callable[[str, str, int], str]
+"""ngettext's shape: (singular, plural, number) → the form the language uses for number."""
 
 
 def _identity(text: str) -> str:
     return text
+
+
+def english_plural(singular: str, plural: str, number: int) -> str:
+    """English's two forms, untranslated: the singular for 1 only."""
+    return singular if number == 1 else plural
 
 
 @dataclass(frozen=True)
@@ -25,16 +33,29 @@ class Problem:
 
     def render(
         self,
-        translate: Callable[[str], str] = _identity,
+        translate: Translate = _identity,
         field_label: str | None = None,
+        translate_plural: TranslatePlural = english_plural,
     ) -> str:
-        """The message in words, translated by `translate`; `field_label` replaces the key path."""
+        """The message in words, translated by `translate` (a counted one by `translate_plural`,
+        with the form its number takes); `field_label` replaces the key path."""
         values: dict[str, ParamValue] = dict(self.params)
+
+        def words(template: Template) -> str:
+            if isinstance(template, Counted):
+                count = values.get(template.count)
+                number = count if isinstance(count, int) else 0
+                return translate_plural(template.singular, template.plural, number)
+            return translate(template)
+
         unit = values.get("unit")
         if isinstance(unit, str) and unit in UNITS:
-            values["unit"] = translate(UNITS[unit])
+            values["unit"] = words(UNITS[unit]).format(**values)
+        for name, piece in PIECES.get(self.code, {}).items():
+            if name in values:
+                values[name] = words(piece).format(**values)
         values["field"] = field_label if field_label is not None else self.field
-        return translate(TEMPLATES[self.code]).format(**values)
+        return words(TEMPLATES[self.code]).format(**values)
 
     @property
     def message(self) -> str:

@@ -15,7 +15,7 @@ from .contracts import (
 )
 from .deal import Deal
 from .errors import Problem
-from .text import PLAYER_NAME_LENGTH
+from .text import PLAYER_NAME_LENGTH, name_problem
 
 TRIX = "trix"
 TRIX_COMPLEX = "trix-complex"
@@ -119,7 +119,8 @@ def name_key(name: str) -> str:
 
 
 def check_players(players: Sequence[object]) -> list[Problem]:
-    """Four non-blank names of at most PLAYER_NAME_LENGTH characters, all different."""
+    """Four names, each visible, free of controls, at most PLAYER_NAME_LENGTH characters long
+    (:func:`~scorekeeper.rules.text.name_problem`), all different."""
     if len(players) != 4:
         return [Problem("players", "wrong_length", {"expected": 4})]
     problems: list[Problem] = []
@@ -128,10 +129,8 @@ def check_players(players: Sequence[object]) -> list[Problem]:
         path = f"players[{seat}]"
         if not isinstance(name, str):
             problems.append(Problem(path, "not_text"))
-        elif not name.strip():
-            problems.append(Problem(path, "blank_name"))
-        elif len(name) > MAX_NAME_LENGTH:
-            problems.append(Problem(path, "long_name", {"maximum": MAX_NAME_LENGTH}))
+        elif (problem := name_problem(path, name)) is not None:
+            problems.append(problem)
         elif name_key(name) in seen:
             problems.append(Problem(path, "same_name"))
         else:

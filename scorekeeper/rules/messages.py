@@ -3,11 +3,14 @@
 The engine never formats for a language itself: a :class:`~scorekeeper.rules.errors.Problem`
 keeps its message id and parameters, and whoever shows it (the CLI in English, the web app in
 the player's language) renders the template. ``N_`` marks strings for translation catalogues
-without importing any translation library.
+without importing any translation library; ``ngettext`` marks a counted message, whose words
+follow a number ("1 trick", "5 tricks"; Arabic has six forms, Turkish one), so the edge renders
+it with the language's plural rules.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 
 
@@ -16,7 +19,27 @@ def N_(text: str) -> str:  # the conventional name for a deferred gettext marker
     return text
 
 
-TEMPLATES: dict[str, str] = {
+@dataclass(frozen=True)
+class Counted:
+    """A message whose words follow a number: its English singular and plural, and the
+    parameter whose value picks the form (each language's own plural rules pick among its
+    forms)."""
+
+    singular: str
+    plural: str
+    count: str
+
+
+def ngettext(singular: str, plural: str, count: str) -> Counted:
+    """Mark a counted message for extraction (Babel's default ``ngettext`` keyword takes the
+    first two arguments as singular and plural); `count` names the parameter that picks the
+    form. Nothing is translated here."""
+    return Counted(singular, plural, count)
+
+
+Template = str | Counted
+
+TEMPLATES: dict[str, Template] = {
     # shape and types
     "missing": N_("{field} is missing"),
     "unknown_key": N_("{field} is not a field of this record"),
@@ -27,9 +50,12 @@ TEMPLATES: dict[str, str] = {
     "not_text": N_("{field} must be text"),
     "not_list": N_("{field} must be a list"),
     "not_object": N_("{field} must be an object"),
-    "wrong_length": N_("{field} must have {expected} entries"),
+    "wrong_length": ngettext("{field} must have {expected} entry",
+                             "{field} must have {expected} entries", "expected"),
     "count_range": N_("{field} must be between 0 and {maximum}"),
-    "sum_mismatch": N_("{field} add up to {total}; there are {expected} {unit}"),
+    "sum_mismatch": ngettext("{field} add up to {total}; there is {expected} {unit}",
+                             "{field} add up to {total}; there are {expected} {unit}",
+                             "expected"),
     "not_permutation": N_("{field} must name each of the four players exactly once"),
     "placed_twice": N_("{field}: {name} is placed twice"),
     "not_suit": N_("{field} must be one of S, H, D, C"),
@@ -40,8 +66,15 @@ TEMPLATES: dict[str, str] = {
     "unknown_mode": N_("{field} must be solo or partnership"),
     "solo_only": N_("{field}: Turkish King is played solo only"),
     "blank_name": N_("{field}: every player needs a name"),
-    "long_name": N_("{field}: a name has at most {maximum} characters"),
+    "long_name": ngettext("{field}: a name has at most {maximum} character",
+                          "{field}: a name has at most {maximum} characters", "maximum"),
     "same_name": N_("{field}: two players cannot have the same name"),
+    "control_in_name": N_("{field}: a name cannot hold control characters or direction "
+                          "overrides"),
+    "long_text": ngettext("{field}: at most {maximum} character",
+                          "{field}: at most {maximum} characters", "maximum"),
+    "bad_timestamp": N_("{field} must be a date and time with its UTC offset, within the years "
+                        "1 to 9999"),
     "bad_self_take": N_("{field} must be net or full"),
     "bad_queen_of_diamonds": N_("{field} must be queen or whole"),
     "bad_winners": N_("{field} must be highest or positive"),
@@ -58,14 +91,21 @@ TEMPLATES: dict[str, str] = {
     "doubling_off": N_("{field}: doubling is switched off in this game"),
     # Trix Complex consistency
     "no_tricks_no_cards": N_("{field}: a player who took no tricks took no cards"),
-    "cards_exceed_tricks": N_(
-        "{field}: {cards} cards do not fit in {tricks} tricks (at most 4 cards a trick)"
-    ),
+    "cards_exceed_tricks": ngettext(
+        "{field}: {cards} cannot fit in {tricks} trick (at most 4 cards a trick)",
+        "{field}: {cards} cannot fit in {tricks} tricks (at most 4 cards a trick)", "tricks"),
     "queen_diamond_without_diamond": N_(
         "{field}: the player who took the Q♦ must have taken at least one diamond"
     ),
 }
-"""Message id → English template. Placeholders are filled from Problem.params."""
+"""Message id → English template (or counted templates). Placeholders are filled from
+Problem.params."""
+
+PIECES: dict[str, dict[str, Counted]] = {
+    "cards_exceed_tricks": {"cards": ngettext("{cards} card", "{cards} cards", "cards")},
+}
+"""Message id → parameters shown as a counted phrase of their own ("5 cards") before they go
+into the template: a message counting two things gets its second count's words here."""
 
 
 
@@ -92,11 +132,12 @@ REASONS: dict[str, str] = {
 """Why a contract is closed to the chooser, as a short label for greyed-out buttons: one entry
 per :class:`ClosedReason` member (typed by ``str`` so a plain id still looks a label up)."""
 
-UNITS: dict[str, str] = {
-    "diamonds": N_("diamonds"),
-    "tricks": N_("tricks"),
-    "queens": N_("queens"),
-    "kings and jacks": N_("kings and jacks"),
-    "hearts": N_("hearts"),
+UNITS: dict[str, Counted] = {
+    "diamonds": ngettext("diamond", "diamonds", "expected"),
+    "tricks": ngettext("trick", "tricks", "expected"),
+    "queens": ngettext("queen", "queens", "expected"),
+    "kings and jacks": ngettext("king or jack", "kings and jacks", "expected"),
+    "hearts": ngettext("heart", "hearts", "expected"),
 }
-"""Things a sum counts, used as the {unit} of sum_mismatch."""
+"""Things a sum counts, used as the {unit} of sum_mismatch: their words follow the count
+(`expected`) in front of them."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from .contracts import (
@@ -21,6 +21,7 @@ from .deal import Deal, dump_value, is_int
 from .errors import NotARecordError, Problem, RuleError
 from .games import GAMES, Game, check_players, check_setup
 from .replay import Replay, parse_deal, replay
+from .text import TEXT_LIMITS, table_text
 
 FORMAT = "scorekeeper-game/1"
 SETUP_KEYS = ("format", "game", "mode", "players", "first", "house_rules", "deals")
@@ -221,16 +222,28 @@ def _load_setup(data: dict[str, Any]) -> tuple[Record, list[Any]]:
         value = data.get(key)
         if value is not None and not isinstance(value, str):
             _fail(Problem(key, "not_text"))
-        if value is not None and key.endswith("_at"):
-            try:
-                datetime.fromisoformat(value)
-            except ValueError:
-                _fail(Problem(key, "not_text"))
+        if key in TEXT_LIMITS:  # cleaned and limited as the forms do
+            value, too_long = table_text(key, value)
+            if too_long is not None:
+                _fail(too_long)
+        elif value is not None and parse_timestamp(value) is None:
+            _fail(Problem(key, "bad_timestamp"))
         texts[key] = value
     if not isinstance(data["deals"], list):
         _fail(Problem("deals", "not_list"))
     game = Game(game_id, mode, tuple(players), first, house_rules)
     return Record(game, **texts), data["deals"]
+
+
+def parse_timestamp(value: str) -> datetime | None:
+    """A record's ISO 8601 stamp in UTC, or None when it is not one or leaves the years 1–9999
+    once converted to UTC. A stamp without an offset is taken as UTC (early exports from SQLite
+    wrote them so)."""
+    try:
+        stamp = datetime.fromisoformat(value)
+        return stamp.replace(tzinfo=UTC) if stamp.tzinfo is None else stamp.astimezone(UTC)
+    except (ValueError, OverflowError):
+        return None
 
 
 def _load_house_rules(raw: Any) -> HouseRules:

@@ -1,21 +1,33 @@
 """Text the table types: names and notes are shown to everyone at the table.
 
-One cleaning function and one set of limits, for the forms and for imported records alike.
+One set of limits and one set of functions, for the forms and for game records alike
+(GAME-RECORD.md): a player's name holding a control character or a bidi override is refused,
+and so is one with nothing visible in it; the game's name and notes are cleaned of such
+characters, then refused when longer than their limit.
 """
 
 from __future__ import annotations
 
 import unicodedata
 
+from .errors import Problem
+
 PLAYER_NAME_LENGTH = 40
-"""A player's name, in characters (after cleaning)."""
+"""A player's name, in characters."""
 GAME_NAME_LENGTH = 80
-"""The evening's name for a game."""
+"""The evening's name for a game (after cleaning)."""
 NOTES_LENGTH = 2000
-"""A game's notes."""
+"""A game's notes (after cleaning)."""
+TEXT_LIMITS = {"name": GAME_NAME_LENGTH, "notes": NOTES_LENGTH}
+"""The record's own text fields and their limits; notes keep their line breaks."""
 
 # Bidi embedding/override/isolate controls: a name must not reorder the text around it.
-_BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+_BIDI_OVERRIDES = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# ... and the marks cleaning also drops from the game's name and notes
+_STRIPPED = _BIDI_OVERRIDES | frozenset("\u200e\u200f\u061c")
+# letters that draw nothing (Hangul and half-width fillers, the blank Braille pattern)
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp", "Mn", "Me"})
 
 
 def clean_text(value: object, *, multiline: bool = False) -> str | None:
@@ -25,7 +37,7 @@ def clean_text(value: object, *, multiline: bool = False) -> str | None:
     text = str(value)
     kept = []
     for char in text:
-        if char in _BIDI_CONTROLS:
+        if char in _STRIPPED:
             continue
         if multiline and char == "\n":
             kept.append(char)
@@ -34,3 +46,33 @@ def clean_text(value: object, *, multiline: bool = False) -> str | None:
             continue
         kept.append(char)
     return "".join(kept).strip()
+
+
+def table_text(key: str, value: str | None) -> tuple[str | None, Problem | None]:
+    """The game's `name` or `notes` cleaned as stored (None when empty), and the Problem when
+    it is longer than its limit."""
+    text = clean_text(value, multiline=key == "notes") or None
+    limit = TEXT_LIMITS[key]
+    if text is not None and len(text) > limit:
+        return text, Problem(key, "long_text", {"maximum": limit})
+    return text, None
+
+
+def is_visible(text: str) -> bool:
+    """Whether the text draws anything: not only spaces, joiners, marks and fillers."""
+    return any(not char.isspace() and char not in _BLANK_LETTERS
+               and unicodedata.category(char) not in _INVISIBLE_CATEGORIES for char in text)
+
+
+def name_problem(path: str, name: str) -> Problem | None:
+    """Why a player's name is refused: a control character or bidi override inside it (spaces,
+    tabs and line breaks around it are ignored, as when names are compared), nothing visible,
+    or too long."""
+    if any(char in _BIDI_OVERRIDES or unicodedata.category(char) == "Cc"
+           for char in name.strip()):
+        return Problem(path, "control_in_name")
+    if not is_visible(name):
+        return Problem(path, "blank_name")
+    if len(name) > PLAYER_NAME_LENGTH:
+        return Problem(path, "long_name", {"maximum": PLAYER_NAME_LENGTH})
+    return None

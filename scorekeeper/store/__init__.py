@@ -2,7 +2,9 @@
 
 - :mod:`.games`: find, create and write games; a row to its record and back;
 - :mod:`.deals`: entering, correcting and undoing deals when several phones race;
-- :mod:`.records`: moving records in and out (import, export, backup), all or nothing.
+- :mod:`.records`: moving records in and out (import, export, backup), all or nothing;
+- :mod:`.limits`: what clients did lately (wrong access codes, imports), counted for every
+  worker and host that shares the database.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..settings import MIGRATIONS_DIR
+from . import limits  # noqa: F401  (its tables belong to the models' metadata)
 from .db import db, migrate
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..rules import GAMES, Game, HouseRules, Record, Replay, dump_deal, parse_deal, replay
 from ..rules.record import dump_house_rules
-from ..rules.text import clean_text
+from ..rules.record import parse_timestamp as record_timestamp
 from .db import db
 from .models import GameRow, utcnow
 
@@ -105,11 +105,8 @@ def game_of(row: GameRow) -> Game:
 
 
 def parse_timestamp(value: str | None) -> datetime | None:
-    """An ISO 8601 stamp as an aware datetime (a stamp without offset is taken as UTC)."""
-    if value is None:
-        return None
-    stamp = datetime.fromisoformat(value)
-    return stamp.replace(tzinfo=UTC) if stamp.tzinfo is None else stamp.astimezone(UTC)
+    """A checked record's ISO 8601 stamp as an aware datetime in UTC (None when absent)."""
+    return None if value is None else record_timestamp(value)
 
 
 def format_timestamp(value: datetime | None) -> str | None:
@@ -137,8 +134,7 @@ def row_of(record: Record) -> GameRow:
         token=new_token(), view_token=new_token(), game=game.game, mode=game.mode,
         players=list(game.players), first=game.first, house_rules=dump_house_rules(game),
         deals=[dump_deal(deal) for deal in game.deals], deal_count=len(game.deals),
-        finished=result.finished, name=clean_text(record.name) or None,
-        notes=clean_text(record.notes, multiline=True) or None, version=1,
+        finished=result.finished, name=record.name, notes=record.notes, version=1,
         created_at=created, updated_at=parse_timestamp(record.updated_at) or created,
     )
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from ..rules import NotARecordError, Problem, Record, RuleError
+from ..rules import NotARecordError, Record, RuleError
 from ..rules.record import dump_record, parse_json, record_from_json
-from ..rules.text import GAME_NAME_LENGTH, clean_text
+from . import limits
 from .db import db
 from .games import record_of, row_of
 from .models import GameRow
@@ -49,14 +50,36 @@ def _players_of(data: Any) -> list[str] | None:
     return None
 
 
-def _check_text(record: Record) -> None:
-    """The store's limits on the table's own text (the engine accepts any string)."""
-    if record.name is not None and len(clean_text(record.name) or "") > GAME_NAME_LENGTH:
-        raise RuleError([Problem("name", "long_name", {"maximum": GAME_NAME_LENGTH})])
+@dataclass(frozen=True)
+class ImportCaps:
+    """The most one import may hold: records, and deals in all of them (the web's; the
+    operator's command has none)."""
+
+    records: int
+    deals: int
 
 
-def parse_records(data: str | bytes) -> list[Record]:
-    """One record or a JSON array of records, each replayed by the engine; ImportRefused if not."""
+class ImportLimited(ValueError):
+    """An import refused whole for its size or for how much its address imported lately.
+
+    `what` is "records" or "deals" (the file holds `count`, more than `maximum`), "requests"
+    (the address made `maximum` imports this hour) or "games" (the file's `count` games would
+    take the address past `maximum` games this hour).
+    """
+
+    def __init__(self, what: str, count: int, maximum: int) -> None:
+        self.what, self.count, self.maximum = what, count, maximum
+        super().__init__(f"{what}: {count} (at most {maximum})")
+
+
+def _deal_count(item: Any) -> int:
+    deals = item.get("deals") if isinstance(item, dict) else None
+    return len(deals) if isinstance(deals, list) else 0
+
+
+def parse_records(data: str | bytes, caps: ImportCaps | None = None) -> list[Record]:
+    """One record or a JSON array of records, each replayed by the engine; ImportRefused if not,
+    ImportLimited (before any replay) if the file holds more than `caps` allow."""
     try:
         parsed = parse_json(data)
     except NotARecordError as error:
@@ -65,11 +88,16 @@ def parse_records(data: str | bytes) -> list[Record]:
     items = parsed if several else [parsed]
     if several and not items:
         raise ImportRefused(NotARecordError("not a game record: the array is empty"), count=0)
+    if caps is not None:
+        if len(items) > caps.records:
+            raise ImportLimited("records", len(items), caps.records)
+        deals = sum(_deal_count(item) for item in items)
+        if deals > caps.deals:
+            raise ImportLimited("deals", deals, caps.deals)
     records = []
     for position, item in enumerate(items, start=1):
         try:
             record = record_from_json(item)
-            _check_text(record)
         except (RuleError, NotARecordError) as error:
             raise ImportRefused(error, record=position if several else None, count=len(items),
                                 players=_players_of(item)) from None
@@ -92,6 +120,25 @@ def store_records(records: Iterable[Record]) -> list[GameRow]:
 def import_records(data: str | bytes) -> list[GameRow]:
     """Check every record of the file, then store them all; ImportRefused (nothing stored)."""
     return store_records(parse_records(data))
+
+
+def import_from(address: str, data: str | bytes, caps: ImportCaps) -> list[GameRow]:
+    """The import page's import: at most `caps` at once, and at most a few imports and
+    :data:`~.limits.IMPORTED_GAMES_PER_HOUR` games an hour from one address (counted for
+    every worker and host); ImportLimited or ImportRefused, nothing stored."""
+    left = limits.imports_left(address)
+    if left.requests <= 0:
+        raise ImportLimited("requests", limits.IMPORT_REQUESTS.per_address,
+                            limits.IMPORT_REQUESTS.per_address)
+    rows: list[GameRow] = []
+    try:
+        records = parse_records(data, caps)
+        if len(records) > left.games:
+            raise ImportLimited("games", len(records), limits.IMPORTED_GAMES_PER_HOUR)
+        rows = store_records(records)
+    finally:
+        limits.note_import(address, len(rows))
+    return rows
 
 
 def exportable(rows: Iterable[GameRow]) -> list[GameRow]:

@@ -3,17 +3,17 @@
 When the operator sets `ACCESS_CODE` (config) or `SCOREKEEPER_ACCESS_CODE` (environment), every
 request except static files and the code page itself is sent to a small page asking for the code.
 The session keeps a keyed fingerprint of the code, not the code, so changing the code asks every
-browser again.
+browser again. Wrong codes are counted in the database (:mod:`scorekeeper.store.limits`), per
+address and for everyone, so workers, hosts and rotating addresses share one limit; beyond it a
+code is checked only when a slot is free, and a right one is let in then.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import os
-import threading
-import time
-from collections import deque
 from typing import Any
 
 from flask import (
@@ -31,6 +31,7 @@ from werkzeug.wrappers import Response
 from wtforms import HiddenField, PasswordField
 from wtforms.validators import InputRequired, Length
 
+from ..store import limits
 from .languages import lazy_gettext as _l
 from .links import local_path
 
@@ -39,9 +40,6 @@ bp = Blueprint("access", __name__)
 SESSION_KEY = "access"
 # the language switch stays open so the code page can be read in any language
 OPEN_ENDPOINTS = frozenset({"static", "manifest", "access.ask", "pages.set_language"})
-# Guessing the code: at most this many wrong codes per address per window, per worker process.
-MAX_WRONG_CODES = 10
-WRONG_CODE_WINDOW = 300.0
 
 
 class AccessForm(FlaskForm):
@@ -73,35 +71,6 @@ def has_access() -> bool:
     return isinstance(remembered, str) and hmac.compare_digest(remembered, _fingerprint(code))
 
 
-class WrongCodes:
-    """Recent wrong codes per client address, in this worker process."""
-
-    def __init__(self) -> None:
-        self.times: dict[str, deque[float]] = {}
-        self.lock = threading.Lock()
-
-    def too_many(self, address: str, *, failed: bool = False) -> bool:
-        """Whether `address` guessed wrong too often lately (after counting a new failure)."""
-        now = time.monotonic()
-        with self.lock:
-            if len(self.times) > 10_000:  # keep memory bounded: forget everyone
-                self.times.clear()
-            times = self.times.setdefault(address, deque())
-            while times and now - times[0] > WRONG_CODE_WINDOW:
-                times.popleft()
-            if failed:
-                times.append(now)
-            if not times:
-                del self.times[address]
-                return False
-            return len(times) >= MAX_WRONG_CODES
-
-
-def _too_many_wrong_codes(address: str, *, failed: bool = False) -> bool:
-    wrong_codes: WrongCodes = current_app.extensions["scorekeeper.access"]
-    return wrong_codes.too_many(address, failed=failed)
-
-
 def _local_path(target: str | None) -> str:
     """`target` if it is a path on this site, else the home page (no open redirect)."""
     return local_path(target, url_for("games.home"))
@@ -130,16 +99,18 @@ def ask() -> Any:
         return redirect(_local_path(request.args.get("next")), 303)
     if request.method == "GET":
         form.next.data = request.args.get("next", "")
-    address = request.remote_addr or ""
-    if request.method == "POST" and _too_many_wrong_codes(address):
-        form.code.errors = [_l("Too many wrong codes. Wait a few minutes, then try again.")]
-        return render_template("pages/access.html", form=form), 429
     if form.validate_on_submit():
+        ticket = limits.check_code(limits.address_key(request.remote_addr))
+        if ticket is None:  # not checked at all: a guess learns nothing
+            form.code.errors = [_l("Too many wrong codes were tried lately. Wait a few "
+                                   "seconds, then try again.")]
+            return render_template("pages/access.html", form=form), 429, {
+                "Retry-After": str(math.ceil(limits.WRONG_CODES.address_interval))}
         entered = (form.code.data or "").encode()
         if hmac.compare_digest(entered, code.encode()):
+            limits.right_code(ticket)
             session[SESSION_KEY] = _fingerprint(code)
             return redirect(_local_path(form.next.data), 303)
-        _too_many_wrong_codes(address, failed=True)
         form.code.errors = [*form.code.errors, _l("That is not the code. Ask the host.")]
     status = 422 if request.method == "POST" else 200
     return render_template("pages/access.html", form=form), status
@@ -149,6 +120,5 @@ def init_app(app: Flask) -> None:
     """Read the code from the environment (unless configured) and guard every request."""
     if not app.config.get("ACCESS_CODE"):
         app.config["ACCESS_CODE"] = os.environ.get("SCOREKEEPER_ACCESS_CODE", "").strip() or None
-    app.extensions["scorekeeper.access"] = WrongCodes()
     app.register_blueprint(bp)
     app.before_request(_require_code)

@@ -8,7 +8,7 @@ deal's number, the game's version, whether it corrects a past deal) and reads al
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, assert_never
@@ -16,16 +16,41 @@ from typing import Any, assert_never
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, Field, HiddenField, RadioField, StringField, TextAreaField
-from wtforms.validators import InputRequired, Length, Optional
+from wtforms.validators import InputRequired, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
 from ..rules import CONTRACTS, SUITS, FieldSpec
 from ..rules.autofill import Filled
+from ..rules.contracts import HouseRules, QueenOfDiamonds, Winners
 from ..rules.deal import FieldKind
-from ..rules.text import GAME_NAME_LENGTH, NOTES_LENGTH, PLAYER_NAME_LENGTH, clean_text
+from ..rules.text import table_text
 from ..store.deals import Entry
-from ..words.labels import GAME_LABELS
+from ..words.labels import GAME_LABELS, problem_text
+from .languages import gettext
 from .languages import lazy_gettext as _l
+
+
+def strip_spaces(value: str | None) -> str | None:
+    """What a player typed, without the spaces around it."""
+    return value.strip() if isinstance(value, str) else value
+
+
+class TableText:
+    """The game's name or notes, cleaned and limited by the same function as a record's
+    (:func:`~scorekeeper.rules.text.table_text`): a validator, with `clean` as its filter."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    @staticmethod
+    def clean(key: str) -> Callable[[str | None], str | None]:
+        """The filter: the text as it would be stored."""
+        return lambda value: table_text(key, value)[0]
+
+    def __call__(self, form: FlaskForm, field: Field) -> None:
+        _, problem = table_text(self.key, field.data)
+        if problem is not None:
+            raise ValidationError(problem_text(problem, "", (), gettext, str(field.label.text)))
 
 
 class ChipField(Field):
@@ -272,14 +297,11 @@ class NewGameForm(FlaskForm):
                                            ("partnership", _l("Partnership: 1st & 3rd "
                                                               "against 2nd & 4th"))),
                       default="solo", validators=[InputRequired()])
-    player_0 = StringField(_l("1st player"), validators=[Length(max=PLAYER_NAME_LENGTH)],
-                           filters=[clean_text])
-    player_1 = StringField(_l("2nd player"), validators=[Length(max=PLAYER_NAME_LENGTH)],
-                           filters=[clean_text])
-    player_2 = StringField(_l("3rd player"), validators=[Length(max=PLAYER_NAME_LENGTH)],
-                           filters=[clean_text])
-    player_3 = StringField(_l("4th player"), validators=[Length(max=PLAYER_NAME_LENGTH)],
-                           filters=[clean_text])
+    # judged by the engine's check_players, as a record's names are (the view asks it)
+    player_0 = StringField(_l("1st player"), filters=[strip_spaces])
+    player_1 = StringField(_l("2nd player"), filters=[strip_spaces])
+    player_2 = StringField(_l("3rd player"), filters=[strip_spaces])
+    player_3 = StringField(_l("4th player"), filters=[strip_spaces])
     doubling = BooleanField(_l("Doubling"), default=True)
     doubled_self_take = RadioField(
         _l("A doubler who takes their own card"),
@@ -288,8 +310,31 @@ class NewGameForm(FlaskForm):
         default="net", validators=[InputRequired()])
     swap_diamonds_ltoosh = BooleanField(_l("Diamonds −15 each, Ltoosh −10 a trick"),
                                         default=False)
+    doubled_queen_of_diamonds = RadioField(
+        _l("A doubled Q♦ in Complex"),
+        choices=((QueenOfDiamonds.QUEEN, _l("doubles its queen part (−60 / +25)")),
+                 (QueenOfDiamonds.WHOLE, _l("doubles the whole card (−70 / +35)"))),
+        default=QueenOfDiamonds.QUEEN, validators=[Optional()])
+    winners = RadioField(
+        _l("Who wins"),
+        choices=((Winners.HIGHEST, _l("the highest total")),
+                 (Winners.POSITIVE, _l("everyone above zero"))),
+        default=Winners.HIGHEST, validators=[Optional()])
+    # these two may be missing from a form sent by a page loaded before they were offered:
+    # missing means the default; a value not offered is refused
     name = StringField(_l("Name for the evening (optional)"),
-                       validators=[Optional(), Length(max=GAME_NAME_LENGTH)], filters=[clean_text])
+                       validators=[Optional(), TableText("name")],
+                       filters=[TableText.clean("name")])
+
+    def house_rules(self) -> HouseRules:
+        """Every house rule as chosen; the game's own are kept by ``house_rules_for``."""
+        return HouseRules(
+            doubling=bool(self.doubling.data),
+            doubled_self_take=self.doubled_self_take.data,
+            swap_diamonds_ltoosh=bool(self.swap_diamonds_ltoosh.data),
+            doubled_queen_of_diamonds=QueenOfDiamonds(
+                self.doubled_queen_of_diamonds.data or QueenOfDiamonds.QUEEN),
+            winners=Winners(self.winners.data or Winners.HIGHEST))
 
     def players(self) -> list[str]:
         """The four names in order of play."""
@@ -316,10 +361,10 @@ class ConfirmForm(FlaskForm):
 class NotesForm(FlaskForm):
     """The game's name and notes, editable at any time."""
 
-    name = StringField(_l("Name"), validators=[Optional(), Length(max=GAME_NAME_LENGTH)],
-                       filters=[clean_text])
-    notes = TextAreaField(_l("Notes"), validators=[Optional(), Length(max=NOTES_LENGTH)],
-                          filters=[lambda v: clean_text(v, multiline=True)])
+    name = StringField(_l("Name"), validators=[Optional(), TableText("name")],
+                       filters=[TableText.clean("name")])
+    notes = TextAreaField(_l("Notes"), validators=[Optional(), TableText("notes")],
+                          filters=[TableText.clean("notes")])
     version = NumberField("", validators=[InputRequired()])
 
 

@@ -20,7 +20,7 @@ from werkzeug.http import parse_accept_header
 
 __all__ = ["LANGUAGES", "LANGUAGE_NAMES", "RTL_LANGUAGES", "choose_language", "current_language",
            "direction", "gettext", "init_app", "lazy_gettext", "live_etag", "ngettext",
-           "select_locale"]
+           "plural_form", "select_locale"]
 
 LANGUAGE_NAMES = {"ar": "العربية", "en": "English", "tr": "Türkçe", "ru": "Русский",
                   "hi": "हिन्दी"}
@@ -83,6 +83,12 @@ def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
     """The form of a counted message that the reader's language uses for `num`."""
     variables.setdefault("num", num)
     return translations().ungettext(singular, plural, num) % variables
+
+
+def plural_form(singular: str, plural: str, num: int) -> str:
+    """The form of a counted message for `num`, unformatted (the engine's refusals fill their
+    own ``{placeholders}``)."""
+    return translations().ungettext(singular, plural, num)
 
 
 def init_app(app: Flask) -> None:

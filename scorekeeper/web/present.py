@@ -12,13 +12,13 @@ import segno
 from markupsafe import Markup
 
 from ..rules import CONTRACTS, GAMES, SUIT_SYMBOLS, SUITS, TEAMS, Problem, Replay
-from ..rules.contracts import ContractKind
+from ..rules.contracts import ContractKind, Winners
 from ..rules.deal import FieldKind
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
 from ..words import labels
 from ..words.chart import chart_summary, running_totals_svg
 from ..words.takes import short_takes
-from .languages import current_language, direction, gettext
+from .languages import current_language, direction, gettext, plural_form
 
 
 def field_label(contract: str, path: str, players: Sequence[str]) -> str:
@@ -29,7 +29,7 @@ def field_label(contract: str, path: str, players: Sequence[str]) -> str:
 def problem_text(problem: Problem, contract: str, players: Sequence[str],
                  label: str | None = None) -> str:
     """A refusal as a sentence in the reader's language (`label` names the field instead)."""
-    return labels.problem_text(problem, contract, players, gettext, label)
+    return labels.problem_text(problem, contract, players, gettext, label, plural_form)
 
 
 def reason_label(reason: str | None) -> str:
@@ -67,6 +67,19 @@ def kingdom_grid(result: Replay) -> list[list[int | None]]:
 def standings(result: Replay) -> list[int]:
     """Seats from the highest total to the lowest (ties keep the order of play)."""
     return sorted(range(4), key=lambda seat: -result.totals[seat])
+
+
+def zero_side(result: Replay, seat: int) -> str:
+    """Under `winners` "positive" (Turkish tables' çıktı / battı): whether the seat's total is
+    above zero, below it or at it, in words; "" under any other rule."""
+    if result.game.house_rules.winners != Winners.POSITIVE:
+        return ""
+    total = result.totals[seat]
+    if total > 0:
+        return gettext("above zero")
+    if total < 0:
+        return gettext("below zero")
+    return gettext("at zero")
 
 
 def team_standings(result: Replay) -> list[int]:
@@ -142,6 +155,7 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "reason_label": reason_label,
     "field_label": field_label,
     "signed": signed,
+    "zero_side": zero_side,
     "bidi": bidi,
     "suited": suited,
     "short_names": short_names,

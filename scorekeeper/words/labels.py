@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from ..rules.cards import SUIT_SYMBOLS, TEAMS
 from ..rules.contracts import KING_OF_HEARTS_CARD
-from ..rules.errors import Problem
+from ..rules.errors import Problem, TranslatePlural, english_plural
 from ..rules.messages import N_, REASONS
 
 Translate = Callable[[str], str]
@@ -242,14 +242,15 @@ def field_group(path: str) -> str:
 
 
 def problem_text(problem: Problem, contract: str, players: Sequence[str],
-                 translate: Translate = identity, label: str | None = None) -> str:
+                 translate: Translate = identity, label: str | None = None,
+                 translate_plural: TranslatePlural = english_plural) -> str:
     """A refusal as a sentence in the reader's language (`label` names the field instead)."""
     if label is None:
         label = field_label(contract, problem.field, players, translate)
     seat = problem.params.get("seat")
     if isinstance(seat, int) and 0 <= seat < len(players):  # a refusal about one player
         problem = Problem(problem.field, problem.code, {**problem.params, "name": players[seat]})
-    text = problem.render(translate, field_label=label)
+    text = problem.render(translate, field_label=label, translate_plural=translate_plural)
     if text and text[-1] not in ".!?؟":
         text += "."
     return text[:1].upper() + text[1:]

@@ -182,3 +182,35 @@ def test_a_refusal_is_shown_in_arabic(new_context, screenshots) -> None:  # type
     player.check("a refused Complex deal")
     error.scroll_into_view_if_needed()
     player.shot("deal-error", full_page=False)
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+@pytest.mark.parametrize("locale", ["ar", "en"])
+def test_the_new_house_rules_are_chosen_by_taps(new_context, screenshots, locale: str,  # type: ignore[no-untyped-def]
+                                                javascript: bool) -> None:
+    """RULES.md's doubled_queen_of_diamonds and winners on the new-game page, with and without
+    JavaScript: chosen by a tap, kept for their own game, shown on its rules page."""
+    page = new_context(locale=locale, javascript=javascript).new_page()
+    for game, rule, value in (("trix-complex", "doubled_queen_of_diamonds", "whole"),
+                              ("turkish-king", "winners", "positive")):
+        page.goto("/new")
+        page.click(f"label[for=game-{GAMES.index(game)}]")
+        check_layout(page, f"new {game} in {locale}")
+        for seat, name in enumerate(("Rami", "Lina", "Omar", "Dana")):
+            page.fill(f"#player_{seat}", name)
+        page.click(f"input[name={rule}][value={value}] + label")
+        expect(page.locator(f"input[name={rule}][value={value}]")).to_be_checked()
+        suffix = "js" if javascript else "nojs"
+        page.screenshot(path=str(screenshots / f"{locale}-new-{game}-{suffix}.png"),
+                        full_page=True)
+        page.click("button[type=submit]")
+        page.wait_for_url(re.compile(r"/g/[^/]+$"))
+        page.goto(page.url + "/rules")
+        shown = page.locator(".house-rules")
+        if game == "turkish-king":
+            expect(shown).to_contain_text("everyone above zero" if locale == "en"
+                                          else "كل من أنهى فوق الصفر")
+        else:
+            # a right-to-left catalogue isolates each number, so its sign leads
+            expect(shown).to_contain_text(
+                re.compile("\\(\u2066?−70\u2069? / \u2066?\\+35\u2069?\\)"))

@@ -5,6 +5,7 @@ Imported as ``tests.rules.strategies``.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 from hypothesis import strategies as st
@@ -26,6 +27,7 @@ from scorekeeper.rules import (
     replay,
     with_deal,
 )
+from scorekeeper.rules.text import clean_text, name_problem
 
 seats = st.integers(min_value=0, max_value=3)
 
@@ -159,8 +161,18 @@ def games(game: str | None = None, *, complete: bool = True) -> st.SearchStrateg
     return games_with_entries(game, complete=complete).map(lambda pair: pair[0])
 
 
+# the table's own text as a record holds it: already cleaned the way the forms clean it
 text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
-timestamps = st.datetimes().map(lambda moment: moment.isoformat())
+game_name = text.map(lambda value: clean_text(value) or None)
+notes = text.map(lambda value: clean_text(value, multiline=True) or None)
+offsets = st.integers(min_value=-14 * 60, max_value=14 * 60).map(
+    lambda minutes: timezone(timedelta(minutes=minutes)))
+# with an offset, or without one (taken as UTC, as early exports wrote them)
+timestamps = (st.datetimes().map(lambda moment: moment.isoformat())
+              | st.datetimes(timezones=st.just(UTC)).map(lambda moment: moment.isoformat())
+              | st.datetimes(min_value=datetime(2, 1, 1), max_value=datetime(9998, 12, 31),
+                             timezones=offsets).map(lambda moment: moment.isoformat()))
+player_name = st.text(min_size=1, max_size=40).filter(lambda name: name_problem("", name) is None)
 
 
 @st.composite
@@ -168,8 +180,8 @@ def records(draw: st.DrawFn, *, complete: bool | None = None) -> Record:
     """A record: a legal game (complete or not) with the table's own text, or none."""
     finished = draw(st.booleans()) if complete is None else complete
     game = draw(games(complete=finished))
-    names = draw(st.lists(st.text(min_size=1, max_size=40).filter(str.strip), min_size=4,
+    names = draw(st.lists(player_name, min_size=4,
                           max_size=4, unique_by=lambda name: name.strip().casefold()))
     game = Game(game.game, game.mode, tuple(names), game.first, game.house_rules, game.deals)
-    return Record(game, name=draw(st.none() | text), notes=draw(st.none() | text),
+    return Record(game, name=draw(st.none() | game_name), notes=draw(st.none() | notes),
                   created_at=draw(st.none() | timestamps), updated_at=draw(st.none() | timestamps))

@@ -220,6 +220,15 @@ def test_trix_games_allow_partnership(game: str) -> None:
     (["Rami", "Lina", "Omar", "Rami\t"], 3, "same_name"),
     (["Straße", "Lina", "Omar", "STRASSE"], 3, "same_name"),
     (["Ayşe", "Lina", "Omar", "ayşe"], 3, "same_name"),
+    (["Rami", "\u202eLina", "Omar", "Dana"], 1, "control_in_name"),
+    (["Rami", "Lina", "Om\x00ar", "Dana"], 2, "control_in_name"),
+    (["\x1b[2J\x1b[31mRami", "Lina", "Omar", "Dana"], 0, "control_in_name"),
+    (["Rami", "Lina", "Omar", "\u2066Dana\u2069"], 3, "control_in_name"),
+    (["Rami", "Li\nna", "Omar", "Dana"], 1, "control_in_name"),
+    (["Rami", "Lina", "\x07", "Dana"], 2, "control_in_name"),
+    (["Rami", "\u200b", "Omar", "Dana"], 1, "blank_name"),
+    (["Rami", "Lina", " \u200b\u200d\u3164 \u2800", "Dana"], 2, "blank_name"),
+    (["Rami", "Lina", "Omar", "\u00a0\u2060\ufeff"], 3, "blank_name"),
 ])
 def test_player_names(names: list[str], seat: int, code: str) -> None:
     error = refusal(raw_record(players=names))
@@ -234,6 +243,8 @@ def test_player_names(names: list[str], seat: int, code: str) -> None:
     ["A", "B", "C", "D"],
     ["Rami", "Rami Jr", "Omar", "Dana"],
     ["Rami", "Lina", "Omar", "R ami"],
+    ["رامي", "لينا", "عمر", "می\u200cخواهم"],  # a zero-width non-joiner belongs to the name
+    ["Rami", "Lina", "Omar", "Da\u200fna"],  # a right-to-left mark does not reorder anything
 ])
 def test_good_player_names(names: list[str]) -> None:
     assert load(raw_record(players=names)).game.players == tuple(names)
@@ -300,7 +311,43 @@ def test_text_fields_are_text(key: str, value: object) -> None:
 @pytest.mark.parametrize("key", ["created_at", "updated_at"])
 @pytest.mark.parametrize("value", ["yesterday", "", "2024-13-01", "1/3/2024 20:15"])
 def test_timestamps_are_iso_8601(key: str, value: str) -> None:
-    assert first_problem(refusal(raw_record(**{key: value}))) == (key, "not_text")
+    assert first_problem(refusal(raw_record(**{key: value}))) == (key, "bad_timestamp")
+
+
+@pytest.mark.parametrize("key", ["created_at", "updated_at"])
+@pytest.mark.parametrize("value", ["0001-01-01T00:00:00+14:00", "9999-12-31T23:30:00-01:00",
+                                   "0001-01-01T13:59:59+14:00"])
+def test_timestamps_stay_within_years_1_to_9999_in_utc(key: str, value: str) -> None:
+    """Converted to UTC these leave the years datetime (and a database) can hold."""
+    error = refusal(raw_record(**{key: value}))
+    assert first_problem(error) == (key, "bad_timestamp")
+    assert error.headline().startswith(f"{key} must be a date and time")
+
+
+@pytest.mark.parametrize("value", ["0001-01-01T00:00:00+00:00", "0001-01-01T14:00:00+14:00",
+                                   "9999-12-31T23:59:59.999999+00:00",
+                                   "9999-12-31T20:00:00-03:00"])
+def test_the_edges_of_the_years_load(value: str) -> None:
+    assert load(raw_record(created_at=value)).created_at == value
+
+
+@pytest.mark.parametrize("key", ["name", "notes"])
+def test_text_is_cleaned_as_the_forms_clean_it(key: str) -> None:
+    record = load(raw_record(**{key: "  \u202eFriday\x00 \x1b[31mnight\u2066  "}))
+    assert getattr(record, key) == "Friday [31mnight"
+    assert load(raw_record(notes="line one\r\n\u202eline two\x07")).notes == (
+        "line one\nline two")
+    assert getattr(load(raw_record(**{key: " \u200b\u202e "})), key) is None
+
+
+@pytest.mark.parametrize(("key", "limit"), [("name", 80), ("notes", 2000)])
+def test_text_limits_are_the_forms(key: str, limit: int) -> None:
+    assert getattr(load(raw_record(**{key: "x" * limit})), key) == "x" * limit
+    # characters cleaning removes do not count
+    assert getattr(load(raw_record(**{key: "\u202e" * 50 + "x" * limit})), key) == "x" * limit
+    error = refusal(raw_record(**{key: "x" * (limit + 1)}))
+    assert first_problem(error) == (key, "long_text")
+    assert error.headline() == f"{key}: at most {limit} characters"
 
 
 @pytest.mark.parametrize("value", ["2024-03-01", "2024-03-01T20:15:00", "2024-03-01 20:15:00.123"])

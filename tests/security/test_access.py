@@ -173,23 +173,151 @@ def test_links_with_impossible_tokens_are_404s(app: Flask, table: Table) -> None
                 assert response.status_code == 404, (method, url)
 
 
-def test_guessing_the_code_is_slowed_down(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
-    """After a few wrong codes from one address, even the right one waits a few minutes."""
-    from scorekeeper.web import access
+# --- guessing the code: limits kept in the database ---------------------------------------------
 
+
+class Clock:
+    """The limits' clock, moved by hand."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from scorekeeper.store import limits
+
+        self.now = 1_800_000_000.0
+        monkeypatch.setattr(limits, "now", lambda: self.now)
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def client_at(app: Flask, address: str) -> FlaskClient:
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+def limit_rows(app: Flask) -> tuple[int, int]:
+    from sqlalchemy import func, select
+
+    from scorekeeper.store.db import db
+    from scorekeeper.store.limits import LimitEvent, LimitSlot
+
+    with app.app_context():
+        counts = (db.session.scalar(select(func.count()).select_from(LimitEvent)) or 0,
+                  db.session.scalar(select(func.count()).select_from(LimitSlot)) or 0)
+        db.session.remove()
+    return counts
+
+
+def test_wrong_codes_from_one_address_are_capped(app: Flask,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Beyond the allowance an address gets one check per interval; the rest are not checked
+    at all (429), so they learn nothing, right code or not."""
+    from scorekeeper.store.limits import WRONG_CODES
+
+    clock = Clock(monkeypatch)
     app.config["ACCESS_CODE"] = CODE
-    guesser = app.test_client()
-    for guess in range(access.MAX_WRONG_CODES):
+    guesser = client_at(app, "198.51.100.9")
+    for guess in range(WRONG_CODES.per_address):
         assert enter_code(guesser, f"guess {guess}").status_code == 422
-    blocked = enter_code(guesser, CODE)
-    assert blocked.status_code == 429
+    assert enter_code(guesser, "one more").status_code == 422  # the address's slot
+    refused = enter_code(guesser, "and another")
+    assert refused.status_code == 429
+    assert "Wait a few seconds" in page(refused).text
+    assert refused.headers["Retry-After"] == "6"
+    assert enter_code(guesser, CODE).status_code == 429  # not checked: the slot is taken
     assert guesser.get("/").status_code == 303
-    neighbour = app.test_client()
-    neighbour.environ_base["REMOTE_ADDR"] = "192.0.2.7"
+    neighbour = client_at(app, "192.0.2.7")  # another address is not held up
     assert enter_code(neighbour, CODE).status_code == 303
-    clock = access.time.monotonic() + access.WRONG_CODE_WINDOW + 1
-    monkeypatch.setattr(access.time, "monotonic", lambda: clock)
+    clock.advance(WRONG_CODES.address_interval)
     assert enter_code(guesser, CODE).status_code == 303
+    assert guesser.get("/").status_code == 200
+
+
+def test_a_right_code_from_an_address_that_guessed_wrong_is_let_in(
+        app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Someone behind the same address (NAT, a proxy) guessed wrong all they may: the host's
+    right code still gets in, with no lock to wait out."""
+    from scorekeeper.store.limits import WRONG_CODES
+
+    Clock(monkeypatch)
+    app.config["ACCESS_CODE"] = CODE
+    for guess in range(WRONG_CODES.per_address):
+        assert enter_code(client_at(app, "203.0.113.5"), f"guess {guess}").status_code == 422
+    host = client_at(app, "203.0.113.5")
+    assert enter_code(host, CODE).status_code == 303
+    assert host.get("/").status_code == 200
+
+
+def test_rotating_addresses_are_capped_by_the_global_window(
+        app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """300 addresses, one guess each: only the global allowance and one slot are checked."""
+    from scorekeeper.store.limits import WRONG_CODES
+
+    assert WRONG_CODES.everyone is not None
+    clock = Clock(monkeypatch)
+    app.config["ACCESS_CODE"] = CODE
+    statuses = [enter_code(client_at(app, f"10.{n // 250}.{n % 250}.1"), f"guess {n}").status_code
+                for n in range(300)]
+    assert statuses.count(422) == WRONG_CODES.everyone + 1
+    assert statuses.count(429) == 300 - WRONG_CODES.everyone - 1
+    assert set(statuses) == {422, 429}
+    # still capped a moment later, from yet another address
+    assert enter_code(client_at(app, "10.9.9.9"), "guess").status_code == 429
+    clock.advance(WRONG_CODES.everyone_interval)
+    assert enter_code(client_at(app, "10.9.9.10"), "guess").status_code == 422
+    assert enter_code(client_at(app, "10.9.9.11"), "guess").status_code == 429
+    clock.advance(WRONG_CODES.window + 1)  # the window slides: guesses are checked again
+    assert enter_code(client_at(app, "10.9.9.12"), "guess").status_code == 422
+
+
+def test_addresses_in_one_ipv6_network_count_as_one(app: Flask,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorekeeper.store.limits import WRONG_CODES, address_key
+
+    assert address_key("2001:db8:1:2::7") == address_key("2001:db8:1:2:ffff::1")
+    assert address_key("2001:db8:1:2::7") != address_key("2001:db8:1:3::7")
+    assert address_key("::ffff:192.0.2.1") == address_key("192.0.2.1") == "192.0.2.1"
+    Clock(monkeypatch)
+    app.config["ACCESS_CODE"] = CODE
+    for guess in range(WRONG_CODES.per_address + 1):
+        assert enter_code(client_at(app, f"2001:db8:1:2::{guess + 1:x}"),
+                          f"guess {guess}").status_code == 422
+    assert enter_code(client_at(app, "2001:db8:1:2::abcd"), "guess").status_code == 429
+    assert enter_code(client_at(app, "2001:db8:1:3::1"), "guess").status_code == 422
+
+
+def test_two_app_instances_on_one_database_share_the_count(
+        tmp_path: Path, database_uri: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two workers (or hosts) behind a load balancer: guesses spread over them add up."""
+    from scorekeeper.store.limits import WRONG_CODES
+
+    Clock(monkeypatch)
+    first = make_app(tmp_path / "one", database_uri, ACCESS_CODE=CODE)
+    second = make_app(tmp_path / "two", database_uri, ACCESS_CODE=CODE)
+    apps = (first, second)
+    for guess in range(WRONG_CODES.per_address + 1):
+        client = client_at(apps[guess % 2], "198.51.100.20")
+        assert enter_code(client, f"guess {guess}").status_code == 422
+    for app in apps:
+        assert enter_code(client_at(app, "198.51.100.20"), "guess").status_code == 429
+
+
+def test_the_counts_stay_small(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows older than the window are deleted as new ones come; refused guesses add none."""
+    from scorekeeper.store.limits import WRONG_CODES
+
+    assert WRONG_CODES.everyone is not None
+    clock = Clock(monkeypatch)
+    app.config["ACCESS_CODE"] = CODE
+    for n in range(200):  # a guess a second from a new address, for 200 s
+        enter_code(client_at(app, f"10.1.{n // 250}.{n % 250}"), "guess")
+        clock.advance(1.0)
+    events, slots = limit_rows(app)
+    assert events <= WRONG_CODES.everyone + 200 / WRONG_CODES.everyone_interval + 1
+    assert slots <= 1
+    clock.advance(WRONG_CODES.window + 1)
+    enter_code(client_at(app, "10.2.0.1"), "guess")
+    assert limit_rows(app) == (1, 0)
 
 
 def test_the_code_page_can_be_read_in_another_language(app: Flask) -> None:
@@ -199,3 +327,33 @@ def test_the_code_page_can_be_read_in_another_language(app: Flask) -> None:
     assert response.status_code in (302, 303)
     assert "lang=ar" in response.headers.get("Set-Cookie", "")
     assert 'dir="rtl"' in client.get("/access").get_data(as_text=True)
+
+
+def test_guesses_at_the_same_moment_do_not_slip_past_together(
+        app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many workers asking at once: a wrong code is counted before it is checked, so no more
+    than the allowance (and one slot) are checked however the requests interleave."""
+    import threading
+
+    from scorekeeper.store import limits
+
+    Clock(monkeypatch)
+    tight = limits.Limit("code", window=300.0, per_address=50, everyone=5,
+                         address_interval=6.0, everyone_interval=60.0)
+    barrier = threading.Barrier(12)
+    tickets: list[int | None] = []
+
+    def guess(number: int) -> None:
+        with app.app_context():
+            barrier.wait()
+            tickets.append(limits.reserve(tight, f"10.3.0.{number}"))
+            limits.db.session.remove()
+
+    threads = [threading.Thread(target=guess, args=(n,)) for n in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    granted = [ticket for ticket in tickets if ticket is not None]
+    assert 1 <= len(granted) <= tight.everyone + 1
+    assert limit_rows(app)[0] == len(granted)  # the refused left no row

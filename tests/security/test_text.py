@@ -1,5 +1,5 @@
-"""Player names and notes: length limits, control characters and bidi overrides stripped, and
-always escaped wherever they are shown."""
+"""Player names and notes: length limits; control characters and bidi overrides refused in
+player names, stripped from the game's name and notes; always escaped wherever they are shown."""
 
 from __future__ import annotations
 
@@ -67,11 +67,31 @@ def test_markup_in_names_and_notes_shows_as_text(app: Flask, table: Table) -> No
     assert SCRIPT in text and IMAGE in text  # shown, as text
 
 
+@pytest.mark.parametrize("name", [BIDI, "Li\u0000na", "Lina\u001b[31m", "\u2066Omar\u2069",
+                                  "\u200b", " \u2060\u3164 "])
+def test_the_new_game_form_refuses_names_a_record_refuses(app: Flask, table: Table,
+                                                          name: str) -> None:
+    """A player's name with a control character or bidi override, or with nothing visible, is
+    refused by the form as by the record (GAME-RECORD.md), with the field named."""
+    from tests.conftest import snapshot
+
+    form = page(table.client.get("/new"))
+    response = table.client.post("/new", data={
+        "csrf_token": form.csrf_token, "game": "trix", "mode": "solo",
+        "doubled_self_take": "net", "player_0": "Rami", "player_1": name, "player_2": "Omar",
+        "player_3": "Dana"})
+    assert response.status_code == 422
+    text = page(response).text
+    assert ("2nd player: a name cannot hold control characters" in text
+            or "2nd player: every player needs a name" in text)
+    assert snapshot(app) == []
+
+
 def test_bidi_overrides_and_control_characters_are_stripped(app: Flask, table: Table) -> None:
-    table.new_game(players=(BIDI, "Li\u0000na\u001b", "\u2066Omar\u2069", "Da\u200fna"),
-                   name="Friday\u202d night", first=0)
+    table.new_game(players=("Rami", "Lina", "Omar", "Da\u200fna"),
+                   name="Friday\u202d night\x00", first=0)
     row = table.row()
-    assert row.players == ["evil", "Lina", "Omar", "Dana"]
+    assert row.players == ["Rami", "Lina", "Omar", "Da\u200fna"]  # a mark, not an override
     assert row.name == "Friday night"
     fields = page(table.game_page()).hidden("/notes")
     table.client.post(f"{table.url}/notes",

@@ -255,3 +255,160 @@ def test_the_refusal_is_in_the_readers_language(client: FlaskClient) -> None:
     text = page(response).text
     assert "Nothing was imported" not in text
     assert "2" in text and "3" in text
+
+
+# --- what one import may hold, and how often --------------------------------------------------
+
+
+def minimal_record(number: int) -> dict[str, Any]:
+    """The smallest record a file can hold many of: a game not played yet."""
+    return {"format": "scorekeeper-game/1", "game": "trix", "mode": "solo",
+            "players": ["Rami", "Lina", "Omar", f"Dana {number}"], "first": 0, "deals": []}
+
+
+def from_address(app: Flask, address: str) -> FlaskClient:
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+def test_an_import_over_the_record_cap_is_refused_whole(app: Flask, client: FlaskClient) -> None:
+    from scorekeeper.web.views.imports import IMPORT_MAX_RECORDS
+
+    body = json.dumps([minimal_record(n) for n in range(IMPORT_MAX_RECORDS + 1)])
+    response = upload(client, body)
+    assert response.status_code == 413
+    assert (f"Nothing was imported. The file holds {IMPORT_MAX_RECORDS + 1} games; one import "
+            f"takes at most {IMPORT_MAX_RECORDS}.") in page(response).text
+    assert snapshot(app) == []
+    assert upload(client, json.dumps([minimal_record(n) for n in range(IMPORT_MAX_RECORDS)])
+                  ).status_code == 303
+    assert len(snapshot(app)) == IMPORT_MAX_RECORDS
+
+
+def test_an_import_over_the_deal_cap_is_refused_whole(app: Flask, client: FlaskClient) -> None:
+    from scorekeeper.web.views.imports import IMPORT_MAX_DEALS
+
+    record = json.loads((DATA / "trix-solo-complete.json").read_text())
+    record["deals"] = record["deals"] * (IMPORT_MAX_DEALS // 20 // 2 + 1)
+    response = upload(client, json.dumps([record, record]))
+    assert response.status_code == 413
+    assert (f"The file holds {2 * len(record['deals'])} deals; one import takes at most "
+            f"{IMPORT_MAX_DEALS}.") in page(response).text
+    assert snapshot(app) == []
+
+
+def test_an_import_over_the_byte_cap_is_refused_with_a_message(app: Flask,
+                                                               client: FlaskClient) -> None:
+    from scorekeeper.web.views.imports import IMPORT_MAX_BYTES
+
+    record = json.loads((DATA / "turkish-king-complete.json").read_text())
+    for body in (json.dumps([record]).ljust(IMPORT_MAX_BYTES + 1),  # the file alone is over
+                 json.dumps([record]).ljust(3 * IMPORT_MAX_BYTES)):  # the request is, too
+        response = upload(client, body)
+        assert response.status_code == 413
+        assert "Nothing was imported. The file is larger than 2 MB" in page(response).text
+        assert snapshot(app) == []
+    client.set_cookie("lang", "ar")
+    response = upload(client, json.dumps([record]).ljust(3 * IMPORT_MAX_BYTES))
+    assert response.status_code == 413
+    assert "Nothing was imported" not in page(response).text
+
+
+def test_the_largest_import_accepted_in_one_request(app: Flask, client: FlaskClient) -> None:
+    """A backup of 500 complete games (the largest kind, as the app writes backups) goes in."""
+    from scorekeeper.rules.record import dump_record
+    from scorekeeper.web.views.imports import IMPORT_MAX_BYTES, IMPORT_MAX_RECORDS
+
+    records = [load_record(path.read_bytes()) for path in COMPLETE]
+    largest = max((dump_record(record, derived=True) for record in records),
+                  key=lambda entry: len(json.dumps(entry, separators=(",", ":"))))
+    body = json.dumps([largest] * IMPORT_MAX_RECORDS, ensure_ascii=False,
+                      separators=(",", ":"))
+    assert len(body.encode()) < IMPORT_MAX_BYTES
+    assert upload(client, body).status_code == 303
+    assert len(snapshot(app)) == IMPORT_MAX_RECORDS
+
+
+def test_imports_per_address_per_hour(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counted in the database: a few imports an hour from one address, then a message; another
+    address is not held up, and the hour slides."""
+    from scorekeeper.store import limits
+
+    clock = [1_800_000_000.0]
+    monkeypatch.setattr(limits, "now", lambda: clock[0])
+    phone = from_address(app, "198.51.100.30")
+    for number in range(limits.IMPORT_REQUESTS.per_address - 1):
+        assert upload(phone, json.dumps(minimal_record(number))).status_code == 303
+    assert upload(phone, b"not json").status_code == 422  # a refused import counts too
+    stored = len(snapshot(app))
+    response = upload(phone, json.dumps(minimal_record(99)))
+    assert response.status_code == 429
+    assert "This network has imported too often in the last hour" in page(response).text
+    assert len(snapshot(app)) == stored
+    assert upload(from_address(app, "198.51.100.31"),
+                  json.dumps(minimal_record(99))).status_code == 303
+    clock[0] += limits.IMPORT_REQUESTS.window + 1
+    assert upload(phone, json.dumps(minimal_record(99))).status_code == 303
+
+
+def test_games_imported_per_address_per_hour(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorekeeper.store import limits
+    from scorekeeper.web.views.imports import IMPORT_MAX_RECORDS
+
+    monkeypatch.setattr(limits, "IMPORTED_GAMES_PER_HOUR", 2 * IMPORT_MAX_RECORDS - 10)
+    phone = from_address(app, "198.51.100.40")
+    full = json.dumps([minimal_record(n) for n in range(IMPORT_MAX_RECORDS)])
+    assert upload(phone, full).status_code == 303
+    response = upload(phone, full)
+    assert response.status_code == 429
+    assert (f"With this file, this network would import more than {2 * IMPORT_MAX_RECORDS - 10} "
+            "games within an hour") in page(response).text
+    assert len(snapshot(app)) == IMPORT_MAX_RECORDS
+    assert upload(phone, json.dumps([minimal_record(n) for n in range(10)])).status_code == 303
+
+
+# --- imported text is judged as the forms judge it --------------------------------------------
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    ({"players": ["Rami", "\u202eLina", "Omar", "Dana"]},
+     "2nd player: a name cannot hold control characters or direction overrides"),
+    ({"players": ["Rami", "Lina", "Om\u0000ar", "Dana"]},
+     "3rd player: a name cannot hold control characters or direction overrides"),
+    ({"players": ["\u001b[31mRami", "Lina", "Omar", "Dana"]},
+     "1st player: a name cannot hold control characters or direction overrides"),
+    ({"players": ["Rami", "Lina", "Omar", "\u200b\u2060 "]},
+     "4th player: every player needs a name"),
+    ({"notes": "x" * 2001}, "Notes: at most 2000 characters"),
+    ({"name": "x" * 81}, "Name: at most 80 characters"),
+    ({"created_at": "0001-01-01T00:00:00+14:00"}, "must be a date and time with its UTC offset"),
+])
+def test_imported_text_is_refused_as_the_forms_refuse_it(app: Flask, client: FlaskClient,
+                                                         change: dict[str, Any],
+                                                         expected: str) -> None:
+    record = json.loads((DATA / "trix-solo-complete.json").read_text())
+    record.update(change)
+    response = upload(client, json.dumps(record))
+    assert response.status_code == 422
+    text = page(response).text
+    assert "Nothing was imported" in text and expected in text
+    assert snapshot(app) == []
+
+
+def test_imported_notes_are_cleaned_as_the_forms_clean_them(app: Flask,
+                                                            client: FlaskClient) -> None:
+    record = json.loads((DATA / "trix-solo-complete.json").read_text())
+    record.update(name=" Friday\u202e night\u0000 ", notes="one\r\n\u2066two\u001b")
+    imported_token(upload(client, json.dumps(record)))
+    row = snapshot(app)[0]
+    assert (row["name"], row["notes"]) == ("Friday night", "one\ntwo")
+
+
+@pytest.mark.parametrize("stamp", ["0001-01-01T00:00:00+00:00", "9999-12-31T23:59:59+00:00"])
+def test_timestamps_at_the_edges_of_the_years_round_trip(client: FlaskClient, stamp: str) -> None:
+    record = json.loads((DATA / "trix-solo-complete.json").read_text())
+    record.update(created_at=stamp, updated_at=stamp)
+    token = imported_token(upload(client, json.dumps(record)))
+    exported = json.loads(export(client, token).get_data(as_text=True))
+    assert (exported["created_at"], exported["updated_at"]) == (stamp, stamp)

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ...rules import HouseRules, check_players, check_setup, house_rules_for
+from ...rules import check_players, check_setup, house_rules_for
 from ...store import deals
 from ...store.games import (
     StaleStateError,
@@ -60,10 +60,7 @@ def new_game() -> Any:
     form = NewGameForm()
     if form.validate_on_submit():
         players = form.players()
-        rules = house_rules_for(form.game.data, HouseRules(
-            doubling=bool(form.doubling.data),
-            doubled_self_take=form.doubled_self_take.data,
-            swap_diamonds_ltoosh=bool(form.swap_diamonds_ltoosh.data)))
+        rules = house_rules_for(form.game.data, form.house_rules())
         problems = check_players(players) + check_setup(form.game.data, form.mode.data, rules)
         for problem in problems:
             field = form.field_of(problem.field)

@@ -95,7 +95,8 @@ def doubling_scores(rules: HouseRules) -> dict[str, int]:
     """What doubling does under `rules`, each number scored by the engine.
 
     `king_taker`/`king_doubler`: the K♥ doubled by one player, taken by another; the same for a
-    queen; `*_self`: the doubler took their own card; `queen_diamond`: a doubled Q♦ in Complex.
+    queen; `*_self`: the doubler took their own card; `queen_diamond`, `queen_diamond_doubler`:
+    a doubled Q♦ in Complex taken by another player, `queen_diamond_self` by its doubler.
     """
     def score(contract: str, values: dict[str, Any]) -> tuple[int, ...]:
         return tuple(CONTRACTS[contract].score(Deal(contract, values), rules))
@@ -103,16 +104,19 @@ def doubling_scores(rules: HouseRules) -> dict[str, int]:
     others = {"H": 2, "D": 2, "C": 2}
     king = score("king-of-hearts", {"taker": 0, "doubled_by": 1})
     queen = score("queens", {"takers": {"S": 0, **others}, "doubled_by": {"S": 1}})
-    complex_values = {"tricks": (0, 0, 0, 0), "diamonds": (1, 0, 0, 0),
-                      "queens": {"S": 2, "H": 2, "C": 2, "D": 0}, "king_of_hearts": 2,
-                      "doubled_by": {"D": 1}}
+    complex_values: dict[str, Any] = {
+        "tricks": (0, 0, 0, 0), "diamonds": (1, 0, 0, 0),
+        "queens": {"S": 2, "H": 2, "C": 2, "D": 0}, "king_of_hearts": 2, "doubled_by": {"D": 1}}
+    queen_diamond = score("complex", complex_values)
+    own_queen_diamond = score("complex", {**complex_values, "doubled_by": {"D": 0}})
     return {
         "king_taker": king[0], "king_doubler": king[1],
         "queen_taker": queen[0], "queen_doubler": queen[1],
         "king_self": score("king-of-hearts", {"taker": 0, "doubled_by": 0})[0],
         "queen_self": score("queens", {"takers": {"S": 0, **others},
                                        "doubled_by": {"S": 0}})[0],
-        "queen_diamond": score("complex", complex_values)[0],
+        "queen_diamond": queen_diamond[0], "queen_diamond_doubler": queen_diamond[1],
+        "queen_diamond_self": own_queen_diamond[0],
     }
 
 
@@ -121,8 +125,9 @@ def _rules_page(game: str, rules: HouseRules | None, row: Any = None) -> str:
     shown = rules or HouseRules()
     return render_template(
         "pages/rules.html", game_id=game, definition=definition, row=row, house_rules=rules,
+        shown_rules=shown,
         contracts=contract_rules(game, shown),
-        doubling=doubling_scores(shown), defaults=HouseRules(),
+        doubling=doubling_scores(shown),
         penalties={"king": KING_OF_HEARTS_PENALTY, "queen": QUEEN_PENALTY,
                    "complex_trick": COMPLEX_TRICK, "complex_diamond": COMPLEX_DIAMOND},
         quotas={"trumps": TRUMPS_PER_PLAYER, "negatives": NEGATIVES_PER_PLAYER,
