@@ -25,6 +25,7 @@ from scorekeeper.words.exports import (
     json_filename,
     neutralise,
     slug,
+    unicode_filename,
 )
 
 # the examples of GAME-RECORD.md: the repository's copy, else the shared original
@@ -32,7 +33,7 @@ EXAMPLES = next((d for d in (Path(__file__).parent / "rules" / "examples",
                              Path("/work/shared/examples")) if d.is_dir()),
                 Path(__file__).parent / "rules" / "examples")
 RECORDS = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".check.json"))
-FIXED_COLUMNS = 6  # deal, kingdom, chooser, contract, trump suit, takes
+FIXED_COLUMNS = 5  # deal, kingdom, king, contract, takes; or deal, declarer, contract, suit, takes
 TODAY = date(2025, 1, 31)
 
 
@@ -77,9 +78,12 @@ def test_csv_of_every_example(path: Path) -> None:
                               lambda a, b: [x + y for x, y in zip(a, b, strict=True)]))
     for row, entry, total in zip(deals, check["deals"], running, strict=True):
         assert int(row[0]) == entry["number"]
-        assert row[1] == ("" if entry["kingdom"] is None else str(entry["kingdom"] + 1))
-        assert row[2] == players[entry["chooser"]]
-        assert row[3] and row[5]
+        if record.game.definition.kingdoms:
+            assert row[1] == str(entry["kingdom"] + 1)
+            assert row[2] == players[entry["chooser"]]
+        else:
+            assert row[1] == players[entry["chooser"]]
+        assert row[FIXED_COLUMNS - 1]  # the takes
         scores = [int(cell) for cell in row[FIXED_COLUMNS:]]
         assert scores[:4] == entry["scores"]
         assert scores[4:8] == total
@@ -101,17 +105,36 @@ def test_trump_column_names_the_suit_only_in_trump_deals() -> None:
     for row, deal in zip(rows, record.game.deals, strict=True):
         if deal.contract == "trump":
             suit = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
-            assert row[4] == suit[deal.text("suit")]
-            assert row[3] == "Trump"
+            assert row[3] == suit[deal.text("suit")]
+            assert row[2] == "Trump"
         else:
-            assert row[4] == ""
+            assert row[3] == ""
 
 
-def test_turkish_king_chooser_is_the_declarer() -> None:
+def test_each_game_has_only_its_own_columns() -> None:
+    """No empty column from another game: no kingdom in Turkish King, no trump suit in Trix."""
     header = parse(csv_text(load(EXAMPLES / "turkish-king-complete.json")))[0]
-    assert header[:6] == ["Deal", "Kingdom", "Declarer", "Contract", "Trump suit", "Takes"]
-    trix_header = parse(csv_text(load(EXAMPLES / "trix-partnership-complete.json")))[0]
-    assert trix_header[2] == "King"
+    assert header[:5] == ["Deal", "Declarer", "Contract", "Trump suit", "Takes"]
+    for path in RECORDS:
+        record = load(path)
+        rows = parse(csv_text(record))
+        if record.game.definition.kingdoms:
+            assert rows[0][:5] == ["Deal", "Kingdom", "King", "Contract", "Takes"]
+        for column in range(len(rows[0])):
+            assert any(row[column] for row in rows[1:-1]), (path.name, rows[0][column])
+
+
+def test_takes_carry_no_invisible_direction_marks() -> None:
+    """Catalogues isolate names for the screen (FSI…PDI); a CSV cell must not carry them."""
+    record = load(EXAMPLES / "trix-complex-solo-complete.json")
+
+    def arabic(text: str) -> str:  # what the Arabic catalogue does to a take
+        return text.replace("{taker}", "\u2068{taker}\u2069").replace(
+            "{doubler}", "\u2068{doubler}\u2069")
+
+    text = csv_text(record, arabic)
+    assert not set(text) & set("\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+    assert any("K♥ " in row[4] for row in parse(text)[1:-1])
 
 
 def test_csv_words_go_through_translate() -> None:
@@ -122,6 +145,7 @@ def test_csv_words_go_through_translate() -> None:
     assert rows[0][FIXED_COLUMNS + 4] == "<Total {name}>".format(name="Rami")
     assert rows[0][-2] == "<Rami & Omar>"
     assert rows[1][3] == "<Queens>"
+    assert rows[0][FIXED_COLUMNS - 1] == "<Takes>"
     assert rows[-1][0] == "<Total>"
 
 
@@ -150,7 +174,7 @@ def test_formula_injection_is_neutralised() -> None:
     # the chooser column and a Trix order that starts with a hostile name
     assert rows[1][2] == "'" + DANGEROUS[1]
     trix_row = next(row for row in rows[1:-1] if row[3] == "Trix")
-    assert trix_row[5].startswith("'")
+    assert trix_row[4].startswith("'")
     # negative scores stay numbers a spreadsheet can add up
     assert any(cell.startswith("-") and number.fullmatch(cell) for cell in rows[-1])
 
@@ -198,6 +222,21 @@ def test_file_names_fall_back_to_the_game(path: Path) -> None:
     record = replace(load(path), name=None)
     assert csv_filename(record, TODAY) == f"{record.game.game}-2025-01-31.csv"
     assert json_filename(record, date(2024, 12, 1)).endswith("-2024-12-01.json")
+
+
+@pytest.mark.parametrize(("name", "filename"), [
+    ("سهرة الجمعة", "سهرة-الجمعة-2025-01-31.csv"),
+    ("سَهْرة", "سَهْرة-2025-01-31.csv"),
+    ("Cuma akşamı: Ayşe'nin evi", "Cuma-akşamı-Ayşenin-evi-2025-01-31.csv"),
+    ("../../etc/passwd", "etc-passwd-2025-01-31.csv"),
+    ("शुक्रवार की रात", "शुक्रवार-की-रात-2025-01-31.csv"),
+    (None, "trix-2025-01-31.csv"),
+    ("  «»  ", "trix-2025-01-31.csv"),
+])
+def test_unicode_file_names_keep_the_games_name(name: str | None, filename: str) -> None:
+    record = replace(load(EXAMPLES / "trix-partnership-complete.json"), name=name)
+    assert unicode_filename(record, TODAY, ".csv") == filename
+    assert not set(filename) & set('/\\"\r\n;')
 
 
 def test_slug_keeps_ascii_only() -> None:

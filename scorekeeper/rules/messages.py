@@ -57,6 +57,7 @@ TEMPLATES: dict[str, Template] = {
                              "{field} add up to {total}; there are {expected} {unit}",
                              "expected"),
     "not_permutation": N_("{field} must name each of the four players exactly once"),
+    "placed_twice": N_("{field}: {name} is placed twice"),
     "not_suit": N_("{field} must be one of S, H, D, C"),
     "card_keys": N_("{field} must name the taker of each of {cards}"),
     "bad_card": N_("{field} is not a card that can be doubled here"),

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import assert_never
 
-from .cards import team_totals
+from .cards import team_of, team_totals
 from .contracts import CONTRACTS, ContractKind, Winners
 from .deal import Deal, Value, parse_field
 from .errors import Problem, RuleError
@@ -114,6 +114,13 @@ class Replay:
     """Turkish King: each player's declarations so far; None in Trix games."""
     negative_plays: Mapping[str, int] | None
     """Turkish King: how often each negative contract was played; None in Trix games."""
+
+    @property
+    def winning_teams(self) -> tuple[int, ...] | None:
+        """Partnership, once finished: the teams of the winning seats (both on a tie)."""
+        if self.winners is None or self.team_totals is None:
+            return None
+        return tuple(sorted({team_of(seat) for seat in self.winners}))
 
 
 @dataclass

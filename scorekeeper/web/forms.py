@@ -20,6 +20,7 @@ from wtforms.validators import InputRequired, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
 from ..rules import CONTRACTS, SUITS, FieldSpec, HouseRules, house_rules_for
+from ..rules.autofill import Filled
 from ..rules.contracts import QueenOfDiamonds, Winners
 from ..rules.deal import FieldKind
 from ..rules.text import table_text
@@ -72,6 +73,10 @@ class ChipField(Field):
 
     def _value(self) -> str:
         return "" if self.data is None else str(self.data)
+
+
+def _text(value: object) -> str:
+    return "" if value is None else str(value)
 
 
 @dataclass(frozen=True)
@@ -155,8 +160,11 @@ class DealForm(FlaskForm):
     version = NumberField("", validators=[InputRequired()])
     editing = NumberField("")
     """The number of the past deal this form corrects; unset for the next deal."""
+    autofilled = HiddenField("")
+    """The chips the app filled in, with their values ("counts-3:1 order-3:2"): while a chip
+    keeps that value it is the app's, and the app may recompute it."""
 
-    STATE_FIELDS = ("contract", "number", "version", "editing", "csrf_token")
+    STATE_FIELDS = ("contract", "number", "version", "editing", "autofilled", "csrf_token")
 
     contract_id: str = ""
     filled: Sequence[str] = ()
@@ -220,6 +228,29 @@ class DealForm(FlaskForm):
             if name not in self.STATE_FIELDS:
                 errors.setdefault(name.split("-")[0], []).extend(str(m) for m in messages)
         return errors
+
+    def still_filled(self) -> list[tuple[str, int]]:
+        """The values the app filled in that still hold what it filled (no tap changed them),
+        as the engine's places: ("counts", 3)."""
+        marks = dict(mark.partition(":")[::2] for mark in (self.autofilled.data or "").split())
+        places = []
+        for group in self.groups():
+            for index, name in enumerate(group.names):
+                if name in marks and marks[name] == _text(self[name].data):
+                    places.append((group.spec.name, index))
+        return places
+
+    def mark_filled(self, places: frozenset[tuple[str, int]]) -> None:
+        """Remember which chips the app filled (`autofilled`) and which rows it changed."""
+        names = [name for group in self.groups() for index, name in enumerate(group.names)
+                 if (group.spec.name, index) in places]
+        self.autofilled.data = " ".join(f"{name}:{_text(self[name].data)}" for name in names)
+        self.filled_now = frozenset(names)
+
+    filled_now: frozenset[str] = frozenset()
+    """Chip fields holding a value the app filled in (drawn apart from tapped ones)."""
+    help: Filled | None = None
+    """The engine's help with this entry (running sums, early refusals), once asked."""
 
     def unset(self) -> list[str]:
         """Names of required chip fields still untouched."""

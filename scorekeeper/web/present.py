@@ -82,6 +82,25 @@ def zero_side(result: Replay, seat: int) -> str:
     return gettext("at zero")
 
 
+def team_standings(result: Replay) -> list[int]:
+    """Partnership: the teams from the highest total to the lowest (none in solo)."""
+    if result.team_totals is None:
+        return []
+    teams = result.team_totals
+    return sorted(range(2), key=lambda team: -teams[team])
+
+
+def winner_names(result: Replay) -> list[str]:
+    """Who won a finished game, as the home page names them: the winning teams in a
+    partnership ("Rami & Omar"), else the winning players (the engine decides who won)."""
+    players = result.game.players
+    if result.winners is None:
+        return []
+    if result.winning_teams is not None:
+        return [labels.team_label(players, team, gettext) for team in result.winning_teams]
+    return [players[seat] for seat in result.winners]
+
+
 def signed(value: int) -> str:
     """A score with its sign: +75, −150, 0 (a real minus sign)."""
     if value > 0:
@@ -89,6 +108,23 @@ def signed(value: int) -> str:
     if value < 0:
         return f"−{-value}"
     return "0"
+
+
+RED_SUITS = ("♥", "♦")
+
+
+def suited(text: str) -> Markup:
+    """Text with its ♥ and ♦ marked red (the suit's shape still tells it, colour only helps)."""
+    marked = Markup.escape(text)
+    for symbol in RED_SUITS:
+        marked = Markup(marked.replace(symbol, Markup('<span class="red">%s</span>') % symbol))
+    return marked
+
+
+@lru_cache(maxsize=4096)
+def short_names(players: tuple[str, ...]) -> tuple[str, ...]:
+    """The four names as a row of chips shows them (first names, unique; full on the cards)."""
+    return labels.short_names(players)
 
 
 def bidi(name: str) -> Markup:
@@ -121,6 +157,9 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "signed": signed,
     "zero_side": zero_side,
     "bidi": bidi,
+    "suited": suited,
+    "short_names": short_names,
+    "team_standings": team_standings,
     "takes": takes,
     "FieldKind": FieldKind,
     "ContractKind": ContractKind,

@@ -26,6 +26,8 @@ TITLE = N_("Running totals")
 NO_DEALS = N_("No deals yet.")
 AFTER_DEAL = N_("After deal {number} of {total}: {totals}")
 ENTRY = N_("{name} {total}")
+LIST_SEPARATOR = N_(", ")
+"""Between the players of the caption: the reader's comma (Arabic "،")."""
 
 WIDTH = 360
 LEFT, RIGHT, TOP, BOTTOM = 40, 10, 10, 180
@@ -86,7 +88,8 @@ def chart_summary(replay: Replay, players: Sequence[str],
     if not replay.deals:
         return translate(NO_DEALS)
     return _summary(_lines(replay, players, translate), len(replay.deals),
-                    replay.game.definition.deals_total, translate(ENTRY), translate(AFTER_DEAL))
+                    replay.game.definition.deals_total, translate(ENTRY), translate(AFTER_DEAL),
+                    translate(LIST_SEPARATOR))
 
 
 Lines = tuple[tuple[str, tuple[int, ...]], ...]
@@ -96,9 +99,10 @@ def _lines(replay: Replay, players: Sequence[str], translate: Translate) -> Line
     return tuple((name, tuple(values)) for name, values in series(replay, players, translate))
 
 
-def _summary(lines: Lines, deals: int, deals_total: int, entry: str, after_deal: str) -> str:
+def _summary(lines: Lines, deals: int, deals_total: int, entry: str, after_deal: str,
+             separator: str) -> str:
     ranked = sorted(lines, key=lambda line: -line[1][-1])
-    totals = ", ".join(entry.format(name=name, total=values[-1]) for name, values in ranked)
+    totals = separator.join(entry.format(name=name, total=values[-1]) for name, values in ranked)
     return after_deal.format(number=deals, total=deals_total, totals=totals)
 
 
@@ -164,7 +168,8 @@ def running_totals_svg(replay: Replay, players: Sequence[str],
     lines = _lines(replay, players, translate)
     deals = len(replay.deals)
     summary = (_summary(lines, deals, definition.deals_total, translate(ENTRY),
-                        translate(AFTER_DEAL)) if deals else translate(NO_DEALS))
+                        translate(AFTER_DEAL), translate(LIST_SEPARATOR))
+               if deals else translate(NO_DEALS))
     return _svg(lines, deals, definition.deals_total, definition.kingdoms,
                 definition.per_kingdom if definition.kingdoms else 0, translate(TITLE), summary,
                 translate(NO_DEALS), rtl, id_prefix)

@@ -46,37 +46,55 @@ def neutralise(cell: Cell) -> Cell:
     return cell
 
 
+# Bidi isolates and marks a catalogue puts around names for the screen: a spreadsheet cell is
+# its own paragraph and shows them as stray characters (the names themselves are cleaned of them).
+_BIDI_MARKS = dict.fromkeys(map(ord, "\u2066\u2067\u2068\u2069\u200e\u200f\u061c"))
+
+
+def plain(text: str) -> str:
+    """Text for a CSV cell: without the invisible direction marks a translation may carry."""
+    return text.translate(_BIDI_MARKS)
+
+
 def csv_rows(record: Record, translate: Translate = identity) -> list[list[Cell]]:
-    """The CSV's rows: a header, one row per deal, then the totals (the engine's own numbers)."""
+    """The CSV's rows: a header, one row per deal, then the totals (the engine's own numbers).
+
+    Only the game's own columns: a kingdom and its king in Trix games, the declarer and the
+    trump suit in Turkish King.
+    """
     game = record.game
     players = game.players
     result = replay(game)
     partnership = game.mode == PARTNERSHIP
+    kingdoms = bool(game.definition.kingdoms)
+    trumps = "trump" in game.definition.contracts
+
+    def words(text: str) -> str:
+        return plain(translate(text))
+
+    fixed: list[Cell] = [words(DEAL)]
+    fixed += [words(KINGDOM), words(KING)] if kingdoms else [words(DECLARER)]
+    fixed += [words(CONTRACT)] + ([words(TRUMP_SUIT)] if trumps else []) + [words(TAKES)]
     header: list[Cell] = [
-        translate(DEAL), translate(KINGDOM),
-        translate(KING if game.definition.kingdoms else DECLARER),
-        translate(CONTRACT), translate(TRUMP_SUIT), translate(TAKES),
-        *players,
-        *(translate(PLAYER_TOTAL).format(name=name) for name in players),
+        *fixed, *players, *(words(PLAYER_TOTAL).format(name=name) for name in players),
     ]
     if partnership:
-        header += [team_label(players, team, translate) for team in (0, 1)]
+        header += [team_label(players, team, words) for team in (0, 1)]
     rows: list[list[Cell]] = [header]
     for deal in result.deals:
-        row: list[Cell] = [
-            deal.number,
-            "" if deal.kingdom is None else deal.kingdom + 1,
-            players[deal.chooser],
-            contract_label(deal.contract, translate),
-            suit_label(deal.deal.text("suit"), translate) if deal.contract == "trump" else "",
-            short_takes(deal.deal, players, translate),
-            *deal.scores,
-            *deal.running,
-        ]
+        row: list[Cell] = [deal.number]
+        if kingdoms:
+            row.append("" if deal.kingdom is None else deal.kingdom + 1)
+        row += [players[deal.chooser], contract_label(deal.contract, words)]
+        if trumps:
+            row.append(suit_label(deal.deal.text("suit"), words)
+                       if deal.contract == "trump" else "")
+        row += [short_takes(deal.deal, players, words), *deal.scores, *deal.running]
         if partnership:
             row += list(team_totals(deal.running))
         rows.append(row)
-    totals: list[Cell] = [translate(TOTAL), "", "", "", "", "", *result.totals, *result.totals]
+    totals: list[Cell] = [words(TOTAL), *[""] * (len(fixed) - 1), *result.totals,
+                          *result.totals]
     if result.team_totals is not None:
         totals += list(result.team_totals)
     rows.append(totals)
@@ -137,4 +155,35 @@ def csv_filename(record: Record, today: date) -> str:
 def json_filename(record: Record, today: date) -> str:
     """The JSON record's download name, e.g. "turkish-king-2025-01-31.json"."""
     return _file_stem(record, today) + ".json"
+
+
+def _name_words(text: str) -> list[str]:
+    # letters, their marks (Arabic vowel signs, Devanagari matras) and digits of any script;
+    # everything else (spaces, slashes, quotes, dots) separates words
+    words, word = [], ""
+    for char in unicodedata.normalize("NFC", text):
+        if unicodedata.category(char)[0] in "LMN":
+            word += char
+        elif char not in "'’":
+            if word:
+                words.append(word)
+            word = ""
+    return [*words, word] if word else words
+
+
+def unicode_filename(record: Record, today: date, extension: str) -> str:
+    """The download name in the game's own script, e.g. "سهرة-الجمعة-2025-01-31.csv".
+
+    Sent beside the ASCII name (RFC 6266 ``filename*``), so a game named in Arabic keeps its
+    name and two games of one day get two files. No game name: the ASCII name.
+    """
+    name = ""
+    for word in _name_words(record.name or ""):
+        candidate = f"{name}-{word}" if name else word
+        if len(candidate) > MAX_SLUG_LENGTH:
+            break
+        name = candidate
+    if not name:
+        return _file_stem(record, today) + extension
+    return f"{name}-{today.isoformat()}{extension}"
 

@@ -8,6 +8,7 @@ default); ``N_`` marks the English originals for the translation catalogues.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Sequence
 
 from ..rules.cards import SUIT_SYMBOLS, TEAMS
@@ -147,6 +148,67 @@ def team_label(players: Sequence[str], team: int, translate: Translate = identit
     return translate(TEAM).format(first=players[first], second=players[second])
 
 
+SHORT_NAME_WIDTH = 6.0
+"""How much of a name a chip shows, in widths of a Latin letter: five chips share a row at
+360 px (the doubling rows: "nobody" and four names)."""
+JOINED_WORDS = frozenset({"عبد", "أبو", "ابو", "أم", "ام", "بن", "ابن", "abd", "abu", "abdul"})
+"""First words that make one name with the next: عبد الرحمن, أبو بكر, Abd al-Karim."""
+
+
+def _width(char: str) -> float:
+    """A character's width against a Latin letter's: joined Arabic letters are narrower, a
+    vowel sign or virama takes none, a CJK ideograph twice as much."""
+    category = unicodedata.category(char)
+    if category[0] == "M" or category == "Cf":
+        return 0.0
+    if "\u0600" <= char <= "\u06ff" or "\u0750" <= char <= "\u077f":
+        return 0.7
+    if unicodedata.east_asian_width(char) in "WF":
+        return 1.6
+    return 1.0
+
+
+def _first_name(words: list[str]) -> str:
+    if len(words) > 1 and words[0].casefold() in JOINED_WORDS:
+        return words[0] + words[1]  # عبدالرحمن: written as one word when short
+    return words[0] if words else ""
+
+
+def _cut(text: str) -> str:
+    """What fits SHORT_NAME_WIDTH, cut at the end (never the start) with an ellipsis, between
+    letters and not inside one (a vowel sign or virama stays with its letter)."""
+    if sum(map(_width, text)) <= SHORT_NAME_WIDTH:
+        return text
+    kept, width = "", 0.0
+    for char in text:
+        width += _width(char)
+        if width > SHORT_NAME_WIDTH - 1:
+            break
+        kept += char
+    while len(kept) > 1 and unicodedata.category(kept[-1])[0] != "L":
+        kept = kept[:-1]  # end on a letter: no dangling virama, hyphen or space
+    return kept + "…"
+
+
+def short_names(players: Sequence[str]) -> tuple[str, ...]:
+    """The names a row of chips shows: each player's first name (with the last name's initial
+    where two share one), cut to a chip's width at its end, unique among the four; a name that
+    fits stays whole. Score cards and the history keep the full names."""
+    words = [name.split() for name in players]
+    short = [name if sum(map(_width, name)) <= SHORT_NAME_WIDTH else _cut(_first_name(parts))
+             for name, parts in zip(players, words, strict=True)]
+    for name in list(short):
+        twins = [seat for seat in range(len(short)) if short[seat].casefold() == name.casefold()]
+        if len(twins) > 1:
+            for seat in twins:
+                parts = words[seat]
+                if len(parts) > len(_first_name(parts).split()):
+                    short[seat] = f"{_cut(_first_name(parts))} {parts[-1][0]}."
+    if len({name.casefold() for name in short}) < len(short):  # still alike: the full names
+        return tuple(players)
+    return tuple(short)
+
+
 def card_label(card: str, translate: Translate = identity) -> str:
     """A recorded card's short name, e.g. "S" → "Q♠", "KH" → "K♥"."""
     return translate(CARD_LABELS[card])
@@ -185,6 +247,9 @@ def problem_text(problem: Problem, contract: str, players: Sequence[str],
     """A refusal as a sentence in the reader's language (`label` names the field instead)."""
     if label is None:
         label = field_label(contract, problem.field, players, translate)
+    seat = problem.params.get("seat")
+    if isinstance(seat, int) and 0 <= seat < len(players):  # a refusal about one player
+        problem = Problem(problem.field, problem.code, {**problem.params, "name": players[seat]})
     text = problem.render(translate, field_label=label, translate_plural=translate_plural)
     if text and text[-1] not in ".!?؟":
         text += "."

@@ -17,8 +17,9 @@ COMPLEX_TRICKS = N_("Tricks {counts}")
 
 SEPARATOR = " · "
 """Between the parts of one take (per-seat counts, queens)."""
-ORDER_SEPARATOR = " › "
-"""Between the places of a Trix finishing order (mirrors itself in right-to-left text)."""
+ORDER_SEPARATOR = N_(" › ")
+"""Between the places of a Trix finishing order. A catalogue of a right-to-left language gives
+an arrow that points its way (Arabic " ← "): fonts do not mirror "›" reliably."""
 SECTION_SEPARATOR = " / "
 """Between the sections of a Complex deal."""
 
@@ -70,7 +71,7 @@ def short_takes(deal: Deal, players: Sequence[str], translate: Translate = ident
     spec = CONTRACTS[contract].fields[0]
     match spec.kind:
         case FieldKind.ORDER:
-            return ORDER_SEPARATOR.join(players[seat] for seat in deal.counts(spec.name))
+            return translate(ORDER_SEPARATOR).join(players[seat] for seat in deal.counts(spec.name))
         case FieldKind.SEAT_PAIR:
             return SEPARATOR.join(
                 translate(LAST_TRICK).format(trick=trick, taker=players[seat])

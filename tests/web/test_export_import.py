@@ -102,19 +102,19 @@ def test_csv_parses_and_its_totals_row_is_the_engines(client: FlaskClient, path:
 
     response = export(client, token, "csv")
     assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
-    assert response.headers["Content-Disposition"].endswith('.csv"')
+    assert response.headers["Content-Disposition"].startswith("attachment; filename=")
     text = response.get_data().decode("utf-8")
     assert text.startswith(BOM)
     rows = list(csv.reader(io.StringIO(text[len(BOM):])))
     header, deals, totals = rows[0], rows[1:-1], rows[-1]
-    assert header[6:10] == list(record.game.players)
+    assert header[5:9] == list(record.game.players)
     assert len(deals) == len(result.deals) == record.game.definition.deals_total
-    assert [int(cell) for cell in totals[6:10]] == list(result.totals)
-    assert [int(cell) for cell in deals[-1][10:14]] == list(result.totals)  # running totals
+    assert [int(cell) for cell in totals[5:9]] == list(result.totals)
+    assert [int(cell) for cell in deals[-1][9:13]] == list(result.totals)  # running totals
     if result.team_totals is not None:
-        assert [int(cell) for cell in totals[14:16]] == list(result.team_totals)
+        assert [int(cell) for cell in totals[13:15]] == list(result.team_totals)
     else:
-        assert len(totals) == 14
+        assert len(totals) == 13
 
 
 def test_a_game_played_on_the_phone_round_trips(table: Table) -> None:
@@ -208,7 +208,7 @@ def test_backup_holds_every_game_this_browser_sees(app: Flask, client: FlaskClie
     response = client.get("/backup.json")
     assert response.status_code == 200
     assert response.headers["Content-Disposition"].startswith(
-        'attachment; filename="scorekeeper-backup-')
+        "attachment; filename=scorekeeper-backup-")
     backup = json.loads(response.get_data(as_text=True))
     assert sorted(entry["game"] + entry["mode"] for entry in backup) == sorted(
         entry["game"] + entry["mode"] for entry in records)

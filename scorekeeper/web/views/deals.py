@@ -59,13 +59,16 @@ def _bound_form(view: GameView) -> DealForm:
 
 
 def _fill_in(form: DealForm) -> dict[str, Any]:
-    """The entry with what it determines filled in (the last count, the 4th place); the chips
-    the app filled are left in `form.filled`."""
-    empty = set(form.unset())
-    raw = autofill(form.raw())
-    form.fill(raw)
-    form.filled = sorted(empty - set(form.unset()))
-    return raw
+    """The entry with what it determines filled in (the last count, the 4th place), what the
+    app filled before recomputed; the chips it changed are left in `form.filled` (the preview
+    sends those rows again), the engine's running sums and early refusals in `form.help`."""
+    before = {name: form[name].data for group in form.groups() for name in group.names}
+    result = autofill(form.raw(), form.still_filled())
+    form.fill(result.raw)
+    form.mark_filled(result.filled)
+    form.filled = sorted(name for name, value in before.items() if form[name].data != value)
+    form.help = result
+    return result.raw
 
 
 def _messages(view: GameView, form: DealForm,
@@ -74,10 +77,18 @@ def _messages(view: GameView, form: DealForm,
     errors = form.chip_errors()
     if form.editing.data is None and form.version.data != view.row.version:
         errors.setdefault("contract", []).append(moved_on(view.row, form.number.data or 0))
-    if errors or evaluation is None:
+    if errors:
         return errors
     contract = form.contract.data or ""
+    early = form.help.problems if form.help is not None else ()
+    for problem in early:  # a player placed twice: said at once, naming them
+        errors.setdefault(field_group(problem.field), []).append(
+            problem_text(problem, contract, view.players))
+    if evaluation is None:
+        return errors
     for problem in evaluation.problems:
+        if problem.code == "not_permutation" and problem.field in errors:
+            continue  # already said, with the player's name
         errors.setdefault(field_group(problem.field), []).append(
             problem_text(problem, contract, view.players))
     if evaluation.later is not None:
@@ -102,12 +113,14 @@ def _render_form(view: GameView, form: DealForm, evaluation: Evaluation | None =
         past = view.result.deals[editing - 1]
         chooser, kingdom = past.chooser, past.kingdom
     groups = form.groups()
+    if form.help is None:  # nothing filled in yet: only the running sums
+        form.help = autofill(form.raw())
     errors = _messages(view, form, evaluation)
     args = view.template_args(
         form=form, contract=form.contract.data, editing=editing, number=form.number.data,
         chooser=chooser, kingdom=kingdom, evaluation=evaluation, errors=errors, groups=groups,
         unset=form.unset(), preview_on_load=preview_on_load, inline=inline,
-        doubling=view.game.house_rules.doubling, filled=form.filled,
+        doubling=view.game.house_rules.doubling, filled=form.filled, sums=form.help.sums,
         folded=[group.spec.name for group in groups if inline and group.folded
                 and all(form[name].data is None for name in group.names)
                 and not errors.get(group.spec.name)],

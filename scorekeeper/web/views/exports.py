@@ -3,22 +3,35 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from urllib.parse import quote
 
 from flask import Blueprint, Response, abort
+from werkzeug.http import dump_options_header
 
 from ...store.games import games_for_tokens, record_of
 from ...store.models import GameRow
 from ...store.records import records_json
-from ...words.exports import csv_filename, csv_text, export_json, json_filename
+from ...words.exports import (
+    csv_filename,
+    csv_text,
+    export_json,
+    json_filename,
+    unicode_filename,
+)
 from ..languages import gettext
 from .common import game_or_404, remembered, viewed_or_404
 
 bp = Blueprint("exports", __name__)
 
 
-def _attachment(body: str, mimetype: str, filename: str) -> Response:
+def _attachment(body: str, mimetype: str, filename: str, unicode_name: str | None = None
+                ) -> Response:
     response = Response(body, mimetype=mimetype)
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    options = {"filename": filename}
+    if unicode_name is not None and unicode_name != filename:
+        # RFC 6266/5987: browsers take the UTF-8 name, older clients the ASCII one
+        options["filename*"] = "UTF-8''" + quote(unicode_name, safe="")
+    response.headers["Content-Disposition"] = dump_options_header("attachment", options)
     return response
 
 
@@ -30,16 +43,18 @@ def _json(row: GameRow) -> Response:
     if row.first is None:
         abort(404)
     record = record_of(row)
+    day = _started_on(row).date()
     return _attachment(export_json(record) + "\n", "application/json",
-                       json_filename(record, _started_on(row).date()))
+                       json_filename(record, day), unicode_filename(record, day, ".json"))
 
 
 def _csv(row: GameRow) -> Response:
     if row.first is None:
         abort(404)
     record = record_of(row)
-    response = _attachment(csv_text(record, gettext), "text/csv",
-                           csv_filename(record, _started_on(row).date()))
+    day = _started_on(row).date()
+    response = _attachment(csv_text(record, gettext), "text/csv", csv_filename(record, day),
+                           unicode_filename(record, day, ".csv"))
     response.headers["Content-Type"] = "text/csv; charset=utf-8"
     return response
 

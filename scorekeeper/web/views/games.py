@@ -37,9 +37,10 @@ from ...store.tables import (
     table_of,
     tables_for_tokens,
 )
+from ..caches import replay_of
 from ..forms import ConfirmForm, NewGameForm, NotesForm, NumberField
 from ..languages import current_language, gettext, live_etag
-from ..present import problem_text
+from ..present import problem_text, winner_names
 from .common import (
     forget,
     game_or_404,
@@ -95,8 +96,11 @@ def _to_game(token: str) -> Response:
 def home() -> str:
     """Games this browser created or opened: in progress first, then finished, newest first."""
     rows = sorted(games_for_tokens(remembered()), key=lambda row: row.updated_at, reverse=True)
+    finished = [row for row in rows if row.finished]
+    # a finished card names who won: the engine's replay, kept per version like the game page's
+    winners = {row.token: winner_names(replay_of(row)) for row in finished}
     return render_template("pages/home.html", playing=[row for row in rows if not row.finished],
-                           finished=[row for row in rows if row.finished],
+                           finished=finished, winners=winners,
                            tables=tables_for_tokens(remembered_tables()))
 
 
