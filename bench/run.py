@@ -1,7 +1,7 @@
 """Run every benchmark and print one table: figure | measured | target | ok.
 
-    python bench/run.py            # everything (about 10 minutes on a 2-core machine)
-    python bench/run.py --quick    # shorter load runs, SQLite only (under 3 minutes)
+    python bench/run.py            # everything (about 14 minutes on a 2-core machine)
+    python bench/run.py --quick    # shorter load runs, SQLite only (under 4 minutes)
     python bench/run.py --only bytes,taps
 
 Figures are measured in this run; throughput is a share of a bare Flask "hello" endpoint served
@@ -58,7 +58,7 @@ def print_table(results: Results, bench: str = "") -> None:
 def main(argv: list[str] | None = None) -> int:
     """Run the chosen benchmarks and print the table; exit 1 if a target is missed."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="shorter runs, under 3 minutes")
+    parser.add_argument("--quick", action="store_true", help="shorter runs, under 4 minutes")
     parser.add_argument("--only", default=",".join(BENCHES),
                         help=f"comma-separated subset of {','.join(BENCHES)}")
     parser.add_argument("--write", metavar="FILE", help="also write the table to FILE")
