@@ -50,21 +50,21 @@ MARKERS = (
 
 # Characters XML 1.0 cannot carry even escaped (C0 controls other than tab, newline, return).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+SVG_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
 
-def _text(value: str) -> str:
+def svg_text(value: str) -> str:
     """Text safe inside an XML element: invalid characters dropped, & < > escaped."""
     return escape(_NOT_XML.sub("", value))
 
 
-def _number(value: float) -> str:
+def svg_number(value: float) -> str:
     """A coordinate with at most one decimal, no trailing ".0" (keeps the SVG small)."""
     rounded = round(value, 1)
     return str(int(rounded)) if rounded == int(rounded) else str(rounded)
 
 
-def _shorten(name: str, length: int = LEGEND_NAME_LENGTH) -> str:
+def shorten(name: str, length: int = LEGEND_NAME_LENGTH) -> str:
     return name if len(name) <= length else name[: length - 1].rstrip() + "…"
 
 
@@ -124,7 +124,7 @@ def nice_ticks(low: int, high: int, target: int = 5) -> list[int]:
     return list(range(first, last + step, step))
 
 
-class _Canvas:
+class Canvas:
     """Collects SVG elements, mirroring x for right-to-left pages."""
 
     def __init__(self, rtl: bool) -> None:
@@ -133,7 +133,7 @@ class _Canvas:
 
     def x(self, value: float) -> str:
         rounded = round(value, 1)
-        return _number(WIDTH - rounded if self.rtl else rounded)
+        return svg_number(WIDTH - rounded if self.rtl else rounded)
 
     def anchor(self, anchor: str) -> str:
         if self.rtl and anchor != "middle":
@@ -141,16 +141,34 @@ class _Canvas:
         return anchor
 
     def line(self, x1: float, y1: float, x2: float, y2: float, css: str, extra: str = "") -> None:
-        self.parts.append(f'<line class="{css}" x1="{self.x(x1)}" y1="{_number(y1)}" '
-                          f'x2="{self.x(x2)}" y2="{_number(y2)}"{extra}/>')
+        self.parts.append(f'<line class="{css}" x1="{self.x(x1)}" y1="{svg_number(y1)}" '
+                          f'x2="{self.x(x2)}" y2="{svg_number(y2)}"{extra}/>')
 
     def text(self, x: float, y: float, anchor: str, content: str, css: str = "") -> None:
         cls = f' class="{css}"' if css else ""
-        self.parts.append(f'<text{cls} x="{self.x(x)}" y="{_number(y)}" '
-                          f'text-anchor="{self.anchor(anchor)}">{_text(content)}</text>')
+        self.parts.append(f'<text{cls} x="{self.x(x)}" y="{svg_number(y)}" '
+                          f'text-anchor="{self.anchor(anchor)}">{svg_text(content)}</text>')
 
     def points(self, points: Sequence[tuple[float, float]]) -> str:
-        return " ".join(f"{self.x(x)},{_number(y)}" for x, y in points)
+        return " ".join(f"{self.x(x)},{svg_number(y)}" for x, y in points)
+
+    def legend(self, names: Sequence[str], styles: Sequence[tuple[str, str]], id_prefix: str,
+               top: float) -> None:
+        """The legend in two columns: each series' sample line (colour, dash pattern and
+        marker) and its name, shortened; then the end of the SVG."""
+        self.parts.append('<g class="legend">')
+        column = (WIDTH - 2 * RIGHT) / 2
+        for index, (name, (colour, dash)) in enumerate(zip(names, styles, strict=True)):
+            left = RIGHT + (index % 2) * column
+            y = top + (index // 2) * LEGEND_ROW
+            dashes = f' stroke-dasharray="{dash}"' if dash else ""
+            self.parts.append(
+                f'<path class="legend-sample series-{index}" d="M{self.x(left)} '
+                f'{svg_number(y - 4)}H{self.x(left + 11)}H{self.x(left + 22)}" '
+                f'fill="none" stroke="{colour}" stroke-width="2"{dashes} '
+                f'marker-mid="url(#{id_prefix}-m{index})"/>')
+            self.text(left + 28, y, "start", shorten(name))
+        self.parts.append("</g></svg>")
 
 
 def running_totals_svg(replay: Replay, players: Sequence[str],
@@ -162,7 +180,7 @@ def running_totals_svg(replay: Replay, players: Sequence[str],
     vertical lines mark the kingdoms of Trix games. `id_prefix` keeps element ids unique when a
     page shows more than one chart.
     """
-    if not _ID.fullmatch(id_prefix):
+    if not SVG_ID.fullmatch(id_prefix):
         raise ValueError(f"id_prefix must be a plain XML id, not {id_prefix!r}")
     definition = replay.game.definition
     lines = _lines(replay, players, translate)
@@ -192,14 +210,14 @@ def _svg(lines: Lines, deals: int, deals_total: int, kingdoms: int, per_kingdom:
         return BOTTOM - (value - low) * (BOTTOM - TOP) / (high - low)
 
     height = LEGEND_TOP + (len(lines) + 1) // 2 * LEGEND_ROW - LEGEND_ROW + MARGIN_BELOW
-    canvas = _Canvas(rtl)
+    canvas = Canvas(rtl)
     title_id, desc_id = f"{id_prefix}-title", f"{id_prefix}-desc"
     canvas.parts.append(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" role="img" '
         f'aria-labelledby="{title_id}" aria-describedby="{desc_id}" '
         f'class="chart running-totals" font-size="11" direction="ltr" fill="currentColor">'
-        f'<title id="{title_id}">{_text(title)}</title>'
-        f'<desc id="{desc_id}">{_text(summary)}</desc>')
+        f'<title id="{title_id}">{svg_text(title)}</title>'
+        f'<desc id="{desc_id}">{svg_text(summary)}</desc>')
     canvas.parts.append("<defs>")
     for index, shape in enumerate(MARKERS[: len(lines)]):
         canvas.parts.append(
@@ -244,23 +262,12 @@ def _svg(lines: Lines, deals: int, deals_total: int, kingdoms: int, per_kingdom:
             f'<polyline class="series series-{index}" points="{points}" fill="none" '
             f'stroke="{COLOURS[index]}" stroke-width="2" stroke-linejoin="round"{dash} '
             f'marker-start="{marker}" marker-mid="{marker}" marker-end="{marker}">'
-            f"<title>{_text(name)}</title></polyline>")
+            f"<title>{svg_text(name)}</title></polyline>")
     if not deals:
         canvas.text((LEFT + WIDTH - RIGHT) / 2, (TOP + BOTTOM) / 2 - 6, "middle",
                     no_deals, "note")
 
-    # the legend: two columns, sample line with its marker, then the name
-    canvas.parts.append('<g class="legend">')
-    column = (WIDTH - 2 * RIGHT) / 2
-    for index, (name, _) in enumerate(lines):
-        left = RIGHT + (index % 2) * column
-        y = LEGEND_TOP + (index // 2) * LEGEND_ROW
-        dash = f' stroke-dasharray="{DASHES[index]}"' if DASHES[index] else ""
-        canvas.parts.append(
-            f'<path class="legend-sample series-{index}" '
-            f'd="M{canvas.x(left)} {_number(y - 4)}H{canvas.x(left + 11)}H{canvas.x(left + 22)}" '
-            f'fill="none" stroke="{COLOURS[index]}" stroke-width="2"{dash} '
-            f'marker-mid="url(#{id_prefix}-m{index})"/>')
-        canvas.text(left + 28, y, "start", _shorten(name))
-    canvas.parts.append("</g></svg>")
+    canvas.legend([name for name, _ in lines],
+                  [(COLOURS[index], DASHES[index]) for index in range(len(lines))],
+                  id_prefix, LEGEND_TOP)
     return "".join(canvas.parts)

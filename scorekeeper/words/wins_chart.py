@@ -13,7 +13,6 @@ from functools import lru_cache
 from ..rules.messages import N_
 from ..stats.model import RunningWins
 from .chart import (
-    _ID,
     COLOURS,
     DASHES,
     LEFT,
@@ -21,12 +20,11 @@ from .chart import (
     MARGIN_BELOW,
     MARKERS,
     RIGHT,
+    SVG_ID,
     TOP,
     WIDTH,
-    _Canvas,
-    _number,
-    _shorten,
-    _text,
+    Canvas,
+    svg_text,
 )
 from .labels import Translate, identity
 
@@ -106,7 +104,7 @@ def running_wins_svg(running: RunningWins, translate: Translate = identity, rtl:
     The first MAX_LINES players of the standings are drawn; the ``desc`` (the text alternative)
     names everyone. `id_prefix` keeps ids unique when a page shows more than one chart.
     """
-    if not _ID.fullmatch(id_prefix):
+    if not SVG_ID.fullmatch(id_prefix):
         raise ValueError(f"id_prefix must be a plain XML id, not {id_prefix!r}")
     lines = _lines(running)
     summary = _summary(lines, translate(AFTER_GAME), translate(ENTRY), translate(NO_GAMES))
@@ -134,14 +132,14 @@ def _svg(lines: Lines, title: str, summary: str, no_games: str, rtl: bool,
         return BOTTOM - wins * (BOTTOM - TOP) / high
 
     height = LEGEND_TOP + (len(lines) + 1) // 2 * LEGEND_ROW - LEGEND_ROW + MARGIN_BELOW
-    canvas = _Canvas(rtl)
+    canvas = Canvas(rtl)
     title_id, desc_id = f"{id_prefix}-title", f"{id_prefix}-desc"
     canvas.parts.append(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" role="img" '
         f'aria-labelledby="{title_id}" aria-describedby="{desc_id}" '
         f'class="chart running-wins" font-size="11" direction="ltr" fill="currentColor">'
-        f'<title id="{title_id}">{_text(title)}</title>'
-        f'<desc id="{desc_id}">{_text(summary)}</desc><defs>')
+        f'<title id="{title_id}">{svg_text(title)}</title>'
+        f'<desc id="{desc_id}">{svg_text(summary)}</desc><defs>')
     for index in range(len(lines)):
         colour, _, shape = _style(index)
         canvas.parts.append(
@@ -173,22 +171,10 @@ def _svg(lines: Lines, title: str, summary: str, no_games: str, rtl: bool,
         canvas.parts.append(
             f'<polyline class="series series-{index}" points="{points}" fill="none" '
             f'stroke="{colour}" stroke-width="2" stroke-linejoin="round"{dashes} '
-            f'{marks}marker-end="{marker}"><title>{_text(name)}</title></polyline>')
+            f'{marks}marker-end="{marker}"><title>{svg_text(name)}</title></polyline>')
     if not games:
         canvas.text((LEFT + WIDTH - RIGHT) / 2, (TOP + BOTTOM) / 2, "middle", no_games, "note")
 
-    canvas.parts.append('<g class="legend">')
-    column = (WIDTH - 2 * RIGHT) / 2
-    for index, (name, _) in enumerate(lines):
-        colour, dash, _ = _style(index)
-        left = RIGHT + (index % 2) * column
-        y = LEGEND_TOP + (index // 2) * LEGEND_ROW
-        dashes = f' stroke-dasharray="{dash}"' if dash else ""
-        canvas.parts.append(
-            f'<path class="legend-sample series-{index}" '
-            f'd="M{canvas.x(left)} {_number(y - 4)}H{canvas.x(left + 11)}H{canvas.x(left + 22)}" '
-            f'fill="none" stroke="{colour}" stroke-width="2"{dashes} '
-            f'marker-mid="url(#{id_prefix}-m{index})"/>')
-        canvas.text(left + 28, y, "start", _shorten(name))
-    canvas.parts.append("</g></svg>")
+    canvas.legend([name for name, _ in lines],
+                  [_style(index)[:2] for index in range(len(lines))], id_prefix, LEGEND_TOP)
     return "".join(canvas.parts)
