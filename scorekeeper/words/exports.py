@@ -171,18 +171,24 @@ def _name_words(text: str) -> list[str]:
     return [*words, word] if word else words
 
 
+def unicode_stem(text: str) -> str:
+    """A name's words in its own script joined by hyphens, e.g. "سهرة-الجمعة" (or "")."""
+    name = ""
+    for word in _name_words(text):
+        candidate = f"{name}-{word}" if name else word
+        if len(candidate) > MAX_SLUG_LENGTH:
+            break
+        name = candidate
+    return name
+
+
 def unicode_filename(record: Record, today: date, extension: str) -> str:
     """The download name in the game's own script, e.g. "سهرة-الجمعة-2025-01-31.csv".
 
     Sent beside the ASCII name (RFC 6266 ``filename*``), so a game named in Arabic keeps its
     name and two games of one day get two files. No game name: the ASCII name.
     """
-    name = ""
-    for word in _name_words(record.name or ""):
-        candidate = f"{name}-{word}" if name else word
-        if len(candidate) > MAX_SLUG_LENGTH:
-            break
-        name = candidate
+    name = unicode_stem(record.name or "")
     if not name:
         return _file_stem(record, today) + extension
     return f"{name}-{today.isoformat()}{extension}"

@@ -15,7 +15,7 @@ from ..rules.games import GAMES
 from ..rules.messages import N_
 from ..stats.model import ContractStats, Item, PlayerStats, TableStats
 from ..stats.takes import can_double
-from .exports import BOM, Cell, neutralise, slug
+from .exports import BOM, Cell, neutralise, slug, unicode_stem
 from .labels import Translate, contract_label, game_label, identity
 
 GAME = N_("Game")
@@ -110,4 +110,13 @@ def stats_csv_filename(table_name: str | None, today: date) -> str:
     name = slug(table_name or "")
     if sum(char.isalpha() for char in name) < 2:  # Arabic script leaves too little: say "table"
         name = "table"
+    return f"{name}-statistics-{today.isoformat()}.csv"
+
+
+def stats_unicode_filename(table_name: str | None, today: date) -> str:
+    """The download name in the table's own script, e.g. "خميس-كريم-statistics-2025-01-31.csv"
+    (sent beside the ASCII one, so two tables named in Arabic get two files)."""
+    name = unicode_stem(table_name or "")
+    if not name:
+        return stats_csv_filename(table_name, today)
     return f"{name}-statistics-{today.isoformat()}.csv"

@@ -158,3 +158,15 @@ def test_a_tables_import_keeps_the_import_pages_caps(phone: TablePhone) -> None:
     response = phone.import_records([minimal])
     assert response.status_code == 429
     assert all_rows(phone.app) == before
+
+
+def test_a_table_named_in_arabic_keeps_its_name_in_the_download(phone: TablePhone) -> None:
+    """Two tables named in Arabic get two statistics files, not one "table-statistics" each."""
+    from urllib.parse import quote
+
+    phone.create_table("خميس كريم")
+    response = phone.client.get(f"{phone.table_url}/stats.csv")
+    disposition = response.headers["Content-Disposition"]
+    assert "filename=table-statistics-" in disposition  # the ASCII fallback
+    assert "filename*=UTF-8''" + quote("خميس-كريم-statistics-", safe="") in disposition
+    assert response.headers["Content-Type"] == "text/csv; charset=utf-8"

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
-from flask import abort, request, session
+from flask import Response, abort, request, session
+from werkzeug.http import dump_options_header
 
 from ...rules import Game, Replay
 from ...store.games import find_game, find_game_by_view_token
@@ -136,3 +138,17 @@ def moved_on(row: GameRow, number: int) -> str:
                        "cancel to see the game.", number=number)
     return gettext("The game changed on another phone. This form is out of date: cancel and "
                    "check the game before you save.")
+
+
+def attachment(body: str, mimetype: str, filename: str, unicode_name: str | None = None
+               ) -> Response:
+    """A download: `filename` in ASCII, and `unicode_name` (a name in its own script) beside
+    it as RFC 6266's ``filename*``, which browsers prefer."""
+    response = Response(body, mimetype=mimetype)
+    options = {"filename": filename}
+    if unicode_name is not None and unicode_name != filename:
+        options["filename*"] = "UTF-8''" + quote(unicode_name, safe="")
+    response.headers["Content-Disposition"] = dump_options_header("attachment", options)
+    if mimetype == "text/csv":
+        response.headers["Content-Type"] = "text/csv; charset=utf-8"
+    return response

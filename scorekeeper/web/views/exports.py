@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from urllib.parse import quote
 
 from flask import Blueprint, Response, abort
-from werkzeug.http import dump_options_header
 
 from ...store.games import games_for_tokens, record_of
 from ...store.models import GameRow
@@ -19,20 +17,9 @@ from ...words.exports import (
     unicode_filename,
 )
 from ..languages import gettext
-from .common import game_or_404, remembered, viewed_or_404
+from .common import attachment, game_or_404, remembered, viewed_or_404
 
 bp = Blueprint("exports", __name__)
-
-
-def _attachment(body: str, mimetype: str, filename: str, unicode_name: str | None = None
-                ) -> Response:
-    response = Response(body, mimetype=mimetype)
-    options = {"filename": filename}
-    if unicode_name is not None and unicode_name != filename:
-        # RFC 6266/5987: browsers take the UTF-8 name, older clients the ASCII one
-        options["filename*"] = "UTF-8''" + quote(unicode_name, safe="")
-    response.headers["Content-Disposition"] = dump_options_header("attachment", options)
-    return response
 
 
 def _started_on(row: GameRow) -> datetime:
@@ -44,7 +31,7 @@ def _json(row: GameRow) -> Response:
         abort(404)
     record = record_of(row)
     day = _started_on(row).date()
-    return _attachment(export_json(record) + "\n", "application/json",
+    return attachment(export_json(record) + "\n", "application/json",
                        json_filename(record, day), unicode_filename(record, day, ".json"))
 
 
@@ -53,10 +40,8 @@ def _csv(row: GameRow) -> Response:
         abort(404)
     record = record_of(row)
     day = _started_on(row).date()
-    response = _attachment(csv_text(record, gettext), "text/csv", csv_filename(record, day),
-                           unicode_filename(record, day, ".csv"))
-    response.headers["Content-Type"] = "text/csv; charset=utf-8"
-    return response
+    return attachment(csv_text(record, gettext), "text/csv", csv_filename(record, day),
+                      unicode_filename(record, day, ".csv"))
 
 
 @bp.get("/g/<token:token>/export.json")
@@ -87,5 +72,5 @@ def view_export_csv(view_token: str) -> Response:
 def backup() -> Response:
     """Every game this browser can see, as one JSON array of records."""
     body = records_json(games_for_tokens(remembered()))
-    return _attachment(body, "application/json",
+    return attachment(body, "application/json",
                        f"scorekeeper-backup-{datetime.now(UTC).date().isoformat()}.json")

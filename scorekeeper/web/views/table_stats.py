@@ -19,13 +19,14 @@ from ...words.stats_export import (
     WIN_RATE,
     stats_csv,
     stats_csv_filename,
+    stats_unicode_filename,
 )
 from ...words.wins_chart import running_wins_summary as wins_summary
 from ...words.wins_chart import running_wins_svg
 from ..caches import Kept
 from ..extensions import csrf
 from ..languages import current_language, direction, gettext
-from .common import remember_table, table_or_404, viewed_table_or_404
+from .common import attachment, remember_table, table_or_404, viewed_table_or_404
 from .imports import receive_upload
 
 bp = Blueprint("table_stats", __name__)
@@ -69,26 +70,20 @@ def view_stats(view_token: str) -> str:
     return _stats_page(viewed_table_or_404(view_token), viewing=True)
 
 
-def _attachment(body: str, mimetype: str, filename: str) -> Response:
-    response = Response(body, mimetype=mimetype)
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
 def _today() -> str:
     return datetime.now(UTC).date().isoformat()
 
 
 def _games_json(table: TableRow) -> Response:
-    return _attachment(records_json(store.table_games(table)), "application/json",
+    return attachment(records_json(store.table_games(table)), "application/json",
                        f"scorekeeper-table-{_today()}.json")
 
 
 def _stats_csv(table: TableRow) -> Response:
-    response = _attachment(stats_csv(table_stats(table), gettext), "text/csv",
-                           stats_csv_filename(table.name, datetime.now(UTC).date()))
-    response.headers["Content-Type"] = "text/csv; charset=utf-8"
-    return response
+    today = datetime.now(UTC).date()
+    return attachment(stats_csv(table_stats(table), gettext), "text/csv",
+                      stats_csv_filename(table.name, today),
+                      stats_unicode_filename(table.name, today))
 
 
 @bp.get("/t/<token:token>/stats.csv")
