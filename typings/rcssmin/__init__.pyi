@@ -1,0 +1,3 @@
+"""rcssmin ships no type hints: the one function the app calls."""
+
+def cssmin(style: bytes, keep_bang_comments: bool = ...) -> bytes: ...

@@ -1,0 +1,3 @@
+"""rjsmin ships no type hints: the one function the app calls."""
+
+def jsmin(script: bytes, keep_bang_comments: bool = ...) -> bytes: ...
