@@ -113,11 +113,14 @@ def first_load(base: str, token: str) -> tuple[int, int, list[str]]:
 
 
 def static_headers(base: str, token: str) -> list[str]:
-    """Cache-Control of each static file the page links (must be long-lived)."""
+    """Cache-Control of each static file the page links (must be long-lived). The view link's
+    QR image is the game's, not a static file: like every capability, it is never stored."""
     client = Client(base)
     page = client.request("GET", f"/g/{token}")
     found = []
     for url in assets_of(page.text):
+        if not url.startswith(("/static/", "/manifest/")):
+            continue
         reply = client.request("GET", url)
         found.append(f"{url}: {reply.headers.get('Cache-Control')}")
     client.close()

@@ -16,11 +16,16 @@ if TYPE_CHECKING:
     from flask import Flask
 
 
-def _read(path: str) -> bytes:
-    if path == "-":
-        return sys.stdin.buffer.read()
-    with open(path, "rb") as handle:
-        return handle.read()
+def _read(path: str) -> bytes | None:
+    """The file's bytes (standard input for "-"), or None once it has said why it cannot."""
+    try:
+        if path == "-":
+            return sys.stdin.buffer.read()
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError as error:
+        print(_one_line(f"cannot read {path}: {error.strerror}"), file=sys.stderr)
+        return None
 
 
 _LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
@@ -38,10 +43,8 @@ def check(path: str) -> int:
     from ..rules.record import check_output, load_record
     from ..rules.replay import replay
 
-    try:
-        data = _read(path)
-    except OSError as error:
-        print(_one_line(f"cannot read {path}: {error.strerror}"), file=sys.stderr)
+    data = _read(path)
+    if data is None:
         return 2
     try:
         record = load_record(data)
@@ -60,10 +63,8 @@ def stats(path: str) -> int:
     input as `check` does: 1 naming the record and the deal that breaks a rule, 2 if not records."""
     from scorekeeper.stats import RecordsRefused, compute, load_records, to_json
 
-    try:
-        data = _read(path)
-    except OSError as error:
-        print(_one_line(f"cannot read {path}: {error.strerror}"), file=sys.stderr)
+    data = _read(path)
+    if data is None:
         return 2
     try:
         records = load_records(data)
@@ -206,10 +207,8 @@ def import_games(path: str, table: str | None = None) -> int:
     from ..store.records import ImportRefused, import_records
     from ..store.tables import find_table, import_into_table
 
-    try:
-        data = _read(path)
-    except OSError as error:
-        print(f"cannot read {path}: {error.strerror}", file=sys.stderr)
+    data = _read(path)
+    if data is None:
         return 2
     app = _app_with_database()
     with app.app_context():

@@ -42,18 +42,24 @@ def viewed_or_404(view_token: str) -> GameRow:
     return row
 
 
+def _links(kind: str) -> list[str]:
+    return [token for token in session.get(kind, []) if isinstance(token, str)]
+
+
+def _keep(kind: str, token: str, most: int) -> None:
+    tokens = _links(kind)
+    if tokens[:1] != [token]:  # unchanged, the session is not rewritten (nor its cookie sent)
+        session[kind] = ([token] + [t for t in tokens if t != token])[:most]
+
+
 def remembered() -> list[str]:
     """The scorekeeper links this browser opened, most recent first."""
-    return [token for token in session.get("games", []) if isinstance(token, str)]
+    return _links("games")
 
 
 def remember(token: str) -> None:
     """Keep the game on this browser's home page."""
-    tokens = remembered()
-    if tokens[:1] == [token]:
-        return
-    tokens = [token] + [t for t in tokens if t != token]
-    session["games"] = tokens[:REMEMBERED_GAMES]
+    _keep("games", token, REMEMBERED_GAMES)
 
 
 def forget(token: str) -> None:
@@ -81,15 +87,12 @@ def viewed_table_or_404(view_token: str) -> TableRow:
 
 def remembered_tables() -> list[str]:
     """The tables' scorekeeper links this browser opened, most recent first."""
-    return [token for token in session.get("tables", []) if isinstance(token, str)]
+    return _links("tables")
 
 
 def remember_table(token: str) -> None:
     """Keep the table on this browser's home page."""
-    tokens = remembered_tables()
-    if tokens[:1] == [token]:
-        return
-    session["tables"] = ([token] + [t for t in tokens if t != token])[:REMEMBERED_TABLES]
+    _keep("tables", token, REMEMBERED_TABLES)
 
 
 @dataclass(frozen=True)
