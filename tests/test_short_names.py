@@ -15,9 +15,18 @@ from scorekeeper.words.labels import short_names
     (("عبد الرحمن الحسيني", "سامي", "ليلى", "عمر"), ("عبدالرح…", "سامي", "ليلى", "عمر")),
     (("Abdurrahmanoğlu", "Ali", "Ali Can Yılmaz", "Ali Can Kaya"),
      ("Abdur…", "Ali", "Ali Y.", "Ali K.")),
+    # first names too long to keep beside an initial: cut shorter, so the initial shows
+    (("Muhammed Ali", "Muhammed Emin", "Rami", "Omar"), ("Mu… A.", "Mu… E.", "Rami", "Omar")),
+    # عبد الرحيم is one first name; الشامي's initial is ش, not the article's ا
+    (("عبد الرحمن الشامي", "عبد الرحيم", "Rami", "Omar"), ("عبد… ش.", "عبدالرح…", "Rami", "Omar")),
 ])
 def test_short_names(players: tuple[str, ...], expected: tuple[str, ...]) -> None:
     assert short_names(players) == expected
+
+
+def test_only_the_names_still_alike_stay_whole() -> None:
+    players = ("Alexandra Smith", "Alexandra Smyth", "Muhammed Ali Karakaya", "Omar")
+    assert short_names(players) == ("Alexandra Smith", "Alexandra Smyth", "Muham…", "Omar")
 
 
 def test_a_short_name_is_the_start_of_the_name() -> None:

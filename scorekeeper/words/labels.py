@@ -168,21 +168,31 @@ def _width(char: str) -> float:
     return 1.0
 
 
+def _first_words(words: list[str]) -> int:
+    """How many of a name's words its first name takes: two for عبد الرحمن, أبو بكر."""
+    return 2 if len(words) > 1 and words[0].casefold() in JOINED_WORDS else 1
+
+
 def _first_name(words: list[str]) -> str:
-    if len(words) > 1 and words[0].casefold() in JOINED_WORDS:
+    if _first_words(words) == 2:
         return words[0] + words[1]  # عبدالرحمن: written as one word when short
     return words[0] if words else ""
 
 
-def _cut(text: str) -> str:
-    """What fits SHORT_NAME_WIDTH, cut at the end (never the start) with an ellipsis, between
-    letters and not inside one (a vowel sign or virama stays with its letter)."""
-    if sum(map(_width, text)) <= SHORT_NAME_WIDTH:
+def _initial(word: str) -> str:
+    """A last name's initial: الشامي's is ش (the article ال is not the name)."""
+    return word[2] if word.startswith("ال") and len(word) > 2 else word[0]
+
+
+def _cut(text: str, room: float = SHORT_NAME_WIDTH) -> str:
+    """What fits `room`, cut at the end (never the start) with an ellipsis, between letters
+    and not inside one (a vowel sign or virama stays with its letter)."""
+    if sum(map(_width, text)) <= room:
         return text
     kept, width = "", 0.0
     for char in text:
         width += _width(char)
-        if width > SHORT_NAME_WIDTH - 1:
+        if width > room - 1:
             break
         kept += char
     while len(kept) > 1 and unicodedata.category(kept[-1])[0] != "L":
@@ -202,11 +212,14 @@ def short_names(players: Sequence[str]) -> tuple[str, ...]:
         if len(twins) > 1:
             for seat in twins:
                 parts = words[seat]
-                if len(parts) > len(_first_name(parts).split()):
-                    short[seat] = f"{_cut(_first_name(parts))} {parts[-1][0]}."
-    if len({name.casefold() for name in short}) < len(short):  # still alike: the full names
-        return tuple(players)
-    return tuple(short)
+                if len(parts) > _first_words(parts):
+                    initial = f" {_initial(parts[-1])}."  # the last name's initial tells them apart
+                    short[seat] = _cut(_first_name(parts),
+                                       SHORT_NAME_WIDTH - sum(map(_width, initial))) + initial
+    alike = [name.casefold() for name in short]
+    # still alike: those players' full names (clipped at their end by the chip if need be)
+    return tuple(players[seat] if alike.count(alike[seat]) > 1 else short[seat]
+                 for seat in range(len(short)))
 
 
 def card_label(card: str, translate: Translate = identity) -> str:

@@ -59,6 +59,10 @@
       fields = fields.closest("form");
       fields.classList.add("stale");
       fields.querySelector(".save").disabled = false;
+      /* what the app filled in could not be recomputed: from now on it counts as tapped, so a
+       * save stores exactly the chips on the screen (or says why it cannot) */
+      fields.autofilled.value = "";
+      fields.querySelectorAll("[data-filled]").forEach(function (c) { c.removeAttribute("data-filled"); });
     }
     slot.textContent = fields ? reason
       : words.getAttribute(slot === words ? "data-say" : "data-save").replace("{}", reason);
@@ -103,24 +107,18 @@
   } else {
     acquire();
   }
-}());
 
-/* The new-game page: a tapped name ("played here before") goes into the first empty player
- * field at once, without asking the server (which does the same when JavaScript is off). */
-(function () {
-  "use strict";
-
+  /* The new-game page: a tapped name ("played here before") goes into the first empty player
+   * field at once, without asking the server (which does the same when JavaScript is off). */
   document.addEventListener("click", function (event) {
-    var chip = event.target.closest ? event.target.closest("button[data-name]") : null;
-    if (chip === null || chip.form === null) { return; }
-    var fields = chip.form.querySelectorAll("input[data-player]");
-    for (var i = 0; i < fields.length; i += 1) {
-      if (fields[i].value.trim() === "") {
-        event.preventDefault();
-        fields[i].value = chip.value;
-        chip.hidden = true;
-        return;
-      }
+    var chip = event.target.closest("button[data-name]"), empty;
+    if (!chip || !chip.form) { return; }
+    empty = Array.prototype.find.call(chip.form.querySelectorAll("input[data-player]"),
+                                      function (field) { return !field.value.trim(); });
+    if (empty) {
+      event.preventDefault();
+      empty.value = chip.value;
+      chip.hidden = true;
     }
   });
 }());

@@ -65,6 +65,29 @@ def test_a_wifi_drop_during_entry_recovers_by_itself(new_context) -> None:  # ty
     player.save(1)
 
 
+def test_a_change_made_offline_is_saved_as_the_chips_show_it(new_context) -> None:  # type: ignore[no-untyped-def]
+    """The app filled the 4th count; offline, the player changes the 1st. The fill could not be
+    recomputed, so the save takes the chips on the screen (6/4/3/1, refused: 14 diamonds), not
+    a 6/4/3/0 the screen never showed."""
+    player = _player(new_context)
+    page = player.page
+    player.choose("diamonds")
+    player.enter({"counts": [5, 4, 3]})
+    expect(player.chip("counts-3", "1")[0]).to_be_checked()  # filled in by the app
+    _offline(page, True)
+    _tap(player, "counts-0", "6")
+    expect(page.locator(NET_ERROR)).to_contain_text("No connection")
+    expect(page.locator('#deal-form input[name="counts-3"][data-filled]')).to_have_count(0)
+    # what a save sends now: the chips as shown, no fill for the server to recompute
+    assert page.locator('#deal-form input[name="autofilled"]').input_value() == ""
+    _offline(page, False)  # the preview is sent again: the refusal is said before any save
+    expect(page.locator("#deal-form")).to_contain_text("add up to 14")
+    expect(page.locator(SAVE)).to_be_disabled()
+    expect(player.chip("counts-0", "6")[0]).to_be_checked()
+    expect(player.chip("counts-3", "1")[0]).to_be_checked()
+    player.check("a change made offline")
+
+
 def test_a_save_without_connection_says_so_and_one_tap_retries(new_context) -> None:  # type: ignore[no-untyped-def]
     player = _player(new_context, "ar")
     page = player.page
