@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import add
 
-from ..rules.cards import SEATS, TEAMS
+from ..rules.cards import TEAMS
 from ..rules.contracts import CONTRACTS
 from ..rules.games import GAMES
 from ..rules.record import Record
@@ -96,14 +96,17 @@ def _players(games: Iterable[GameFigures], names: dict[str, str]
     for played in games:
         kind = by_game[played.game]
         finished = played.finished
-        for key in dict.fromkeys(played.keys):  # a person counts once per game
-            seats = [seat for seat in SEATS if played.keys[seat] == key]
-            won = finished and any(played.won(seat) for seat in seats)
+        seats_of: dict[str, list[int]] = {}  # a person counts once per game
+        for seat, key in enumerate(played.keys):
+            seats_of.setdefault(key, []).append(seat)
+        for key, seats in seats_of.items():
+            won = finished and any(seat in played.winners for seat in seats)
             points = sum(played.totals[seat] for seat in seats) if finished else 0
             overall.setdefault(key, _PlayerTally()).count(finished, won, points)
-            kind.setdefault(key, _PlayerTally()).count(finished, won, points)
-        for seat, key in enumerate(played.keys):
-            kind[key].add_tally(played.game, played.tally(seat))
+            player = kind.setdefault(key, _PlayerTally())
+            player.count(finished, won, points)
+            for seat in seats:
+                player.add_tally(played.game, played.tally(seat))
     for kind in by_game.values():  # every game kind together: each kind's sums
         for key, player in kind.items():
             overall[key].tallies.update(player.tallies)
