@@ -33,11 +33,11 @@ OLDEST = datetime.min.replace(tzinfo=UTC)
 
 _DEALS, _POINTS, _PLACES, _DOUBLES, _DOUBLES_GAIN = range(5)
 _ITEMS_START = 5
+"""A contract's slots in a tally: deals, points, places, doubles, doubles_gain, then one count
+per item the contract counts (:data:`~.takes.ITEMS`' order)."""
 _PACKED: Final = "i"
 """How a game's tallies are packed: the platform's C int (32 bits; a game's sums are far
 smaller)."""
-"""A contract's slots in a tally: deals, points, places, doubles, doubles_gain, then one count
-per item the contract counts (:data:`~.takes.ITEMS`' order)."""
 
 
 @dataclass(frozen=True)
