@@ -5,8 +5,11 @@ finished games of the three kinds (stored through the table's import, so every g
 and its seats linked to the roster); the app answers in-process (Flask's test client). Two
 figures, each the best time at 1,000 games over the best at 10, timed alternately:
 
-- the page computed afresh (the statistics of every game replayed through the engine: what the
-  first reader after a saved deal pays);
+- the page computed afresh (nothing kept: every game read and replayed through the engine, what
+  a process's first reader pays);
+- the page after a deal was saved in one game of the table (that game's last deal undone and
+  entered again through the store, untimed): what the first reader after each save pays, the
+  other games' figures kept by the process;
 - the page again while no game of the table changed (the statistics kept by the process; what
   every other reader pays).
 
@@ -18,6 +21,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,38 +49,72 @@ def records(count: int) -> list[dict[str, Any]]:
     return made
 
 
-def table_with(instance: str, count: int) -> tuple[Any, str]:
-    """An app on the instance and the stats URL of a table holding `count` games."""
+@dataclass(frozen=True)
+class Side:
+    """An app, the stats URL of its table, and the link of the game whose deal is saved."""
+
+    app: Any
+    url: str
+    game: str
+
+    def save_a_deal(self) -> None:
+        """Undo the game's last deal and enter it again: two saves, the game as it was, its
+        version two higher."""
+        from scorekeeper.rules import replay
+        from scorekeeper.store.db import db
+        from scorekeeper.store.deals import Entry, Saved, enter_deal, undo_deal
+        from scorekeeper.store.games import find_game, game_of
+
+        with self.app.app_context():
+            row = find_game(self.game)
+            assert row is not None
+            current = replay(game_of(row))
+            number, last = len(row.deals), dict(row.deals[-1])
+            undone = undo_deal(row, current, number, row.version)
+            assert isinstance(undone, Saved) and undone.result is not None
+            entered = enter_deal(row, undone.result, Entry(last, number, row.version))
+            assert isinstance(entered, Saved), entered
+            db.session.remove()
+
+
+def table_with(instance: str, count: int) -> Side:
+    """An app on the instance with a table holding `count` games."""
     from scorekeeper import create_app
     from scorekeeper.store.tables import create_table, import_into_table
 
     app = create_app({"INSTANCE_PATH": instance})
     with app.app_context():
         table = create_table("Thursdays at Karim's")
-        import_into_table(table, json.dumps(records(count)))
-        return app, f"/t/{table.token}/stats"
+        rows = import_into_table(table, json.dumps(records(count)))
+        return Side(app, f"/t/{table.token}/stats", rows[len(rows) // 2].token)
 
 
-def best_times(sides: list[tuple[Any, str]], repeats: int, fresh: bool) -> list[float]:
-    """Best ms of the stats page on each side, alternating; `fresh`: nothing kept between."""
-    from scorekeeper.web.views import table_stats
+FRESH, CHANGED, KEPT = "fresh", "changed", "kept"
 
-    clients = [(app.test_client(), url) for app, url in sides]
-    for client, url in clients:
-        assert client.get(url).status_code == 200  # templates compiled, the table remembered
+
+def best_times(sides: list[Side], repeats: int, mode: str) -> list[float]:
+    """Best ms of the stats page on each side, alternating; before each, `mode`: nothing kept
+    (FRESH), a deal saved in one game (CHANGED) or nothing done (KEPT)."""
+    from scorekeeper.web import caches
+
+    clients = [(side.app.test_client(), side) for side in sides]
+    for client, side in clients:
+        assert client.get(side.url).status_code == 200  # templates compiled, table remembered
     samples: list[list[float]] = [[] for _ in clients]
     for _ in range(repeats):
-        for side, (client, url) in enumerate(clients):
-            if fresh:
-                table_stats.forget_statistics()
+        for number, (client, side) in enumerate(clients):
+            if mode == FRESH:
+                caches.forget_statistics()
+            elif mode == CHANGED:
+                side.save_a_deal()
             started = time.perf_counter()
-            client.get(url)
-            samples[side].append((time.perf_counter() - started) * 1000)
+            assert client.get(side.url).status_code == 200
+            samples[number].append((time.perf_counter() - started) * 1000)
     return [min(times) for times in samples]
 
 
 def run(quick: bool = False) -> Results:
-    """Time the page at 10 and 1,000 games, afresh and kept."""
+    """Time the page at 10 and 1,000 games: afresh, after one game changed, and kept."""
     results = Results()
     with temp_instance() as few, temp_instance() as many:
         sides = []
@@ -85,9 +123,12 @@ def run(quick: bool = False) -> Results:
             init_db(instance)
             sides.append(table_with(instance, count))
         log("table stats: timing both, interleaved")
-        fresh = best_times(sides, 3 if quick else 7, fresh=True)
-        kept = best_times(sides, 30 if quick else 100, fresh=False)
-    for name, (before, after) in (("computed afresh", fresh), ("kept, no game changed", kept)):
+        fresh = best_times(sides, 3 if quick else 7, FRESH)
+        changed = best_times(sides, 10 if quick else 30, CHANGED)
+        kept = best_times(sides, 30 if quick else 100, KEPT)
+    for name, (before, after) in (("computed afresh", fresh),
+                                  ("after a deal saved in one game", changed),
+                                  ("kept, no game changed", kept)):
         results.add(f"table stats: page {name}, {MANY:,} vs {FEW} games",
                     f"{after / before:.1f}×", "–", None,
                     f"{before:.1f} → {after:.1f} ms (best, in-process)")

@@ -1,10 +1,13 @@
 """Statistics across a table's games: pure Python over the rules engine (standard library and
 :mod:`scorekeeper.rules` only), so `scorekeeper stats` loads no web stack.
 
-Nothing is stored: :func:`compute` replays each game record through the engine and counts.
+Nothing is stored: :func:`compute` replays each game record through the engine and counts. It is
+:func:`combine` over each record's :func:`game_figures` (the replay, the costly step), so a
+caller may keep each game's figures and replay only the games that changed.
 """
 
-from .compute import compute
+from .compute import combine, compute
+from .figures import GameFigures, game_figures
 from .identity import player_key
 from .model import (
     ContractStats,
@@ -21,6 +24,7 @@ from .takes import can_double
 
 __all__ = [
     "ContractStats",
+    "GameFigures",
     "Item",
     "Partnership",
     "PlayerStats",
@@ -29,7 +33,9 @@ __all__ = [
     "RunningWins",
     "TableStats",
     "can_double",
+    "combine",
     "compute",
+    "game_figures",
     "load_records",
     "player_json",
     "player_key",

@@ -1,103 +1,41 @@
 """Statistics across a table's games, from their records replayed through the engine.
 
 Every score is the engine's (:func:`scorekeeper.rules.replay`); this module only counts and adds.
+:func:`compute` is :func:`combine` over each record's :func:`~.figures.game_figures`, so a
+caller that keeps each game's figures recomputes only the games that changed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from operator import add
 
-from ..rules.cards import SEATS, TEAMS
+from ..rules.cards import TEAMS
 from ..rules.contracts import CONTRACTS
-from ..rules.games import GAMES, PARTNERSHIP
+from ..rules.games import GAMES
 from ..rules.record import Record
-from ..rules.replay import Replay, replay
-from .identity import player_key
+from .figures import LAYOUTS, GameFigures, game_figures
 from .model import (
     ContractStats,
-    Item,
     Partnership,
     PlayerStats,
     RunningLine,
     RunningWins,
     TableStats,
 )
-from .takes import seat_takes
-
-_OLDEST = datetime.min.replace(tzinfo=UTC)
 
 
-@dataclass
-class _ContractTally:
-    deals: int = 0
-    points: int = 0
-    taken: dict[Item, int] = field(default_factory=dict)
-    places: int = 0
-    doubles: int = 0
-    doubles_gain: int = 0
-
-    def add(self, other: _ContractTally) -> None:
-        self.deals += other.deals
-        self.points += other.points
-        for item, count in other.taken.items():
-            self.taken[item] = self.taken.get(item, 0) + count
-        self.places += other.places
-        self.doubles += other.doubles
-        self.doubles_gain += other.doubles_gain
-
-    def frozen(self, contract: str) -> ContractStats:
-        return ContractStats(contract, self.deals, self.points, dict(self.taken), self.places,
-                             self.doubles, self.doubles_gain)
-
-
-SeatContracts = tuple[dict[str, _ContractTally], ...]
-
-
-def _seat_contracts(result: Replay) -> SeatContracts:
-    """Per seat, per contract: the game's deals of it, what they scored and what was taken."""
-    rules = result.game.house_rules
-    seats: SeatContracts = tuple({} for _ in SEATS)
-    for deal in result.deals:
-        for seat, take in enumerate(seat_takes(deal.deal, rules, deal.scores)):
-            tally = seats[seat].get(deal.contract)
-            if tally is None:
-                tally = seats[seat][deal.contract] = _ContractTally()
-            tally.add(_ContractTally(1, deal.scores[seat], dict(take.taken), take.place,
-                                     take.doubles, take.doubles_gain))
-    return seats
-
-
-@dataclass(frozen=True)
-class _Played:
-    """One record replayed, with its players' keys, when it ended and its per-seat figures."""
-
-    position: int
-    record: Record
-    result: Replay
-    keys: tuple[str, ...]
-    time: str | None
-    when: datetime | None
-    contracts: SeatContracts
-
-    @property
-    def sort_key(self) -> tuple[bool, datetime, int]:
-        # untimed records count as the oldest, in the order given
-        return (self.when is not None, self.when or _OLDEST, self.position)
-
-    def won(self, seat: int) -> bool:
-        return self.result.winners is not None and seat in self.result.winners
-
-
-def _moment(record: Record) -> tuple[str | None, datetime | None]:
-    """When the game was played: created_at (a table plays one game after another, and an edit
-    or a rename long after must not move it), else updated_at."""
-    text = record.created_at or record.updated_at
-    if text is None:
-        return None, None
-    moment = datetime.fromisoformat(text)  # the loader checked it parses
-    return text, moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+def _added(first: ContractStats | None, second: ContractStats) -> ContractStats:
+    """One contract's figures over two sets of deals (the trix contract is in two game kinds)."""
+    if first is None:
+        return second
+    return ContractStats(
+        first.contract, first.deals + second.deals, first.points + second.points,
+        {item: first.taken.get(item, 0) + second.taken.get(item, 0)
+         for item in {**first.taken, **second.taken}},
+        first.places + second.places, first.doubles + second.doubles,
+        first.doubles_gain + second.doubles_gain)
 
 
 @dataclass
@@ -106,107 +44,131 @@ class _PlayerTally:
     finished: int = 0
     wins: int = 0
     points: int = 0
-    contracts: dict[str, _ContractTally] = field(default_factory=dict)
     results: list[bool] = field(default_factory=list)
     """Won or not, per finished game in time order."""
+    tallies: dict[str, list[int]] = field(default_factory=dict)
+    """Per game kind, the sum of the player's seats' tallies (laid out by LAYOUTS)."""
+
+    def count(self, finished: bool, won: bool, points: int) -> None:
+        """One more game: if finished, whether the player won it and their points."""
+        self.games += 1
+        if finished:
+            self.finished += 1
+            self.wins += won
+            self.points += points
+            self.results.append(won)
+
+    def add_tally(self, game: str, tally: Sequence[int]) -> None:
+        kept = self.tallies.get(game)
+        self.tallies[game] = list(tally) if kept is None else list(map(add, kept, tally))
 
     def frozen(self, key: str, name: str) -> PlayerStats:
         longest = current = 0
         for won in self.results:
             current = current + 1 if won else 0
             longest = max(longest, current)
+        contracts: dict[str, ContractStats] = {}
+        for game, tally in self.tallies.items():
+            for stats in LAYOUTS[game].contract_stats(tally):
+                contracts[stats.contract] = _added(contracts.get(stats.contract), stats)
         return PlayerStats(key, name, self.games, self.finished, self.wins, self.points,
-                           {contract: self.contracts[contract].frozen(contract)
-                            for contract in CONTRACTS if contract in self.contracts},
+                           {contract: contracts[contract]
+                            for contract in CONTRACTS if contract in contracts},
                            longest, current)
-
-
-def _add_contracts(played: _Played, tallies: dict[str, _PlayerTally]) -> None:
-    for seat in SEATS:
-        contracts = tallies[played.keys[seat]].contracts
-        for contract, figures in played.contracts[seat].items():
-            contracts.setdefault(contract, _ContractTally()).add(figures)
 
 
 def _standing_key(player: PlayerStats) -> tuple[int, int, str, str]:
     return (-player.wins, -player.points, player.key, player.name)
 
 
-def _players(games: Iterable[_Played], names: dict[str, str]) -> tuple[PlayerStats, ...]:
-    """The standings over `games` (in time order), every figure per player."""
-    tallies: dict[str, _PlayerTally] = {}
-    for played in games:
-        for key in played.keys:
-            tallies.setdefault(key, _PlayerTally())
-        finished = played.result.finished
-        for key in dict.fromkeys(played.keys):  # a person counts once per game
-            seats = [seat for seat in SEATS if played.keys[seat] == key]
-            tally = tallies[key]
-            tally.games += 1
-            if finished:
-                won = any(played.won(seat) for seat in seats)
-                tally.finished += 1
-                tally.wins += won
-                tally.points += sum(played.result.totals[seat] for seat in seats)
-                tally.results.append(won)
-        _add_contracts(played, tallies)
+def _standings(tallies: dict[str, _PlayerTally], names: dict[str, str]
+               ) -> tuple[PlayerStats, ...]:
     return tuple(sorted((tally.frozen(key, names[key]) for key, tally in tallies.items()),
                         key=_standing_key))
 
 
-def _partnerships(games: Iterable[_Played], names: dict[str, str]) -> tuple[Partnership, ...]:
+def _players(games: Iterable[GameFigures], names: dict[str, str]
+             ) -> tuple[tuple[PlayerStats, ...], dict[str, tuple[PlayerStats, ...]]]:
+    """The standings over `games` (in time order), every figure per player: every game kind
+    together, and per game kind."""
+    overall: dict[str, _PlayerTally] = {}
+    by_game: dict[str, dict[str, _PlayerTally]] = {game: {} for game in GAMES}
+    for played in games:
+        kind = by_game[played.game]
+        finished = played.finished
+        seats_of: dict[str, list[int]] = {}  # a person counts once per game
+        for seat, key in enumerate(played.keys):
+            seats_of.setdefault(key, []).append(seat)
+        for key, seats in seats_of.items():
+            won = finished and any(seat in played.winners for seat in seats)
+            points = sum(played.totals[seat] for seat in seats) if finished else 0
+            overall.setdefault(key, _PlayerTally()).count(finished, won, points)
+            player = kind.setdefault(key, _PlayerTally())
+            player.count(finished, won, points)
+            for seat in seats:
+                player.add_tally(played.game, played.tally(seat))
+    for kind in by_game.values():  # every game kind together: each kind's sums
+        for key, player in kind.items():
+            overall[key].tallies.update(player.tallies)
+    return (_standings(overall, names),
+            {game: _standings(kind, names) for game, kind in by_game.items()})
+
+
+def _partnerships(games: Iterable[GameFigures],
+                  names: dict[str, str]) -> tuple[Partnership, ...]:
     found: dict[tuple[str, str], list[int]] = {}
     for played in games:
-        if played.record.game.mode != PARTNERSHIP:
+        if not played.partnership:
             continue
         for team, seats in enumerate(TEAMS):
             first, second = sorted(played.keys[seat] for seat in seats)
             figures = found.setdefault((first, second), [0, 0, 0, 0])
             figures[0] += 1
-            if played.result.finished:
-                assert played.result.team_totals is not None
+            if played.finished:
+                assert played.team_totals is not None
                 figures[1] += 1
                 figures[2] += played.won(seats[0])
-                figures[3] += played.result.team_totals[team]
+                figures[3] += played.team_totals[team]
     pairs = [Partnership(keys, (names[keys[0]], names[keys[1]]), *figures)
              for keys, figures in found.items()]
     return tuple(sorted(pairs, key=lambda pair: (-pair.wins, -pair.points, pair.keys)))
 
 
-def _running(games: Sequence[_Played], players: tuple[PlayerStats, ...]) -> RunningWins:
-    finished = [played for played in games if played.result.finished]
+def _running(games: Sequence[GameFigures], players: tuple[PlayerStats, ...]) -> RunningWins:
+    finished = [played for played in games if played.finished]
+    winners = [{played.keys[seat] for seat in played.winners} for played in finished]
     lines = []
     for player in players:
         wins, line = 0, []
-        for played in finished:
-            wins += any(played.won(seat) for seat in SEATS if played.keys[seat] == player.key)
+        for won_by in winners:
+            wins += player.key in won_by
             line.append(wins)
         lines.append(RunningLine(player.key, player.name, tuple(line)))
     return RunningWins(tuple(played.time for played in finished), tuple(lines))
 
 
-def compute(records: Sequence[Record]) -> TableStats:
-    """The statistics of a table's games: standings overall and per game kind, per contract,
-    partnerships, streaks and wins over time. Each record is replayed through the engine."""
-    games: list[_Played] = []
+def combine(figures: Sequence[GameFigures]) -> TableStats:
+    """The statistics of a table's games from each game's figures (in the order the records
+    are given: the first spelling of a name met wins, untimed games keep that order): standings
+    overall and per game kind, per contract, partnerships, streaks and wins over time. Only
+    adds; no replay."""
     names: dict[str, str] = {}
-    for position, record in enumerate(records):
-        keys = tuple(player_key(name) for name in record.game.players)
-        for key, name in zip(keys, record.game.players, strict=True):
-            names.setdefault(key, name.strip())
-        time, when = _moment(record)
-        result = replay(record.game)
-        games.append(_Played(position, record, result, keys, time, when,
-                             _seat_contracts(result)))
-    games.sort(key=lambda played: played.sort_key)
-    players = _players(games, names)
-    standings = {game: _players((p for p in games if p.record.game.game == game), names)
-                 for game in GAMES}
+    for played in figures:
+        for key, name in zip(played.keys, played.names, strict=True):
+            names.setdefault(key, name)
+    games = sorted(figures, key=lambda played: played.time_order)  # stable: given order kept
+    players, standings = _players(games, names)
     return TableStats(
         games=len(games),
-        finished=sum(1 for played in games if played.result.finished),
+        finished=sum(1 for played in games if played.finished),
         players=players,
         standings=standings,
         partnerships=_partnerships(games, names),
         running=_running(games, players),
     )
+
+
+def compute(records: Sequence[Record]) -> TableStats:
+    """The statistics of a table's games: standings overall and per game kind, per contract,
+    partnerships, streaks and wins over time. Each record is replayed through the engine."""
+    return combine([game_figures(record) for record in records])

@@ -97,11 +97,38 @@ def table_games(table: TableRow) -> list[GameRow]:
         .order_by(GameRow.created_at, GameRow.id)).scalars())
 
 
-def game_versions(table: TableRow) -> list[tuple[int, int]]:
-    """(id, version) of each of the table's games: what its statistics depend on."""
-    return [(int(game_id), int(version)) for game_id, version in db.session.execute(
-        select(GameRow.id, GameRow.version).where(GameRow.table_id == table.id)
-        .order_by(GameRow.id)).all()]
+@dataclass(frozen=True)
+class GameStamp:
+    """Which version of a game is stored: what anything derived from its record depends on."""
+
+    id: int
+    token: str
+    version: int
+
+
+def game_stamps(table: TableRow) -> list[GameStamp]:
+    """Each of the table's games that has a record (its first chooser known), oldest first as
+    :func:`table_games` lists them, by id, token and version only: one read of the games' index
+    by table, none of their deals."""
+    return [GameStamp(int(game_id), token, int(version))
+            for game_id, token, version in db.session.execute(
+                select(GameRow.id, GameRow.token, GameRow.version)
+                .where(GameRow.table_id == table.id, GameRow.first.is_not(None))
+                .order_by(GameRow.created_at, GameRow.id)).all()]
+
+
+_IDS_AT_ONCE = 500
+"""Ids per query (within every database's limit of bound parameters)."""
+
+
+def games_by_id(table: TableRow, ids: Sequence[int]) -> list[GameRow]:
+    """Those of the table's games with these ids (another table's are left out), any order."""
+    rows: list[GameRow] = []
+    for start in range(0, len(ids), _IDS_AT_ONCE):
+        rows.extend(db.session.execute(
+            select(GameRow).where(GameRow.table_id == table.id,
+                                  GameRow.id.in_(ids[start:start + _IDS_AT_ONCE]))).scalars())
+    return rows
 
 
 def last_game(table: TableRow) -> GameRow | None:

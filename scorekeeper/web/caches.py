@@ -2,13 +2,17 @@
 may keep it as long as it likes and never serves another's stale state.
 
 - a game's replay, by (token, version): every write bumps the version;
-- a game's history table, by (game, version, language, link kind): the same for every phone.
+- a game's history table, by (game, version, language, link kind): the same for every phone;
+- a game's share of its table's statistics, by (token, version), and a table's statistics by
+  the (token, version) of each of its games: a saved deal makes only that game's figures
+  afresh.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from threading import Lock
 from typing import Any, Generic, TypeVar
 
@@ -16,8 +20,10 @@ from flask import get_template_attribute, request
 from markupsafe import Markup
 
 from ..rules import Replay, replay
-from ..store.games import game_of
-from ..store.models import GameRow
+from ..stats import GameFigures, TableStats, combine, game_figures
+from ..store.games import game_of, record_of
+from ..store.models import GameRow, TableRow
+from ..store.tables import GameStamp, game_stamps, games_by_id
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -84,10 +90,62 @@ def history_rows(row: GameRow, result: Replay, partnership: bool, editable: bool
     return found
 
 
+FIGURES_KEPT = 20_000
+"""Games whose statistics figures a process keeps (about 1 kB each)."""
+
+_figures: Kept[tuple[str, int], GameFigures] = Kept(FIGURES_KEPT)
+_statistics: Kept[bytes, TableStats] = Kept(64)
+
+
+def _games_key(games: Sequence[tuple[str, int]]) -> bytes:
+    """A table's games in their order, each (token, version), in a few bytes (tokens are
+    unique across tables, so this says which table too)."""
+    text = ",".join(f"{token}:{version}" for token, version in games)
+    return hashlib.sha256(text.encode()).digest()
+
+
+def _figures_of(table: TableRow, stamps: Sequence[GameStamp]
+                ) -> tuple[list[tuple[str, int]], list[GameFigures]]:
+    """Each game's (token, version) and figures, read and replayed only for the games this
+    process has not kept at their version (a game saved since the stamps were read: its newer
+    version; a game deleted since: left out)."""
+    found: dict[int, tuple[str, int, GameFigures | None]] = {
+        stamp.id: (stamp.token, stamp.version, _figures.get((stamp.token, stamp.version)))
+        for stamp in stamps}
+    missing = [game_id for game_id, (_, _, figures) in found.items() if figures is None]
+    for row in games_by_id(table, missing):
+        made = game_figures(record_of(row))
+        _figures.put((row.token, row.version), made)
+        found[row.id] = (row.token, row.version, made)
+    games = [found[stamp.id] for stamp in stamps]
+    return ([(token, version) for token, version, figures in games if figures is not None],
+            [figures for _, _, figures in games if figures is not None])
+
+
+def table_statistics(table: TableRow) -> TableStats:
+    """The table's statistics: kept whole while no game of it changes, and after a change
+    combined from each game's kept figures, only the changed games read and replayed."""
+    stamps = game_stamps(table)
+    found = _statistics.get(_games_key([(stamp.token, stamp.version) for stamp in stamps]))
+    if found is None:
+        games, figures = _figures_of(table, stamps)
+        found = combine(figures)
+        _statistics.put(_games_key(games), found)
+    return found
+
+
+def forget_statistics() -> None:
+    """Forget every game's figures and table's statistics kept (tests, benchmarks)."""
+    _figures.clear()
+    _statistics.clear()
+
+
 def clear() -> None:
     """Forget everything kept (tests)."""
     _replays.clear()
     _histories.clear()
+    forget_statistics()
 
 
-__all__ = ["Kept", "clear", "history_rows", "keep_replay", "replay_of"]
+__all__ = ["Kept", "clear", "forget_statistics", "history_rows", "keep_replay", "replay_of",
+           "table_statistics"]

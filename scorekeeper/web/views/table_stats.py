@@ -9,11 +9,10 @@ from typing import Any
 from flask import Blueprint, Response, redirect, render_template, url_for
 from markupsafe import Markup
 
-from ...stats import TableStats, compute
+from ...stats import TableStats
 from ...store import tables as store
-from ...store.games import record_of
 from ...store.models import TableRow
-from ...store.records import exportable, records_json
+from ...store.records import records_json
 from ...words.stats_export import (
     ITEM_AVERAGES,
     WIN_RATE,
@@ -23,7 +22,7 @@ from ...words.stats_export import (
 )
 from ...words.wins_chart import running_wins_summary as wins_summary
 from ...words.wins_chart import running_wins_svg
-from ..caches import Kept
+from ..caches import table_statistics
 from ..extensions import csrf
 from ..languages import current_language, direction, gettext
 from .common import attachment, remember_table, table_or_404, viewed_table_or_404
@@ -31,28 +30,8 @@ from .imports import receive_upload
 
 bp = Blueprint("table_stats", __name__)
 
-_computed: Kept[tuple[Any, ...], TableStats] = Kept(64)
-
-
-def table_stats(table: TableRow) -> TableStats:
-    """The table's statistics, kept per process while no game of it changes (every write
-    bumps a game's version; the key holds each game's id and version)."""
-    key = (table.id, *store.game_versions(table))
-    found = _computed.get(key)
-    if found is None:
-        records = [record_of(row) for row in exportable(store.table_games(table))]
-        found = compute(records)
-        _computed.put(key, found)
-    return found
-
-
-def forget_statistics() -> None:
-    """Forget the statistics kept by this process (tests, benchmarks)."""
-    _computed.clear()
-
-
 def _stats_page(table: TableRow, viewing: bool) -> str:
-    stats = table_stats(table)
+    stats = table_statistics(table)
     return render_template("pages/table_stats.html", table=table, stats=stats,
                            viewing=viewing, item_labels=ITEM_AVERAGES,
                            win_rate_label=gettext(WIN_RATE))
@@ -81,7 +60,7 @@ def _games_json(table: TableRow) -> Response:
 
 def _stats_csv(table: TableRow) -> Response:
     today = datetime.now(UTC).date()
-    return attachment(stats_csv(table_stats(table), gettext), "text/csv",
+    return attachment(stats_csv(table_statistics(table), gettext), "text/csv",
                       stats_csv_filename(table.name, today),
                       stats_unicode_filename(table.name, today))
 
