@@ -132,6 +132,14 @@ def bidi(name: str) -> Markup:
     return Markup("<bdi>%s</bdi>") % name
 
 
+def team_name(players: Sequence[str], team: int) -> Markup:
+    """A partnership team in the reader's words ("Rami & Omar", "رامي و عمر"), each name
+    isolated from the text around it."""
+    first, second = TEAMS[team]
+    return Markup(Markup.escape(gettext(labels.TEAM))).format(first=bidi(players[first]),
+                                                               second=bidi(players[second]))
+
+
 def csrf_message() -> str:
     """Why a form without a valid CSRF token was refused."""
     return gettext("This form has expired or was not sent by this app. Go back, reload the page "
@@ -157,6 +165,7 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "signed": signed,
     "zero_side": zero_side,
     "bidi": bidi,
+    "team_name": team_name,
     "suited": suited,
     "short_names": short_names,
     "team_standings": team_standings,

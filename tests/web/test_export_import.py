@@ -412,3 +412,17 @@ def test_timestamps_at_the_edges_of_the_years_round_trip(client: FlaskClient, st
     token = imported_token(upload(client, json.dumps(record)))
     exported = json.loads(export(client, token).get_data(as_text=True))
     assert (exported["created_at"], exported["updated_at"]) == (stamp, stamp)
+
+
+@pytest.mark.parametrize(("body", "english"), [
+    (b"not json", "Expecting value"),  # the parser's own words
+    (json.dumps({"format": "scorekeeper-game/1", "game": "trix", "mode": "solo",
+                 "first": 0, "deals": []}), "Players"),  # a record's key
+])
+def test_a_refusal_in_arabic_has_no_english_in_it(client: FlaskClient, body: str | bytes,
+                                                  english: str) -> None:
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "ar"
+    response = upload(client, body)
+    assert response.status_code == 422
+    refusal = page(response).text.split("لم يُستورد شيء")[1]
+    assert english not in refusal and english.lower() not in refusal

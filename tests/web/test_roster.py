@@ -164,3 +164,14 @@ def test_another_tables_player_is_404(two_games: TablePhone) -> None:
     response = phone.client.post(f"{phone.table_url}/players/{ids['Rami']}/rename",
                                  data={"csrf_token": phone.csrf(), "name": "X", "version": "1"})
     assert response.status_code == 404
+
+
+def test_a_refused_renames_address_reloaded_goes_back_to_the_roster(two_games: TablePhone) -> None:
+    """A refused rename leaves its address in the browser (a boosted form's URL); reloading it
+    must not be a 405 page."""
+    phone = two_games
+    rami = player_ids(phone)["Rami"]
+    assert rename(phone, rami, "Lina").status_code == 409  # refused: Lina is on the roster
+    response = phone.client.get(f"{phone.table_url}/players/{rami}/rename")
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith(f"{phone.table_url}/players")

@@ -65,7 +65,8 @@ def record_field_label(path: str) -> str | None:
     """A top-level field of a record named as the forms name it (None: its key says it)."""
     labels = {"players[0]": gettext("1st player"), "players[1]": gettext("2nd player"),
               "players[2]": gettext("3rd player"), "players[3]": gettext("4th player"),
-              "name": gettext("Name"), "notes": gettext("Notes")}
+              "name": gettext("Name"), "notes": gettext("Notes"),
+              "players": gettext("Players, in order of play"), "game": gettext("Game")}
     return labels.get(path)
 
 
@@ -73,7 +74,9 @@ def refusal_text(refused: ImportRefused) -> str:
     """Why an import was refused, in the reader's language: which record, which deal, which rule."""
     error = refused.error
     if isinstance(error, NotARecordError):
-        reason = gettext("this is not a Scorekeeper game record (%(detail)s)", detail=str(error))
+        # the parser's own words (str(error)) are English and technical: `scorekeeper check`
+        # prints them for whoever needs them
+        reason = gettext("this is not a Scorekeeper game record")
     else:
         problem = error.problems[0]
         if error.deal_number is None:

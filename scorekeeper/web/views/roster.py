@@ -48,11 +48,14 @@ def _stale() -> None:
           "warning")
 
 
-@bp.post("/t/<token:token>/players/<number:player_id>/rename")
+@bp.route("/t/<token:token>/players/<number:player_id>/rename", methods=["GET", "POST"])
 def rename(token: str, player_id: int) -> Any:
-    """Rename a player here and in every game of the table."""
+    """Rename a player here and in every game of the table (a GET: the address a refused
+    rename leaves in the browser, reloaded; back to the roster)."""
     table = table_or_404(token)
     player = _player_or_404(table, player_id)
+    if request.method == "GET":
+        return _to_players(table)
     form = PlayerNameForm()
     if not form.validate():
         if form.errors.get("csrf_token") or form.errors.get("version"):
