@@ -25,8 +25,8 @@ def _checked(html: str, name: str) -> tuple[str, bool] | None:
 
 
 def _sum(html: str, name: str) -> str:
-    found = re.search(rf'<div class="errors" id="e-{name}"[^>]*><p class="sum( over)?" dir="ltr">([^<]*)</p>',
-                      html)
+    found = re.search(rf'<div class="errors" id="e-{name}"[^>]*>'
+                      rf'<p class="sum( over)?" dir="ltr">([^<]*)</p>', html)
     assert found is not None, html
     return found.group(2) + (" over" if found.group(1) else "")
 

@@ -91,7 +91,8 @@ def test_htmx_preview_empties_the_messages_of_a_fixed_field(started: Table) -> N
     fixed = started.preview(form, {"counts-0": "3", "counts-1": "4", "counts-2": "4",
                                    "counts-3": "2"}).get_data(as_text=True)
     box = fixed.split('<div class="errors" id="e-counts" hx-swap-oob="true">', 1)[1]
-    assert box.startswith('<p class="sum" dir="ltr">13 / 13</p></div>')  # the running sum, no message
+    # the running sum, no message
+    assert box.startswith('<p class="sum" dir="ltr">13 / 13</p></div>')
 
 
 @pytest.mark.parametrize("path", ["/", "/new", "/g/{token}", "/g/{token}/deal?contract=trix",
