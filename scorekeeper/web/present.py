@@ -132,9 +132,11 @@ def bidi(name: str) -> Markup:
     return Markup("<bdi>%s</bdi>") % name
 
 
-def team_name(players: Sequence[str], team: int) -> Markup:
+def team_name(players: Sequence[str], team: int, *, isolated: bool = True) -> Markup | str:
     """A partnership team in the reader's words ("Rami & Omar", "رامي و عمر"), each name
-    isolated from the text around it."""
+    isolated from the text around it (not on a score card, which cuts the line at its end)."""
+    if not isolated:
+        return labels.team_label(players, team, gettext)
     first, second = TEAMS[team]
     return Markup(Markup.escape(gettext(labels.TEAM))).format(first=bidi(players[first]),
                                                                second=bidi(players[second]))

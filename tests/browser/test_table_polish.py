@@ -355,3 +355,18 @@ def test_a_latin_name_keeps_together_beside_its_score_in_arabic(new_context) -> 
         parts = page.evaluate("(li) => li.querySelector('bdi').getClientRects().length",
                               item.element_handle())
         assert parts == 1, item.inner_text()
+
+
+def test_a_count_rows_caption_shows_the_whole_name_in_arabic(new_context) -> None:  # type: ignore[no-untyped-def]
+    """A count row's caption sits above its chips with the row's width: a 40-character name
+    has the whole row there, not a chip's width (cut, if at all, at its end)."""
+    page = new_context(locale="ar").new_page()
+    imported(page, part(load_example("trix-partnership-complete"), 0, players=LONG_NAMES))
+    page.click('.next a.contract[href*="contract=diamonds"]')
+    settle(page)
+    captions = page.locator(".group-counts .chip-row .caption")
+    expect(captions).to_have_count(4)
+    for caption, name in zip(captions.all(), LONG_NAMES, strict=True):
+        assert caption.inner_text().strip() == name
+        box = caption.bounding_box()  # the row's width, not a chip's (4.5em, ~65 px)
+        assert box is not None and box["width"] > 200, name
