@@ -109,15 +109,20 @@ def server(instance: str, *, workers: int = WORKERS, database_url: str | None = 
         SERVER_PIDS[f"http://127.0.0.1:{port}"] = process.pid
         yield f"http://127.0.0.1:{port}"
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait(5)
+        stop(process)
         log.close()
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """End a server started in its own session: SIGTERM to its group, SIGKILL if it lingers."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(15)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(5)
 
 
 SERVER_PIDS: dict[str, int] = {}

@@ -27,7 +27,6 @@ import argparse
 import asyncio
 import contextlib
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -46,6 +45,7 @@ from common import (
     init_db,
     log,
     server_cpu_seconds,
+    stop,
     temp_instance,
     wait_for_port,
 )
@@ -105,14 +105,7 @@ def running(command: list[str], instance: str) -> Iterator[tuple[int, str]]:
             SERVER_PIDS[base] = process.pid
             yield port, base
         finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(15)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(process.pid, signal.SIGKILL)
-                process.wait(5)
+            stop(process)
 
 
 REQUEST = f"GET {PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: bench\r\n\r\n".encode()

@@ -17,6 +17,7 @@ from .chart import (
     DASHES,
     LEFT,
     LEGEND_ROW,
+    LIST_SEPARATOR,
     MARGIN_BELOW,
     MARKERS,
     RIGHT,
@@ -61,15 +62,15 @@ def _lines(running: RunningWins) -> Lines:
 def running_wins_summary(running: RunningWins, translate: Translate = identity) -> str:
     """The chart in words, most wins first: "Wins after game 12: Rami 5, Lina 3, ..."."""
     return _summary(_lines(running), translate(AFTER_GAME), translate(ENTRY),
-                    translate(NO_GAMES))
+                    translate(NO_GAMES), translate(LIST_SEPARATOR))
 
 
-def _summary(lines: Lines, after_game: str, entry: str, no_games: str) -> str:
+def _summary(lines: Lines, after_game: str, entry: str, no_games: str, separator: str) -> str:
     games = len(lines[0][1]) if lines else 0
     if not games:
         return no_games
     ranked = sorted(lines, key=lambda line: -line[1][-1])  # stable: the standings break ties
-    wins = ", ".join(entry.format(name=name, wins=values[-1]) for name, values in ranked)
+    wins = separator.join(entry.format(name=name, wins=values[-1]) for name, values in ranked)
     return after_game.format(number=games, wins=wins)
 
 
@@ -107,7 +108,8 @@ def running_wins_svg(running: RunningWins, translate: Translate = identity, rtl:
     if not SVG_ID.fullmatch(id_prefix):
         raise ValueError(f"id_prefix must be a plain XML id, not {id_prefix!r}")
     lines = _lines(running)
-    summary = _summary(lines, translate(AFTER_GAME), translate(ENTRY), translate(NO_GAMES))
+    summary = _summary(lines, translate(AFTER_GAME), translate(ENTRY), translate(NO_GAMES),
+                       translate(LIST_SEPARATOR))
     if len(lines) > MAX_LINES:
         summary += " " + translate(MORE_PLAYERS)
     return _svg(lines[:MAX_LINES], translate(TITLE), summary, translate(NO_GAMES), rtl,

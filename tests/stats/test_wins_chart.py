@@ -143,3 +143,16 @@ def test_many_players_many_games() -> None:
 ])
 def test_win_ticks(high: int, ticks: list[int]) -> None:
     assert win_ticks(high) == ticks
+
+
+def test_the_summary_lists_players_with_the_readers_comma() -> None:
+    """Arabic lists with "،", as the game chart's caption does (the catalogue's ", ")."""
+    from scorekeeper.stats.model import RunningLine, RunningWins
+    from scorekeeper.words.chart import LIST_SEPARATOR
+    from scorekeeper.words.wins_chart import running_wins_summary
+
+    running = RunningWins(times=(None, None), lines=(RunningLine("a", "Rami", (1, 2)),
+                                                     RunningLine("b", "Lina", (0, 1))))
+    arabic = {LIST_SEPARATOR: "، "}
+    summary = running_wins_summary(running, lambda text: arabic.get(text, text))
+    assert "Rami 2، Lina 1" in summary
