@@ -48,20 +48,33 @@ class LivePollShortcut:
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse
                  ) -> Iterable[bytes]:
-        path = environ.get("PATH_INFO", "")
-        if (environ.get("REQUEST_METHOD") != "GET" or not path.startswith("/v/")
-                or not path.endswith("/live")):
+        if not self._is_poll(environ):
             return self.wsgi_app(environ, start_response)
-        token = path[3:-5]
-        if not is_token(token):  # let Flask answer 404 (PostgreSQL refuses NUL bytes)
-            return self.wsgi_app(environ, start_response)
-        status, tag = self._unchanged(environ, token)
-        if status is None or status not in self.headers:
+        answer = self.quick_answer(environ)
+        if answer is None:
             return self._through_flask(environ, start_response)
+        status, headers, body = answer
+        start_response(f"{status} {HTTP_STATUS_CODES[status]}", headers)
+        return [body]
+
+    @staticmethod
+    def _is_poll(environ: dict[str, Any]) -> bool:
+        path = environ.get("PATH_INFO", "")
+        # a token that is not one: let Flask answer 404 (PostgreSQL refuses NUL bytes)
+        return (environ.get("REQUEST_METHOD") == "GET" and path.startswith("/v/")
+                and path.endswith("/live") and is_token(path[3:-5]))
+
+    def quick_answer(self, environ: dict[str, Any]
+                     ) -> tuple[int, list[tuple[str, str]], bytes] | None:
+        """The 304/204 of an unchanged game's poll, as Flask would give it, or None (Flask must
+        answer). Cheap enough for the server to call before handing a request to a thread."""
+        if not self._is_poll(environ):
+            return None
+        status, tag = self._unchanged(environ, environ["PATH_INFO"][3:-5])
+        if status is None or status not in self.headers:
+            return None
         etag = f'W/"{tag}"' if self.weak else f'"{tag}"'
-        start_response(f"{status} {HTTP_STATUS_CODES[status]}",
-                       [*self.headers[status], ("ETag", etag)])
-        return [b""]
+        return status, [*self.headers[status], ("ETag", etag)], b""
 
     def _unchanged(self, environ: dict[str, Any], token: str) -> tuple[int | None, str]:
         """(304 or 204, the tag) when the viewer shows the current version, else (None, "").
@@ -118,6 +131,13 @@ class LivePollShortcut:
         return self.wsgi_app(environ, recording)
 
 
+QUICK_ANSWER = "scorekeeper.quick_answer"
+"""Where the server (scorekeeper.cli.gateway) finds the shortcut, to ask it on its event loop
+before handing a request to a thread."""
+
+
 def init_app(app: Flask) -> None:
-    """Put the shortcut in front of the app."""
-    app.wsgi_app = LivePollShortcut(app, app.wsgi_app)  # type: ignore[method-assign]
+    """Put the shortcut in front of the app, and offer it to the server."""
+    shortcut = LivePollShortcut(app, app.wsgi_app)
+    app.wsgi_app = shortcut  # type: ignore[method-assign]
+    app.extensions[QUICK_ANSWER] = shortcut.quick_answer
