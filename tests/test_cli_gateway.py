@@ -8,8 +8,9 @@ in tests/reliability/test_slow_clients.py)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterable
-from typing import Any
+import threading
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
+from typing import Any, TypeVar
 
 import pytest
 from flask import Flask
@@ -18,6 +19,7 @@ from scorekeeper.cli import gateway
 from scorekeeper.cli.gateway import BODY_TIMED_OUT, MAX_BODY, BodyFirst, environ_of
 
 StartResponse = Callable[..., Any]
+T = TypeVar("T")
 
 
 class Headers:
@@ -88,11 +90,30 @@ def recording_app(seen: list[dict[str, Any]]) -> Callable[..., Iterable[bytes]]:
     return app
 
 
+def run_alone(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine on an event loop of its own, in a thread of its own (the browser tests'
+    Playwright keeps a loop running in the main thread)."""
+    outcome: dict[str, Any] = {}
+
+    def main() -> None:
+        try:
+            outcome["result"] = asyncio.run(coroutine)
+        except BaseException as error:
+            outcome["error"] = error
+
+    thread = threading.Thread(target=main)
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["result"]  # type: ignore[no-any-return]
+
+
 def serve(app: Any, scope: Scope, protocol: Protocol, **options: Any) -> None:
     """One request through the gateway, on an event loop of its own."""
     front = BodyFirst(app, 2, **options)
     try:
-        asyncio.run(front.__rsgi__(scope, protocol))
+        run_alone(front.__rsgi__(scope, protocol))
     finally:
         front.threads.stop()
 
@@ -220,7 +241,7 @@ def test_the_apps_error_reaches_the_request_and_the_threads_go_on() -> None:
         return after
 
     try:
-        after = asyncio.run(both())
+        after = run_alone(both())
     finally:
         front.threads.stop()
     assert after.answer == (200, [], b"fine")
