@@ -26,7 +26,7 @@ from werkzeug.http import HTTP_STATUS_CODES, parse_cookie, parse_etags
 from ..store.db import db
 from ..store.games import VERSION_BY_VIEW_TOKEN, is_token
 from .access import has_access
-from .languages import LANGUAGE_COOKIE, choose_language, live_etag
+from .languages import LANGUAGE_COOKIE, LANGUAGE_PARAMETER, choose_language, live_etag
 
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
@@ -71,9 +71,10 @@ class LivePollShortcut:
         an access code needs the session, so only then is a request context built."""
         if self.app.config.get("ACCESS_CODE") and not self._has_access(environ):
             return None, ""
-        shown = next((value for key, value in parse_qsl(environ.get("QUERY_STRING", ""),
-                                                         keep_blank_values=True)
-                      if key == "v"), None)
+        query: dict[str, str] = {}
+        for key, value in parse_qsl(environ.get("QUERY_STRING", ""), keep_blank_values=True):
+            query.setdefault(key, value)  # the first, as Flask's request.args.get takes it
+        shown, asked = query.get("v"), query.get(LANGUAGE_PARAMETER)
         if_none_match = parse_etags(environ.get("HTTP_IF_NONE_MATCH"))
         if not shown and not if_none_match:
             return None, ""
@@ -81,7 +82,8 @@ class LivePollShortcut:
         if version is None:
             return None, ""
         chosen = parse_cookie(environ.get("HTTP_COOKIE")).get(LANGUAGE_COOKIE)
-        tag = live_etag(version, choose_language(chosen, environ.get("HTTP_ACCEPT_LANGUAGE")))
+        tag = live_etag(version, choose_language(chosen, environ.get("HTTP_ACCEPT_LANGUAGE"),
+                                                 asked))
         if if_none_match.contains_weak(tag):  # If-None-Match compares weakly
             return 304, tag
         if shown == tag:
