@@ -83,7 +83,7 @@ seed 003: «Без червей», «Без взяток»); the rules page show
 two differ (GLOSSARY.md)."""
 
 HAND_CONTEXT = "turkish-king"
-"""The message context of a game whose deal is a hand (Arabic يد, English "hand")."""
+"""The message context of a game whose deal is a hand (Arabic يد)."""
 HAND_MESSAGES = frozenset({
     pgettext("turkish-king", "Deal"),
     pgettext("turkish-king", "Deal %(n)d"),
@@ -121,7 +121,7 @@ HAND_MESSAGES = frozenset({
                              "that would make a later deal illegal is refused."),
 })
 """Messages that name a deal, each also in the context of Turkish King, whose deal is a hand:
-its pages say يد in Arabic, as the glossary chose, and "hand" in English, as RULES.md does."""
+its pages say يد in Arabic, as the glossary chose (English keeps "deal")."""
 WORD_CONTEXTS: dict[str, frozenset[str]] = {HAND_CONTEXT: HAND_MESSAGES}
 """Game id → the messages it says in words of its own (translated in its context)."""
 

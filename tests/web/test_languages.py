@@ -215,7 +215,7 @@ def test_one_deal_number_on_every_page(app: Flask, table: Table, lang: str) -> N
 
 def test_turkish_king_pages_say_hand_in_arabic(app: Flask, table: Table) -> None:
     # The glossary chose يد for Turkish King's hand; its pages say it everywhere (a Trix page
-    # keeps جولة), and English says "Hand" as RULES.md does
+    # keeps جولة); English says "Deal" in both
     table.load(record("turkish-king-complete", 7))
     turkish = table.url
     table.load(record("trix-partnership-complete", 3))
@@ -231,7 +231,7 @@ def test_turkish_king_pages_say_hand_in_arabic(app: Flask, table: Table) -> None
     assert "اليد 8 من 20" in game
     assert "الجولة 4 من 20" in table.client.get(trix).get_data(as_text=True)
     table.client.set_cookie("lang", "en")
-    assert "Hand 8 of 20" in table.client.get(turkish).get_data(as_text=True)
+    assert "Deal 8 of 20" in table.client.get(turkish).get_data(as_text=True)
     assert "Deal 4 of 20" in table.client.get(trix).get_data(as_text=True)
 
 
