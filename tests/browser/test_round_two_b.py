@@ -1,0 +1,106 @@
+"""Issue 24 at 390 × 844: a late answer is asked about before anything is said, "Same four
+again" after a game outside a table, a second phone's out-of-date form, the table page's game
+cards, the statistics that add up, and sharing the result."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Route, expect
+
+from .driver import GAME_PAGE, Player
+
+pytestmark = pytest.mark.browser
+
+TRIX = {"game": "trix", "mode": "solo", "players": ["Rami", "Lina", "Omar", "Dana"], "first": 0}
+SAVE = "#deal-form button.save"
+NET_ERROR = "#deal-form .net-error"
+SAVE_POST = re.compile(r"/deal$")
+
+
+def _player(new_context: Any, locale: str = "en", record: dict[str, Any] | None = None) -> Player:
+    page = new_context(locale=locale).new_page()
+    player = Player(page, javascript=True, shots=None, prefix=f"{locale}-round-two")
+    player.start_game(record or TRIX)
+    return player
+
+
+def _hold_saves(page: Any) -> list[Route]:
+    """Saves are sent but get no answer (a dead Wi-Fi, a server slower than the timeout)."""
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        if route.request.method == "POST":
+            held.append(route)
+        else:
+            route.fallback()
+
+    page.route(SAVE_POST, hold)
+    page.evaluate("() => { htmx.config.timeout = 300; }")
+    return held
+
+
+def _late(route: Route) -> None:
+    """The held save reaches the server late: stored, its answer to a page that gave up."""
+    answer = route.fetch()
+    try:
+        route.fulfill(response=answer)
+    except Exception:  # noqa: BLE001 - the page's request is gone; the server has the deal
+        pass
+
+
+# --- item 2: a late answer --------------------------------------------------------------------
+
+def test_a_save_stored_after_the_timeout_is_said_saved(new_context) -> None:  # type: ignore[no-untyped-def]
+    player = _player(new_context)
+    page = player.page
+    player.choose("diamonds")
+    player.enter({"counts": [5, 4, 3, 1]})
+    held = _hold_saves(page)
+    asked: list[str] = []
+
+    def check(route: Route) -> None:  # the page asks only after its save timed out
+        asked.append(route.request.url)
+        _late(held[0])  # by then the slow save has been stored
+        route.continue_()
+
+    page.route("**/deal/check", check)
+    page.locator(SAVE).click()
+    page.wait_for_url(GAME_PAGE)
+    expect(page.locator(".flash-success")).to_contain_text("Deal 1 saved.")
+    expect(page.locator("#history-rows tr:not(.deal-details)")).to_have_count(1)
+    expect(page.get_by_text("Not saved")).to_have_count(0)
+    assert len(held) == 1 and len(asked) == 1
+
+
+def test_not_saved_is_said_only_when_true_and_save_again_says_saved_in_arabic(new_context) -> None:  # type: ignore[no-untyped-def]
+    player = _player(new_context, "ar")
+    page = player.page
+    player.choose("diamonds")
+    player.enter({"counts": [5, 4, 3, 1]})
+    held = _hold_saves(page)
+    page.locator(SAVE).click()
+    message = page.locator(NET_ERROR)
+    expect(message).to_have_text("لم يُحفظ. لا رد من الخادم. حاول مرة أخرى.")
+    player.check("a save that got no answer")
+    _late(held[0])  # ...and then the server stores it after all
+    page.unroute(SAVE_POST)
+    page.locator(SAVE).click()  # the second tap is not silent: the deal is there
+    page.wait_for_url(GAME_PAGE)
+    expect(page.locator(".flash-success")).to_contain_text("1")
+    expect(page.locator("#history-rows tr:not(.deal-details)")).to_have_count(1)
+
+
+def test_when_the_question_gets_no_answer_either_the_page_says_it_may_be_saved(new_context) -> None:  # type: ignore[no-untyped-def]
+    player = _player(new_context)
+    page = player.page
+    player.choose("diamonds")
+    player.enter({"counts": [5, 4, 3, 1]})
+    _hold_saves(page)
+    page.route("**/deal/check", lambda route: route.abort())
+    page.locator(SAVE).click()
+    expect(page.locator(NET_ERROR)).to_have_text(
+        "No answer from the server. The deal may have been saved: tap Save again, it is never"
+        " saved twice.")
