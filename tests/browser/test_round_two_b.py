@@ -4,6 +4,7 @@ cards, the statistics that add up, and sharing the result."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
@@ -45,10 +46,8 @@ def _hold_saves(page: Any) -> list[Route]:
 def _late(route: Route) -> None:
     """The held save reaches the server late: stored, its answer to a page that gave up."""
     answer = route.fetch()
-    try:
+    with contextlib.suppress(Exception):  # the page's request is gone; the server has the deal
         route.fulfill(response=answer)
-    except Exception:  # noqa: BLE001 - the page's request is gone; the server has the deal
-        pass
 
 
 # --- item 2: a late answer --------------------------------------------------------------------
