@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Route, expect
 
-from .driver import GAME_PAGE, Player
+from .driver import GAME_PAGE, Player, load_example
+from .test_tables import create_table, import_into, seats_shown
 
 pytestmark = pytest.mark.browser
 
@@ -103,3 +104,30 @@ def test_when_the_question_gets_no_answer_either_the_page_says_it_may_be_saved(n
     expect(page.locator(NET_ERROR)).to_have_text(
         "No answer from the server. The deal may have been saved: tap Save again, it is never"
         " saved twice.")
+
+
+# --- item 7: the table page tells games apart; the next game has the last four seated ---------
+
+def test_table_cards_have_date_winner_and_totals_and_the_last_four_are_seated_in_arabic(  # type: ignore[no-untyped-def]
+        new_context, tmp_path) -> None:
+    record = load_example("trix-partnership-complete")
+    page = new_context(locale="ar").new_page()
+    player = Player(page, javascript=True, shots=None, prefix="ar-cards")
+    table = create_table(player, "الخميس")
+    import_into(player, table, [record, {**record, "deals": record["deals"][:3]}], tmp_path)
+    cards = page.locator(".game-list li")
+    expect(cards).to_have_count(2)
+    playing, finished = cards.nth(0), cards.nth(1)
+    expect(finished.locator(".won")).to_be_visible()
+    expect(finished.locator(".card-totals")).to_contain_text("+250")
+    expect(finished.locator(".card-totals")).to_contain_text("−250")
+    expect(playing.locator(".card-totals")).to_be_visible()
+    expect(finished.locator("time")).to_be_visible()
+    player.check("table page with game cards")
+    page.click("a.button.primary[href$='/new']")
+    page.wait_for_url(re.compile(r"/new$"))
+    assert seats_shown(page) == record["players"]
+    player.check("the next game, the last four seated")
+    page.click("form button.primary[name=start]")
+    page.wait_for_url(GAME_PAGE)
+    expect(page.locator(".seat-buttons button")).to_have_text(record["players"])
