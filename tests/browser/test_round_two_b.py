@@ -131,3 +131,25 @@ def test_table_cards_have_date_winner_and_totals_and_the_last_four_are_seated_in
     page.click("form button.primary[name=start]")
     page.wait_for_url(GAME_PAGE)
     expect(page.locator(".seat-buttons button")).to_have_text(record["players"])
+
+
+# --- item 6: statistics that add up on screen -------------------------------------------------
+
+def test_statistics_name_their_games_and_no_line_hides_another_in_arabic(  # type: ignore[no-untyped-def]
+        new_context, tmp_path) -> None:
+    record = load_example("trix-partnership-complete")
+    page = new_context(locale="ar").new_page()
+    player = Player(page, javascript=True, shots=None, prefix="ar-stats")
+    table = create_table(player, "الخميس")
+    import_into(player, table, [record, {**record, "deals": record["deals"][:5]}], tmp_path)
+    page.goto(table + "/stats")
+    player.check("statistics of one finished and one unfinished game")
+    expect(page.locator(".stats-table caption")).to_have_count(1)  # one kind: one table
+    notes = page.locator(".set-note")
+    expect(notes).to_have_count(5)
+    for index in range(4):
+        expect(notes.nth(index)).to_be_visible()
+    # the two partners won together: their lines meet all the way, both still seen
+    lines = page.locator("svg.running-wins polyline.series")
+    boxes = [lines.nth(index).bounding_box() for index in range(lines.count())]
+    assert len({(round(box["y"]), round(box["height"])) for box in boxes if box}) == len(boxes)
