@@ -174,4 +174,5 @@ def test_lines_that_meet_are_drawn_side_by_side_not_one_over_another() -> None:
         a = [tuple(map(float, p.split(","))) for p in (drawn[first] or "").split()]
         b = [tuple(map(float, p.split(","))) for p in (drawn[second] or "").split()]
         # beside each other, a few pixels apart: still read at the same number of wins
-        assert all(0 < abs(pa[1] - pb[1]) <= 4 and pa[0] == pb[0] for pa, pb in zip(a, b))
+        assert all(0 < abs(pa[1] - pb[1]) <= 4 and pa[0] == pb[0]
+                   for pa, pb in zip(a, b, strict=True))
