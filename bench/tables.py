@@ -189,7 +189,7 @@ def follow_tag(headers: dict[str, str], body: bytes) -> str | None:
     if encoding == "gzip":
         body = zlib.decompress(body, 16 + zlib.MAX_WBITS)
     elif encoding == "br":
-        import brotli
+        import brotli  # type: ignore[import-untyped]
 
         body = brotli.decompress(body)
     elif encoding:
