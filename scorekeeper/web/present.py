@@ -101,6 +101,17 @@ def winner_names(result: Replay) -> list[str]:
     return [players[seat] for seat in result.winners]
 
 
+def card_totals(result: Replay) -> list[tuple[Markup | str, str]]:
+    """A game card's totals, highest first: the teams' in a partnership, else the players'
+    (each name isolated), with their signs."""
+    players = result.game.players
+    if result.team_totals is not None:
+        teams = result.team_totals
+        return [(team_name(players, team), signed(teams[team]))
+                for team in team_standings(result)]
+    return [(bidi(players[seat]), signed(result.totals[seat])) for seat in standings(result)]
+
+
 def signed(value: int) -> str:
     """A score with its sign: +75, −150, 0 (a real minus sign)."""
     if value > 0:
