@@ -24,7 +24,7 @@ from tests.web.test_table_stats_kept import (
     QUEENS_EDITED,
     assert_page_agrees,
     counted,
-    phone,  # noqa: F401  (the fixture)
+    phone,
     with_games,
 )
 
