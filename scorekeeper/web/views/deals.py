@@ -20,7 +20,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from ...rules import Evaluation, Problem, evaluate
+from ...rules import Evaluation, HouseRules, Problem, evaluate
 from ...rules.autofill import autofill
 from ...store import deals
 from ...words.labels import field_group
@@ -58,12 +58,12 @@ def _bound_form(view: GameView) -> DealForm:
     return form
 
 
-def _fill_in(form: DealForm) -> dict[str, Any]:
+def _fill_in(form: DealForm, rules: HouseRules) -> dict[str, Any]:
     """The entry with what it determines filled in (the last count, the 4th place), what the
     app filled before recomputed; the chips it changed are left in `form.filled` (the preview
     sends those rows again), the engine's running sums and early refusals in `form.help`."""
     before = {name: form[name].data for group in form.groups() for name in group.names}
-    result = autofill(form.raw(), form.still_filled())
+    result = autofill(form.raw(), form.still_filled(), rules)
     form.fill(result.raw)
     form.mark_filled(result.filled)
     form.filled = sorted(name for name, value in before.items() if form[name].data != value)
@@ -114,7 +114,7 @@ def _render_form(view: GameView, form: DealForm, evaluation: Evaluation | None =
         chooser, kingdom = past.chooser, past.kingdom
     groups = form.groups()
     if form.help is None:  # nothing filled in yet: only the running sums
-        form.help = autofill(form.raw())
+        form.help = autofill(form.raw(), rules=view.game.house_rules)
     errors = _messages(view, form, evaluation)
     args = view.template_args(
         form=form, contract=form.contract.data, editing=editing, number=form.number.data,
@@ -229,7 +229,7 @@ def preview(token: str) -> Any:
         if is_htmx():  # a form left open on another phone: say so where the scores would be
             return render_template("fragments/message.html", message=_finished_text(view)), 409
         return render_template("pages/error.html", code=409, message=_finished_text(view)), 409
-    raw = _fill_in(form)
+    raw = _fill_in(form, view.game.house_rules)
     evaluation = None
     if not form.chip_errors() and not form.unset():
         evaluation = evaluate(view.game, raw, None if editing is None else editing - 1)
@@ -253,7 +253,7 @@ def save_deal(token: str) -> Any:
     view = _started(token)
     form = _bound_form(view)
     inline = is_htmx() and form.editing.data is None  # the form inside the game page
-    _fill_in(form)
+    _fill_in(form, view.game.house_rules)
     if form.chip_errors():  # a value no chip offers: refused before anything is judged
         template = "fragments/deal_form.html" if inline else "pages/deal.html"
         return _render_form(view, form, status=422, template=template, inline=inline)
@@ -307,7 +307,7 @@ def check_deal(token: str) -> Any:
     (a save sent again is never stored twice)."""
     view = _started(token)
     form = _bound_form(view)
-    _fill_in(form)
+    _fill_in(form, view.game.house_rules)
     if form.chip_errors():
         return {"saved": False}
     entry = form.entry()
