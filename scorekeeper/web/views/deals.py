@@ -83,14 +83,14 @@ def _messages(view: GameView, form: DealForm,
     early = form.help.problems if form.help is not None else ()
     for problem in early:  # a player placed twice: said at once, naming them
         errors.setdefault(field_group(problem.field), []).append(
-            problem_text(problem, contract, view.players))
+            problem_text(problem, contract, view.players, rules=view.game.house_rules))
     if evaluation is None:
         return errors
     for problem in evaluation.problems:
         if problem.code == "not_permutation" and problem.field in errors:
             continue  # already said, with the player's name
         errors.setdefault(field_group(problem.field), []).append(
-            problem_text(problem, contract, view.players))
+            problem_text(problem, contract, view.players, rules=view.game.house_rules))
     if evaluation.later is not None:
         later = evaluation.later
         reason = problem_text(later.problems[0], later.contract or "", view.players)
