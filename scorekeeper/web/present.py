@@ -19,7 +19,7 @@ from ..words import labels
 from ..words.chart import chart_summary, running_totals_svg
 from ..words.share import result_text
 from ..words.takes import short_takes
-from .languages import current_language, direction, gettext, plural_form
+from .languages import current_language, direction, gettext, pgettext, plural_form
 
 
 def field_label(contract: str, path: str, players: Sequence[str]) -> str:
@@ -46,6 +46,16 @@ def game_name(game: str) -> str:
 def contract_name(contract: str) -> str:
     """The contract's display name in the reader's language."""
     return labels.contract_label(contract, gettext)
+
+
+def seed_name(contract: str) -> str:
+    """The contract's name as the rule text the reader's tables learn from writes it, where it
+    differs from the app's name (Russian «Без червей» beside «Не брать червей»); else ""."""
+    english = labels.SEED_NAMES.get(contract)
+    if english is None:
+        return ""
+    name = pgettext(labels.SEED_NAME_CONTEXT, english)
+    return "" if name == contract_name(contract) else name
 
 
 def takes(deal: Any, players: Sequence[str]) -> str:
@@ -181,6 +191,7 @@ def share_text(result: Replay, name: str | None, day: str) -> str:
 TEMPLATE_GLOBALS: dict[str, Any] = {
     "share_text": share_text,
     "contract_name": contract_name,
+    "seed_name": seed_name,
     "game_name": game_name,
     "reason_label": reason_label,
     "field_label": field_label,
