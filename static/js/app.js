@@ -120,10 +120,6 @@
   document.addEventListener("visibilitychange", acquire);
   /* htmx swaps pages in place (hx-boost): look again after each swap. */
   document.addEventListener("htmx:afterSettle", settled);
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", settled);
-  } else {
-    settled();
-  }
+  settled();  /* (a deferred script: the page is parsed) */
 
 }());
