@@ -117,8 +117,6 @@ HAND_MESSAGES = frozenset({
     pgettext("turkish-king", "The game is finished after its last deal. Everyone whose total "
                              "is above zero wins (is out); below zero is sunk. If all four end "
                              "at zero, nobody wins."),
-    pgettext("turkish-king", "%(reason)s The deal may have been saved: tap Save again, it is "
-                             "never saved twice."),
     pgettext("turkish-king", "Editing a past deal checks every later deal again; a change "
                              "that would make a later deal illegal is refused."),
 })
