@@ -17,8 +17,9 @@ from ..rules.deal import FieldKind
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
 from ..words import labels
 from ..words.chart import chart_summary, running_totals_svg
+from ..words.share import result_text
 from ..words.takes import short_takes
-from .languages import current_language, direction, gettext, plural_form
+from .languages import current_language, direction, gettext, pgettext, plural_form
 
 
 def field_label(contract: str, path: str, players: Sequence[str]) -> str:
@@ -45,6 +46,16 @@ def game_name(game: str) -> str:
 def contract_name(contract: str) -> str:
     """The contract's display name in the reader's language."""
     return labels.contract_label(contract, gettext)
+
+
+def seed_name(contract: str) -> str:
+    """The contract's name as the rule text the reader's tables learn from writes it, where it
+    differs from the app's name (Russian «Без червей» beside «Не брать червей»); else ""."""
+    english = labels.SEED_NAMES.get(contract)
+    if english is None:
+        return ""
+    name = pgettext(labels.SEED_NAME_CONTEXT, english)
+    return "" if name == contract_name(contract) else name
 
 
 def takes(deal: Any, players: Sequence[str]) -> str:
@@ -165,13 +176,23 @@ def http_message(code: int) -> str:
         400: gettext("The request could not be understood."),
         404: gettext("There is nothing here. Check the link, or start from the home page."),
         405: gettext("That action is not available here."),
+        408: gettext("That took too long to arrive, so nothing was saved. Try again."),
         413: gettext("That was too much data to send at once."),
     }
     return messages.get(code, gettext("Something went wrong on our side. Nothing was saved."))
 
 
+def share_text(result: Replay, name: str | None, day: str) -> str:
+    """A finished game's result as a message to share, in the reader's language (its title:
+    the game's name, else which game, and the day it was played)."""
+    title = f"{name or game_name(result.game.game)} · {day}"
+    return result_text(result, title, gettext, rtl=direction(current_language()) == "rtl")
+
+
 TEMPLATE_GLOBALS: dict[str, Any] = {
+    "share_text": share_text,
     "contract_name": contract_name,
+    "seed_name": seed_name,
     "game_name": game_name,
     "reason_label": reason_label,
     "field_label": field_label,

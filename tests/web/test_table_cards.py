@@ -46,7 +46,7 @@ def test_each_card_has_its_date_winner_and_totals(phone: TablePhone) -> None:
     assert shown in finished  # highest first
     best = PLAYERS[order[0]]
     assert f"Winner: {best}" in finished
-    assert "Winner" not in playing and "Deal 1 of" in playing
+    assert "Winner" not in playing and "1 of 20 played" in playing
 
 
 def test_a_partnership_card_shows_the_teams_totals(phone: TablePhone) -> None:

@@ -22,6 +22,7 @@ from werkzeug.wrappers import Response
 
 from ...rules import Evaluation, Problem, evaluate
 from ...rules.autofill import autofill
+from ...rules.messages import N_
 from ...store import deals
 from ...words.labels import field_group
 from ..caches import keep_replay
@@ -300,24 +301,34 @@ def save_deal(token: str) -> Any:
     return _to_game(token, inline)
 
 
+NOT_THROUGH = {
+    "offline": N_("No connection."),
+    "timeout": N_("No answer from the server."),
+    "busy": N_("The server is busy: wait a moment."),
+    "server": N_("The server had a problem."),
+    "stale": N_("This page is out of date: reload it."),
+}
+"""Why a save did not go through, as the page said it (its #net-error words)."""
+
+
 @bp.post("/g/<token:token>/deal/check")
 def check_deal(token: str) -> Any:
-    """After a save got no answer: ask whether the game holds it before anything is said
-    (JSON). Held: the outcome is flashed and `go` is the game page; else nothing is saved yet
-    (a save sent again is never stored twice)."""
+    """After a save went wrong (no answer, a 5xx): whether the game holds it, asked before
+    anything is said (htmx). Held (or another phone's deal in its place): the game page, which
+    says so; else "Not saved" above Save, with why (a save sent again is never stored twice)."""
     view = _started(token)
     form = _bound_form(view)
     _fill_in(form)
-    if form.chip_errors():
-        return {"saved": False}
     entry = form.entry()
-    held = deals.holds_entry(view.row, view.result, entry)
+    held = None if form.chip_errors() else deals.holds_entry(view.row, view.result, entry)
     if held is None:
-        return {"saved": False}
+        reason = gettext(NOT_THROUGH.get(request.form.get("why", ""), NOT_THROUGH["stale"]))
+        return render_template("fragments/not_saved.html", message=gettext(
+            "Not saved. %(reason)s Try again.", reason=reason))
     if held:
         flash(gettext("Deal %(number)d changed.", number=entry.number) if entry.editing
               else gettext("Deal %(number)d saved.", number=entry.number), "success")
     else:
         flash(gettext("Deal %(number)d was already entered on another phone; yours "
                       "was not saved. Check the history.", number=entry.number), "warning")
-    return {"saved": held, "go": url_for("games.game_page", token=token)}
+    return make_response("", {"HX-Redirect": url_for("games.game_page", token=token)})
