@@ -12,7 +12,7 @@ import segno
 from markupsafe import Markup
 
 from ..rules import CONTRACTS, GAMES, SUIT_SYMBOLS, SUITS, TEAMS, Problem, Replay
-from ..rules.contracts import ContractKind, Winners
+from ..rules.contracts import ContractKind, HouseRules, Winners
 from ..rules.deal import FieldKind
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
 from ..words import labels
@@ -22,15 +22,17 @@ from ..words.takes import short_takes
 from .languages import current_language, direction, gettext, pgettext, plural_form
 
 
-def field_label(contract: str, path: str, players: Sequence[str]) -> str:
-    """A field of a deal form, or a problem's path, in the reader's words."""
-    return labels.field_label(contract, path, players, gettext)
+def field_label(contract: str, path: str, players: Sequence[str],
+                rules: HouseRules | None = None) -> str:
+    """A field of a deal form, or a problem's path, in the reader's words (as the game's house
+    `rules` name it)."""
+    return labels.field_label(contract, path, players, gettext, rules)
 
 
 def problem_text(problem: Problem, contract: str, players: Sequence[str],
-                 label: str | None = None) -> str:
+                 label: str | None = None, rules: HouseRules | None = None) -> str:
     """A refusal as a sentence in the reader's language (`label` names the field instead)."""
-    return labels.problem_text(problem, contract, players, gettext, label, plural_form)
+    return labels.problem_text(problem, contract, players, gettext, label, plural_form, rules)
 
 
 def reason_label(reason: str | None) -> str:

@@ -20,7 +20,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from ...rules import Evaluation, Problem, evaluate
+from ...rules import Evaluation, HouseRules, Problem, evaluate
 from ...rules.autofill import autofill
 from ...rules.messages import N_
 from ...store import deals
@@ -59,12 +59,12 @@ def _bound_form(view: GameView) -> DealForm:
     return form
 
 
-def _fill_in(form: DealForm) -> dict[str, Any]:
+def _fill_in(form: DealForm, rules: HouseRules) -> dict[str, Any]:
     """The entry with what it determines filled in (the last count, the 4th place), what the
     app filled before recomputed; the chips it changed are left in `form.filled` (the preview
     sends those rows again), the engine's running sums and early refusals in `form.help`."""
     before = {name: form[name].data for group in form.groups() for name in group.names}
-    result = autofill(form.raw(), form.still_filled())
+    result = autofill(form.raw(), form.still_filled(), rules)
     form.fill(result.raw)
     form.mark_filled(result.filled)
     form.filled = sorted(name for name, value in before.items() if form[name].data != value)
@@ -84,14 +84,14 @@ def _messages(view: GameView, form: DealForm,
     early = form.help.problems if form.help is not None else ()
     for problem in early:  # a player placed twice: said at once, naming them
         errors.setdefault(field_group(problem.field), []).append(
-            problem_text(problem, contract, view.players))
+            problem_text(problem, contract, view.players, rules=view.game.house_rules))
     if evaluation is None:
         return errors
     for problem in evaluation.problems:
         if problem.code == "not_permutation" and problem.field in errors:
             continue  # already said, with the player's name
         errors.setdefault(field_group(problem.field), []).append(
-            problem_text(problem, contract, view.players))
+            problem_text(problem, contract, view.players, rules=view.game.house_rules))
     if evaluation.later is not None:
         later = evaluation.later
         reason = problem_text(later.problems[0], later.contract or "", view.players)
@@ -115,7 +115,7 @@ def _render_form(view: GameView, form: DealForm, evaluation: Evaluation | None =
         chooser, kingdom = past.chooser, past.kingdom
     groups = form.groups()
     if form.help is None:  # nothing filled in yet: only the running sums
-        form.help = autofill(form.raw())
+        form.help = autofill(form.raw(), rules=view.game.house_rules)
     errors = _messages(view, form, evaluation)
     args = view.template_args(
         form=form, contract=form.contract.data, editing=editing, number=form.number.data,
@@ -231,7 +231,7 @@ def preview(token: str) -> Any:
         if is_htmx():  # a form left open on another phone: say so where the scores would be
             return render_template("fragments/message.html", message=_finished_text(view)), 409
         return render_template("pages/error.html", code=409, message=_finished_text(view)), 409
-    raw = _fill_in(form)
+    raw = _fill_in(form, view.game.house_rules)
     evaluation = None
     if not form.chip_errors() and not form.unset():
         evaluation = evaluate(view.game, raw, None if editing is None else editing - 1)
@@ -255,7 +255,7 @@ def save_deal(token: str) -> Any:
     view = _started(token)
     form = _bound_form(view)
     inline = is_htmx() and form.editing.data is None  # the form inside the game page
-    _fill_in(form)
+    _fill_in(form, view.game.house_rules)
     if form.chip_errors():  # a value no chip offers: refused before anything is judged
         template = "fragments/deal_form.html" if inline else "pages/deal.html"
         return _render_form(view, form, status=422, template=template, inline=inline)
@@ -319,7 +319,7 @@ def check_deal(token: str) -> Any:
     says so; else "Not saved" above Save, with why (a save sent again is never stored twice)."""
     view = _started(token)
     form = _bound_form(view)
-    _fill_in(form)
+    _fill_in(form, view.game.house_rules)
     entry = form.entry()
     held = None if form.chip_errors() else deals.holds_entry(view.row, view.result, entry)
     if held is None:
@@ -350,7 +350,7 @@ def carry(token: str) -> Any:
         return _to_game(token, inline)
     moved = blank_deal_form(contract, len(view.game.deals) + 1, view.row.version)
     moved.fill(form.raw())  # every chip as this phone showed it counts as tapped
-    raw = _fill_in(moved)
+    raw = _fill_in(moved, view.game.house_rules)
     evaluation = None
     if not moved.chip_errors() and not moved.unset():
         evaluation = evaluate(view.game, raw)
