@@ -229,3 +229,34 @@ def test_no_share_button_without_javascript(new_context) -> None:  # type: ignor
     page = new_context(locale="en", javascript=False).new_page()
     _imported(page, load_example("turkish-king-complete"))
     expect(page.locator(".share-result")).to_be_hidden()  # it could do nothing
+
+
+# --- item 8: a second phone's out-of-date form ---------------------------------------------
+
+def test_an_out_of_date_form_says_so_and_moves_its_taps_to_the_next_deal(new_context) -> None:  # type: ignore[no-untyped-def]
+    first = _player(new_context)
+    second_page = new_context(locale="en").new_page()
+    second = Player(second_page, javascript=True, shots=None, prefix="en-carry")
+    second_page.goto(first.page.url)
+    second.choose("ltoosh")  # the second phone starts deal 1 as Ltoosh ...
+    for seat, tricks in enumerate((4, 3, 3, 3)):
+        second.tap_choice(f"tricks-{seat}", str(tricks))
+    second.settle()
+    first.choose("diamonds")  # ... while the first saves deal 1 as Diamonds
+    first.enter({"contract": "diamonds", "counts": [5, 4, 3, 1]})
+    first.save(1)
+    save = second_page.locator(SAVE)
+    expect(save).to_be_disabled(timeout=6000)  # told by the poll: no longer saveable
+    expect(save).not_to_have_class(re.compile(r"\bprimary\b"))
+    expect(second_page.locator("#deal-form .deal-head .error")).to_contain_text(
+        "Deal 1 was saved on another phone")
+    carry = second_page.locator("#deal-carry")
+    expect(carry).to_be_visible()
+    second.check("an out-of-date form")
+    carry.click()  # one tap: the same taps, as deal 2
+    expect(second_page.locator("#deal-form .where")).to_contain_text("Deal 2")
+    for seat, tricks in enumerate((4, 3, 3, 3)):
+        expect(second.chip(f"tricks-{seat}", str(tricks))[0]).to_be_checked()
+    expect(second_page.locator("#deal-carry")).to_have_count(0)
+    second.save(2)
+    expect(second_page.locator("#history-rows tr:not(.deal-details)")).to_have_count(2)

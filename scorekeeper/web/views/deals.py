@@ -121,6 +121,7 @@ def _render_form(view: GameView, form: DealForm, evaluation: Evaluation | None =
         form=form, contract=form.contract.data, editing=editing, number=form.number.data,
         chooser=chooser, kingdom=kingdom, evaluation=evaluation, errors=errors, groups=groups,
         unset=form.unset(), preview_on_load=preview_on_load, inline=inline,
+        moved=editing is None and form.version.data != view.row.version,
         doubling=view.game.house_rules.doubling, filled=form.filled, sums=form.help.sums,
         folded=[group.spec.name for group in groups if inline and group.folded
                 and all(form[name].data is None for name in group.names)
@@ -332,3 +333,31 @@ def check_deal(token: str) -> Any:
         flash(gettext("Deal %(number)d was already entered on another phone; yours "
                       "was not saved. Check the history.", number=entry.number), "warning")
     return make_response("", {"HX-Redirect": url_for("games.game_page", token=token)})
+
+
+@bp.post("/g/<token:token>/deal/carry")
+def carry(token: str) -> Any:
+    """A deal form the game moved on under (another phone saved that deal): its taps, one tap
+    away from being the next deal's, judged again there (its chooser, its rules)."""
+    view = _started(token)
+    form = _bound_form(view)
+    inline = is_htmx()
+    contract = form.contract.data or ""
+    following = view.result.next
+    if form.editing.data is not None or following is None or not following.is_open(contract):
+        flash(_finished_text(view) if following is None else gettext(
+            "%(contract)s cannot be chosen now.", contract=contract_name(contract)), "warning")
+        return _to_game(token, inline)
+    moved = blank_deal_form(contract, len(view.game.deals) + 1, view.row.version)
+    moved.fill(form.raw())  # every chip as this phone showed it counts as tapped
+    raw = _fill_in(moved, view.game.house_rules)
+    evaluation = None
+    if not moved.chip_errors() and not moved.unset():
+        evaluation = evaluate(view.game, raw)
+    template = "fragments/deal_form.html" if inline else "pages/deal.html"
+    html, status = _render_form(view, moved, evaluation, template=template, inline=inline)
+    response = make_response(html, status)
+    if inline:
+        response.headers["HX-Replace-Url"] = url_for("deals.new_deal", token=token,
+                                                      contract=contract)
+    return response
