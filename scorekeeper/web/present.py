@@ -4,6 +4,7 @@ returned."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -101,13 +102,7 @@ def winner_names(result: Replay) -> list[str]:
     return [players[seat] for seat in result.winners]
 
 
-def signed(value: int) -> str:
-    """A score with its sign: +75, −150, 0 (a real minus sign)."""
-    if value > 0:
-        return f"+{value}"
-    if value < 0:
-        return f"−{-value}"
-    return "0"
+signed = labels.signed
 
 
 RED_SUITS = ("♥", "♦")
@@ -123,8 +118,41 @@ def suited(text: str) -> Markup:
 
 @lru_cache(maxsize=4096)
 def short_names(players: tuple[str, ...]) -> tuple[str, ...]:
-    """The four names as a row of chips shows them (first names, unique; full on the cards)."""
+    """The four names as a row of chips shows them without JavaScript (unique, never respelt)."""
     return labels.short_names(players)
+
+
+@lru_cache(maxsize=4096)
+def _name_forms(players: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return labels.all_name_forms(players)
+
+
+def _fitted(forms: Sequence[str]) -> Markup:
+    """A name in a box that may be too narrow for it: the narrowest form, and the wider ones
+    (widest first) for static/js/app.js to put the widest that fits in its place."""
+    if len(forms) == 1:
+        return Markup('<bdi class="nm">%s</bdi>') % forms[0]
+    return Markup('<bdi class="nm" data-forms="%s">%s</bdi>') % (
+        json.dumps(list(forms[:-1]), ensure_ascii=False), forms[-1])
+
+
+def player_name(players: Sequence[str], seat: int) -> Markup:
+    """A player's name where its place may cut it (a chip, a score card, a column): the whole
+    name where it fits, else a shorter form no other of the four could be read as."""
+    return _fitted(_name_forms(tuple(players))[seat])
+
+
+def team_box(players: Sequence[str], team: int) -> Markup:
+    """A team's name where its place may cut it (a score card): as player_name, both names
+    shortened alike."""
+    forms = _name_forms(tuple(players))
+    first, second = TEAMS[team]
+    words = gettext(labels.TEAM)
+    levels = max(len(forms[first]), len(forms[second]))
+    texts = [words.format(first=forms[first][min(level, len(forms[first]) - 1)],
+                          second=forms[second][min(level, len(forms[second]) - 1)])
+             for level in range(levels)]
+    return _fitted(tuple(dict.fromkeys(texts)))
 
 
 def bidi(name: str) -> Markup:
@@ -170,6 +198,8 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "team_name": team_name,
     "suited": suited,
     "short_names": short_names,
+    "player_name": player_name,
+    "team_box": team_box,
     "team_standings": team_standings,
     "takes": takes,
     "FieldKind": FieldKind,

@@ -108,6 +108,41 @@
     acquire();
   }
 
+  /* A name in a box that may be too narrow for it (a chip, a score card, a column) comes as its
+   * narrowest form, unique among the four; data-forms holds the wider ones, widest first
+   * (scorekeeper.words.labels.all_name_forms). Show the widest that fits: each round puts
+   * the next narrower form in the boxes still overflowing, then measures them all at once. */
+  function fitNames() {
+    var boxes = Array.prototype.slice.call(document.querySelectorAll(".nm[data-forms]"));
+    boxes.forEach(function (box) {
+      if (!box.skForms) {
+        box.skForms = JSON.parse(box.getAttribute("data-forms")).concat([box.textContent]);
+      }
+      box.skAt = 0;
+      box.textContent = box.skForms[0];
+    });
+    while (boxes.length) {
+      boxes = boxes.filter(function (box) {
+        return box.skAt < box.skForms.length - 1 && box.scrollWidth > box.clientWidth + 1;
+      });
+      boxes.forEach(function (box) { box.textContent = box.skForms[++box.skAt]; });
+    }
+  }
+  var fitting = false;
+  function fitSoon() {
+    if (!fitting) {
+      fitting = true;
+      requestAnimationFrame(function () { fitting = false; fitNames(); });
+    }
+  }
+  document.addEventListener("htmx:afterSettle", fitNames);
+  window.addEventListener("resize", fitSoon);
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", fitNames);
+  } else {
+    fitNames();
+  }
+
   /* The new-game page: a tapped name ("played here before") goes into the first empty player
    * field at once, without asking the server (which does the same when JavaScript is off). */
   document.addEventListener("click", function (event) {
