@@ -70,7 +70,8 @@ def test_a_form_keeps_the_spelling(players: tuple[str, ...]) -> None:
 
 def test_the_whole_name_where_it_fits() -> None:
     assert short_names(("Rami", "Lina", "Omar", "Dana")) == ("Rami", "Lina", "Omar", "Dana")
-    assert name_forms(("İbrahim", "Lina", "Omar", "Dana"), 10) == ("İbrahim", "Lina", "Omar", "Dana")
+    players = ("İbrahim", "Lina", "Omar", "Dana")
+    assert name_forms(players, 10) == players
     # whole first, then narrower: the page shows the first that fits
     forms = all_name_forms(("Abdullah Saleh", "Abdullah Salem", "Maria", "Marianne"))
     assert forms[0][0] == "Abdullah Saleh" and forms[3][0] == "Marianne"

@@ -204,7 +204,8 @@ def running_totals_svg(replay: Replay, players: Sequence[str],
 
 
 @lru_cache(maxsize=256)
-def _svg(lines: Lines, legend: tuple[str, ...], deals: int, deals_total: int, kingdoms: int, per_kingdom: int,
+def _svg(lines: Lines, legend: tuple[str, ...], deals: int, deals_total: int, kingdoms: int,
+         per_kingdom: int,
          title: str, summary: str, no_deals: str, rtl: bool, id_prefix: str) -> str:
     """The chart from everything it shows: a pure function, so a game's chart is drawn once
     per version and language however many phones ask for it."""

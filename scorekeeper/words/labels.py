@@ -203,13 +203,15 @@ def _heads(name: str) -> list[str]:
     """The starts of a name it may be cut after, longest first: each ends on a letter (never a
     space, hyphen or dangling virama) and keeps every space it has."""
     return [name[:end] for end in range(len(name) - 1, 0, -1)
-            if unicodedata.category(name[end - 1])[0] in "LN" and not _joins(name[end - 1], name[end])]
+            if unicodedata.category(name[end - 1])[0] in "LN"
+            and not _joins(name[end - 1], name[end])]
 
 
 def _tails(name: str) -> list[str]:
     """The ends of a name a cut may keep, shortest first, each starting on a letter."""
     return [name[start:] for start in range(len(name) - 1, 0, -1)
-            if unicodedata.category(name[start])[0] in "LN" and not _joins(name[start - 1], name[start])]
+            if unicodedata.category(name[start])[0] in "LN"
+            and not _joins(name[start - 1], name[start])]
 
 
 class _Form(NamedTuple):
