@@ -141,7 +141,7 @@ def test_long_names_are_shortened_in_the_legend_only() -> None:
     long_name = "A" * 40
     _, root = chart(with_players(load("trix-solo-in-progress"), (long_name, "b", "c", "d")))
     texts = ["".join(e.itertext()) for e in root.iter(f"{SVG}text")]
-    assert "A" * 17 + "…" in texts
+    assert "A" * 16 + "…" in texts
     assert long_name in "".join(root.itertext())  # still whole in the title and description
 
 

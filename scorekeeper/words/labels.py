@@ -175,6 +175,8 @@ def _width(char: str) -> float:
     category = unicodedata.category(char)
     if category[0] == "M" or category == "Cf":
         return 0.0
+    if char == ELLIPSIS:  # as wide as a capital M in most fonts
+        return 1.5
     if "\u0600" <= char <= "\u06ff" or "\u0750" <= char <= "\u077f":
         return 0.7
     if unicodedata.east_asian_width(char) in "WF":
