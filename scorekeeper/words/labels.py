@@ -202,10 +202,10 @@ def _joins(before: str, after: str) -> bool:
 
 
 def _heads(name: str) -> list[str]:
-    """The starts of a name it may be cut after, longest first: each ends on a letter (never a
-    space, hyphen or dangling virama) and keeps every space it has."""
+    """The starts of a name it may be cut after, longest first: each ends on a letter or its
+    vowel sign (never a space, a hyphen or a dangling virama) and keeps every space it has."""
     return [name[:end] for end in range(len(name) - 1, 0, -1)
-            if unicodedata.category(name[end - 1])[0] in "LN"
+            if unicodedata.category(name[end - 1])[0] in "LNM"
             and not _joins(name[end - 1], name[end])]
 
 
@@ -245,7 +245,7 @@ class _Form(NamedTuple):
 
 def _form(players: Sequence[str], seat: int, room: float) -> str:
     """The widest form of a player's name within `room` that no other of the four could be
-    read as (see name_forms); the whole name when nothing narrower tells it apart."""
+    read as (see name_forms); else the narrowest that is (the whole name if none is)."""
     name = players[seat]
     others = [other for place, other in enumerate(players) if place != seat]
 
@@ -264,10 +264,14 @@ def _form(players: Sequence[str], seat: int, room: float) -> str:
         spaced = rest.endswith(" ")
         candidates += [_Form(head, tail, spaced=spaced) for head in _heads(rest.rstrip())
                        if rest[len(head):].strip()]  # something left out, not a lone space
-    for form in candidates:
-        if form.fits(room) and clear(form):
+    clear_forms = [form for form in candidates if clear(form)]
+    for form in clear_forms:
+        if form.fits(room):
             return form.text()
-    return name
+    # nothing that narrow tells this name apart (another is its start): the narrowest that does
+    if not clear_forms:
+        return name
+    return min(clear_forms, key=lambda form: text_width(form.text())).text()
 
 
 def name_forms(players: Sequence[str], room: float) -> tuple[str, ...]:

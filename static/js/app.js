@@ -112,6 +112,12 @@
    * narrowest form, unique among the four; data-forms holds the wider ones, widest first
    * (scorekeeper.words.labels.all_name_forms). Show the widest that fits: each round puts
    * the next narrower form in the boxes still overflowing, then measures them all at once. */
+  var ruler = document.createElement("canvas").getContext("2d");
+  function tooWide(box) {  /* by a fraction of a pixel too: the ellipsis shows then */
+    ruler.font = getComputedStyle(box).font;
+    return box.scrollWidth > box.clientWidth ||
+      ruler.measureText(box.textContent).width > box.getBoundingClientRect().width + 0.05;
+  }
   function fitNames() {
     var boxes = Array.prototype.slice.call(document.querySelectorAll(".nm[data-forms]"));
     boxes.forEach(function (box) {
@@ -123,7 +129,7 @@
     });
     while (boxes.length) {
       boxes = boxes.filter(function (box) {
-        return box.skAt < box.skForms.length - 1 && box.scrollWidth > box.clientWidth + 1;
+        return box.skAt < box.skForms.length - 1 && tooWide(box);
       });
       boxes.forEach(function (box) { box.textContent = box.skForms[++box.skAt]; });
     }
@@ -137,6 +143,8 @@
   }
   document.addEventListener("htmx:afterSettle", fitNames);
   window.addEventListener("resize", fitSoon);
+  /* a script's font arrives after the first measure (Devanagari, Arabic): measure again */
+  if (document.fonts) { document.fonts.addEventListener("loadingdone", fitSoon); }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", fitNames);
   } else {
