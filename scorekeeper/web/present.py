@@ -127,11 +127,16 @@ def _name_forms(players: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     return labels.all_name_forms(players)
 
 
+def names_to_fit(players: Sequence[str]) -> bool:
+    """Whether a name of the four has shorter forms (a page then fits them to its boxes)."""
+    return any(len(forms) > 1 for forms in _name_forms(tuple(players)))
+
+
 def _fitted(forms: Sequence[str]) -> Markup:
     """A name in a box that may be too narrow for it: the narrowest form, and the wider ones
     (widest first) for static/js/app.js to put the widest that fits in its place."""
-    if len(forms) == 1:
-        return Markup('<bdi class="nm">%s</bdi>') % forms[0]
+    if len(forms) == 1:  # fits everywhere: its place cuts it at its end, if at all
+        return Markup("<bdi>%s</bdi>") % forms[0]
     return Markup('<bdi class="nm" data-forms="%s">%s</bdi>') % (
         json.dumps(list(forms[:-1]), ensure_ascii=False), forms[-1])
 
@@ -199,6 +204,7 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "suited": suited,
     "short_names": short_names,
     "player_name": player_name,
+    "names_to_fit": names_to_fit,
     "team_box": team_box,
     "team_standings": team_standings,
     "takes": takes,
