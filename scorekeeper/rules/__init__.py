@@ -5,17 +5,7 @@ next; nothing here imports Flask, SQLAlchemy or WTForms.
 """
 
 from .cards import SEATS, SUIT_SYMBOLS, SUITS, TEAMS, next_seat, team_of, team_totals
-from .contracts import (
-    CONTRACTS,
-    FULL,
-    HOUSE_RULE_KEYS,
-    NET,
-    Contract,
-    ContractKind,
-    HouseRules,
-    QueenOfDiamonds,
-    Winners,
-)
+from .contracts import CONTRACTS, Contract, ContractKind
 from .deal import Deal, FieldKind, FieldSpec
 from .errors import NotARecordError, Problem, RuleError
 from .games import (
@@ -31,6 +21,7 @@ from .games import (
     check_setup,
     house_rules_for,
 )
+from .house_rules import FULL, HOUSE_RULE_KEYS, NET, HouseRules, QueenOfDiamonds, Winners
 from .messages import REASONS, TEMPLATES, UNITS, ClosedReason
 from .record import (
     Record,

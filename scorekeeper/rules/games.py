@@ -5,16 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .contracts import (
-    BAD_CHOICE,
-    CONTRACTS,
-    HOUSE_RULE_CHOICES,
-    HOUSE_RULE_KEYS,
-    ContractKind,
-    HouseRules,
-)
+from .contracts import CONTRACTS, ContractKind
 from .deal import Deal
 from .errors import Problem
+from .house_rules import BAD_CHOICE, HOUSE_RULE_CHOICES, HOUSE_RULE_KEYS, HouseRules
 from .text import PLAYER_NAME_LENGTH, name_problem
 
 TRIX = "trix"

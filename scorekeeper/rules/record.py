@@ -8,18 +8,18 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from .contracts import (
+from .contracts import CONTRACTS
+from .deal import Deal, dump_value, is_int
+from .errors import NotARecordError, Problem, RuleError
+from .games import GAMES, Game, check_players, check_setup
+from .house_rules import (
     BAD_CHOICE,
-    CONTRACTS,
     HOUSE_RULE_CHOICES,
     HOUSE_RULE_KEYS,
     HouseRules,
     QueenOfDiamonds,
     Winners,
 )
-from .deal import Deal, dump_value, is_int
-from .errors import NotARecordError, Problem, RuleError
-from .games import GAMES, Game, check_players, check_setup
 from .replay import Replay, parse_deal, replay
 from .text import TEXT_LIMITS, table_text
 

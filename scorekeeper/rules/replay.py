@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import assert_never
 
 from .cards import team_of, team_totals
-from .contracts import CONTRACTS, ContractKind, Winners
+from .contracts import CONTRACTS, ContractKind
 from .deal import Deal, Value, parse_field
 from .errors import Problem, RuleError
 from .games import (
@@ -19,6 +19,7 @@ from .games import (
     Game,
     GameDef,
 )
+from .house_rules import Winners
 from .messages import ClosedReason
 
 

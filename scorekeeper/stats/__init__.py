@@ -6,12 +6,12 @@ Nothing is stored: :func:`compute` replays each game record through the engine a
 caller may keep each game's figures and replay only the games that changed.
 """
 
+from ..rules.contracts import Item
 from .compute import combine, compute
 from .figures import GameFigures, game_figures
 from .identity import player_key
 from .model import (
     ContractStats,
-    Item,
     Partnership,
     PlayerStats,
     RunningLine,
@@ -20,7 +20,6 @@ from .model import (
 )
 from .output import player_json, to_json
 from .records import RecordsRefused, load_records
-from .takes import can_double
 
 __all__ = [
     "ContractStats",
@@ -32,7 +31,6 @@ __all__ = [
     "RunningLine",
     "RunningWins",
     "TableStats",
-    "can_double",
     "combine",
     "compute",
     "game_figures",

@@ -20,13 +20,13 @@ from datetime import UTC, datetime
 from typing import Final
 
 from ..rules.cards import SEATS
-from ..rules.contracts import CONTRACTS
+from ..rules.contracts import CONTRACTS, Item
 from ..rules.games import GAMES, PARTNERSHIP
 from ..rules.record import Record
 from ..rules.replay import Replay, replay
 from .identity import player_key
-from .model import ContractStats, Item
-from .takes import ITEMS, seat_takes
+from .model import ContractStats
+from .takes import seat_takes
 
 OLDEST = datetime.min.replace(tzinfo=UTC)
 """When an untimed record counts as played: before every timed one."""
@@ -34,7 +34,7 @@ OLDEST = datetime.min.replace(tzinfo=UTC)
 _DEALS, _POINTS, _PLACES, _DOUBLES, _DOUBLES_GAIN = range(5)
 _ITEMS_START = 5
 """A contract's slots in a tally: deals, points, places, doubles, doubles_gain, then one count
-per item the contract counts (:data:`~.takes.ITEMS`' order)."""
+per item the contract counts (in the order of its `items`)."""
 _PACKED: Final = "i"
 """How a game's tallies are packed: the platform's C int (32 bits; a game's sums are far
 smaller)."""
@@ -76,7 +76,7 @@ def _layout(contracts: tuple[str, ...]) -> Layout:
     slots, start = {}, 0
     for contract in CONTRACTS:
         if contract in contracts:
-            items = tuple(item for item, _ in ITEMS[contract])
+            items = tuple(item for item, _ in CONTRACTS[contract].items)
             slots[contract] = Slot(contract, start, items)
             start += _ITEMS_START + len(items)
     return Layout(slots, start)

@@ -21,8 +21,8 @@ from wtforms.widgets import HiddenInput
 
 from ..rules import CONTRACTS, SUITS, FieldSpec, HouseRules, house_rules_for
 from ..rules.autofill import Filled
-from ..rules.contracts import QueenOfDiamonds, Winners
 from ..rules.deal import FieldKind
+from ..rules.house_rules import QueenOfDiamonds, Winners
 from ..rules.text import table_text
 from ..store.deals import Entry
 from ..words.labels import GAME_LABELS, problem_text

@@ -4,7 +4,7 @@ returned."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -12,9 +12,10 @@ import segno
 from markupsafe import Markup
 
 from ..rules import CONTRACTS, GAMES, SUIT_SYMBOLS, SUITS, TEAMS, Problem, Replay
-from ..rules.contracts import ContractKind, Winners
+from ..rules.contracts import ContractKind
 from ..rules.deal import FieldKind
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
+from ..rules.house_rules import Winners
 from ..words import labels
 from ..words.chart import chart_summary, running_totals_svg
 from ..words.takes import short_takes
@@ -110,6 +111,19 @@ def signed(value: int) -> str:
     return "0"
 
 
+def number(value: int) -> Markup:
+    """A number about the rules as every page shows it: signed, kept whole in a line (the one
+    helper for them; the numbers themselves are the engine's)."""
+    return Markup('<span class="signed">%s</span>') % signed(value)
+
+
+def rule_text(text: str, numbers: Mapping[str, int]) -> Markup:
+    """A sentence about the rules in the reader's language (`text`: its English, marked for the
+    catalogues), each of its %(name)s numbers given by `numbers` and shown by :func:`number`."""
+    # the catalogue's text is trusted as a template's _() trusts it; the numbers are escaped
+    return Markup(gettext(text)) % {name: number(value) for name, value in numbers.items()}
+
+
 RED_SUITS = ("♥", "♦")
 
 
@@ -165,6 +179,7 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "reason_label": reason_label,
     "field_label": field_label,
     "signed": signed,
+    "number": number,
     "zero_side": zero_side,
     "bidi": bidi,
     "team_name": team_name,

@@ -60,6 +60,50 @@ NATIVE_NAMES: dict[str, str] = {
 }
 """Contract id → the name the game's home table uses (RULES.md); a proper name, not translated."""
 
+CONTRACT_SCORES: dict[str, str] = {
+    "king-of-hearts": N_("%(score)s to whoever takes the K♥"),
+    "queens": N_("%(score)s for each queen taken"),
+    "diamonds": N_("%(score)s for each diamond taken"),
+    "ltoosh": N_("%(score)s for each trick taken"),
+    "trix": N_("Finishing order: 1st %(first)s, 2nd %(second)s, 3rd %(third)s, 4th %(fourth)s"),
+    "complex": N_("All four negative contracts in one deal: %(trick)s a trick, %(diamond)s a "
+                  "diamond, %(queen)s a queen, %(king)s for the K♥. The Q♦ is a diamond and a "
+                  "queen: %(both)s."),
+    "trump": N_("%(score)s for each trick taken. The declarer names the trump suit (♠ ♥ ♦ ♣; "
+                "no-trump is not allowed)."),
+    "no-king": N_("%(score)s to whoever takes the K♥"),
+    "no-queens": N_("%(score)s for each queen taken"),
+    "no-boys": N_("%(score)s for each king or jack taken"),
+    "no-hearts": N_("%(score)s for each heart taken"),
+    "no-last-two": N_("%(score)s for each of the last two tricks (the 12th and the 13th)"),
+    "no-tricks": N_("%(score)s for each trick taken"),
+}
+"""Contract id → how it scores, for the rules page; its numbers are the engine's
+(:func:`scorekeeper.rules.examples.contract_numbers` names them)."""
+
+CONTRACT_NOTES: dict[str, str] = {
+    "complex": N_("Complex costs %(trick)s for every trick, with or without a card in it: the "
+                  "Complex text charges only tricks holding a diamond, a queen or the K♥ in one "
+                  "place, and every trick in its score list; the score list is used, so each "
+                  "kingdom adds up to zero."),
+}
+"""Contract id → a note under the rules page's table of scores (numbers as above)."""
+
+CONTRACT_CHECKS: dict[str, tuple[str, ...]] = {
+    "diamonds": (N_("Diamonds add up to 13 and tricks add up to 13; the K♥ and each queen have "
+                    "exactly one taker."),),
+    "complex": (
+        N_("Complex: tricks add up to 13 and diamonds to 13; the K♥ and each queen have exactly "
+           "one taker."),
+        N_("A player who took no tricks took no cards, and the cards a player took fit in their "
+           "tricks (at most 4 a trick)."),
+        N_("Whoever took the Q♦ took at least one diamond."),
+    ),
+    "trix": (N_("The Trix finishing order names each player exactly once."),),
+}
+"""Contract id → what the app checks in its deals, for a Trix game's rules page (in this order,
+for the contracts the game plays)."""
+
 APP_NAME = N_("Scorekeeper")
 APP_FULL_NAME = N_("Scorekeeper — Trix, Trix Complex, Turkish King")
 APP_DESCRIPTION = N_("Keep score at a real card table: Trix, Trix Complex and Turkish King.")

@@ -21,7 +21,6 @@ from scorekeeper.rules import (
     Quota,
     replay,
 )
-from scorekeeper.rules import contracts as contracts_module
 from scorekeeper.rules import deal as deal_module
 from scorekeeper.rules.deal import FieldSpec, parse_field
 from tests.rules.builders import DIAMONDS, game_of
@@ -36,14 +35,15 @@ OLD_CONTRACT_KINDS = {"POSITIVE": "positive", "NEGATIVE": "negative", "TRUMP": "
 
 @pytest.mark.parametrize(("enum", "old", "module"), [
     (FieldKind, OLD_FIELD_KINDS, deal_module),
-    (ContractKind, OLD_CONTRACT_KINDS, contracts_module),
+    (ContractKind, OLD_CONTRACT_KINDS, None),
 ])
 def test_each_member_is_its_old_string_and_constant(enum: type, old: dict[str, str],
                                                     module: object) -> None:
     assert {member.name: member.value for member in enum} == old  # type: ignore[attr-defined]
     for name, value in old.items():
         member = enum[name]  # type: ignore[index]
-        assert getattr(module, name) is member
+        if module is not None:  # the contract kinds' aliases went: nothing used them
+            assert getattr(module, name) is member
         assert member == value and value == member and hash(member) == hash(value)
         assert str(member) == f"{member}" == value
         assert json.dumps(member) == json.dumps(value)
