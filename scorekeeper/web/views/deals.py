@@ -274,10 +274,12 @@ def save_deal(token: str) -> Any:
         case deals.Saved():
             flash(gettext("Deal %(number)d changed.", number=number) if entry.editing
                   else gettext("Deal %(number)d saved.", number=number), "success")
-        case deals.AlreadySaved(same=same):
-            if not same:
-                flash(gettext("Deal %(number)d was already entered on another phone; yours "
-                              "was not saved. Check the history.", number=number), "warning")
+        case deals.AlreadySaved(same=True):  # saved by an earlier tap whose answer was lost
+            flash(gettext("Deal %(number)d changed.", number=number) if entry.editing
+                  else gettext("Deal %(number)d saved.", number=number), "success")
+        case deals.AlreadySaved():
+            flash(gettext("Deal %(number)d was already entered on another phone; yours "
+                          "was not saved. Check the history.", number=number), "warning")
         case deals.Stale(raced=True):
             flash(gettext("The game changed on another phone; this deal was not saved."),
                   "warning")
@@ -296,3 +298,26 @@ def save_deal(token: str) -> Any:
         case deals.Impossible():
             abort(400)
     return _to_game(token, inline)
+
+
+@bp.post("/g/<token:token>/deal/check")
+def check_deal(token: str) -> Any:
+    """After a save got no answer: ask whether the game holds it before anything is said
+    (JSON). Held: the outcome is flashed and `go` is the game page; else nothing is saved yet
+    (a save sent again is never stored twice)."""
+    view = _started(token)
+    form = _bound_form(view)
+    _fill_in(form)
+    if form.chip_errors():
+        return {"saved": False}
+    entry = form.entry()
+    held = deals.holds_entry(view.row, view.result, entry)
+    if held is None:
+        return {"saved": False}
+    if held:
+        flash(gettext("Deal %(number)d changed.", number=entry.number) if entry.editing
+              else gettext("Deal %(number)d saved.", number=entry.number), "success")
+    else:
+        flash(gettext("Deal %(number)d was already entered on another phone; yours "
+                      "was not saved. Check the history.", number=entry.number), "warning")
+    return {"saved": held, "go": url_for("games.game_page", token=token)}
