@@ -68,7 +68,7 @@ def legal_deal(rng: random.Random, table: Table, contract: str) -> dict[str, Any
     game = table.record().game
     for _ in range(5000):
         raw = made_up(rng, contract, game.house_rules.doubling)
-        if evaluate(game, raw).ok:
+        if evaluate(replay(game), raw).ok:
             return raw
     raise AssertionError(f"no legal {contract} found")
 
@@ -113,10 +113,10 @@ def random_edit(rng: random.Random, table: Table) -> None:
     contract = rng.choice(game.definition.contracts)
     raw = made_up(rng, contract, game.house_rules.doubling)
     for _ in range(200):  # prefer takes legal on their own, so that later deals decide
-        if not evaluate(game, raw, number - 1).problems:
+        if not evaluate(replay(game), raw, number - 1).problems:
             break
         raw = made_up(rng, contract, game.house_rules.doubling)
-    evaluation = evaluate(game, raw, number - 1)
+    evaluation = evaluate(replay(game), raw, number - 1)
     form = table.open_edit(number, contract)
     before = snapshot(table.app)
     response = table.save(form, form_fields(raw))
