@@ -9,16 +9,13 @@ from .contracts import CONTRACTS, ContractKind
 from .deal import Deal
 from .errors import Problem
 from .house_rules import BAD_CHOICE, HOUSE_RULE_CHOICES, HOUSE_RULE_KEYS, HouseRules
-from .text import PLAYER_NAME_LENGTH, name_problem
+from .text import name_problem, player_key
 
 TRIX = "trix"
 TRIX_COMPLEX = "trix-complex"
 TURKISH_KING = "turkish-king"
 SOLO = "solo"
 PARTNERSHIP = "partnership"
-
-MAX_NAME_LENGTH = PLAYER_NAME_LENGTH
-
 
 @dataclass(frozen=True)
 class GameDef:
@@ -107,14 +104,11 @@ def house_rules_for(game: str, rules: HouseRules) -> HouseRules:
     })
 
 
-def name_key(name: str) -> str:
-    """How names are compared for sameness: ignoring case and surrounding spaces."""
-    return name.strip().casefold()
-
-
 def check_players(players: Sequence[object]) -> list[Problem]:
     """Four names, each visible, free of controls, at most PLAYER_NAME_LENGTH characters long
-    (:func:`~scorekeeper.rules.text.name_problem`), all different."""
+    (:func:`~scorekeeper.rules.text.name_problem`), all different: one person (by
+    :func:`~scorekeeper.rules.text.player_key`: case, spaces around and Unicode forms aside)
+    sits once."""
     if len(players) != 4:
         return [Problem("players", "wrong_length", {"expected": 4})]
     problems: list[Problem] = []
@@ -125,10 +119,10 @@ def check_players(players: Sequence[object]) -> list[Problem]:
             problems.append(Problem(path, "not_text"))
         elif (problem := name_problem(path, name)) is not None:
             problems.append(problem)
-        elif name_key(name) in seen:
+        elif player_key(name) in seen:
             problems.append(Problem(path, "same_name"))
         else:
-            seen.add(name_key(name))
+            seen.add(player_key(name))
     return problems
 
 

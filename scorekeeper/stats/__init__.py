@@ -9,9 +9,9 @@ version, a cache made again from the record when missing).
 """
 
 from ..rules.contracts import Item
+from ..rules.text import player_key
 from .compute import combine, compute
 from .figures import GameFigures, figures_head, game_figures, stored_figures
-from .identity import player_key
 from .model import (
     ContractStats,
     Partnership,

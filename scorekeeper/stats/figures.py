@@ -28,7 +28,7 @@ from ..rules.contracts import CONTRACTS, Item
 from ..rules.games import GAMES, PARTNERSHIP
 from ..rules.record import Record
 from ..rules.replay import Replay, replay
-from .identity import player_key
+from ..rules.text import player_key
 from .model import ContractStats
 from .takes import seat_takes
 
@@ -104,7 +104,7 @@ class GameFigures:
     names: tuple[str, ...]
     """The four names as the record writes them, surrounding spaces stripped."""
     keys: tuple[str, ...]
-    """:func:`scorekeeper.stats.player_key` of each seat's name."""
+    """:func:`scorekeeper.rules.text.player_key` of each seat's name."""
     time: str | None
     """When the game was played, as the record says it (created_at, else updated_at)."""
     when: datetime | None

@@ -54,7 +54,7 @@ class PlayerStats:
     """One person over a set of games: the standings' row and the contracts' figures."""
 
     key: str
-    """:func:`scorekeeper.stats.player_key` of the name."""
+    """:func:`scorekeeper.rules.text.player_key` of the name."""
     name: str
     """The first spelling met."""
     games: int
