@@ -135,9 +135,11 @@ def can_listen(host: str, port: int) -> None:
                              "Choose another --port, or stop the program using it.") from error
 
 
-def serve(host: str, port: int, workers: int) -> int:
+def serve(host: str, port: int, workers: int | None, threads: int | None) -> int:
     """Migrate the database, then run the app under granian with several worker processes."""
-    from .server import run
+    from .server import run, sized
+
+    workers, threads = sized(workers, threads)
 
     can_listen(host, port)
     upgrade_database()
@@ -149,7 +151,7 @@ def serve(host: str, port: int, workers: int) -> int:
         print(f"  (on this machine: http://127.0.0.1:{port}/)")
     print_qr(f"http://{(shown or ['127.0.0.1'])[0]}:{port}/")
     sys.stdout.flush()
-    run(host, port, workers)
+    run(host, port, workers, threads=threads)
     return 0
 
 
@@ -241,7 +243,12 @@ def build_parser() -> argparse.ArgumentParser:
     server = commands.add_parser("serve", help="run the app for the table (production server)")
     server.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
     server.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
-    server.add_argument("--workers", type=int, default=4, help="worker processes (default: 4)")
+    server.add_argument("--workers", type=int, metavar="N",
+                        help="worker processes (default: SCOREKEEPER_WORKERS, else one per "
+                             "CPU core)")
+    server.add_argument("--threads", type=int, metavar="N",
+                        help="threads per worker that run the app (default: "
+                             "SCOREKEEPER_THREADS, else 2)")
     commands.add_parser("init-db", help="create or migrate the database, then exit")
     exporter = commands.add_parser("export", help="write every game as a JSON array of records")
     exporter.add_argument("file", metavar="FILE", help="where to write, or - for stdout")
@@ -288,7 +295,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "stats":
             return stats(args.file)
         if args.command == "serve":
-            return serve(args.host, args.port, args.workers)
+            return serve(args.host, args.port, args.workers, args.threads)
         if args.command == "init-db":
             upgrade_database()
             print("database is up to date")

@@ -189,6 +189,7 @@ def http_message(code: int) -> str:
         400: gettext("The request could not be understood."),
         404: gettext("There is nothing here. Check the link, or start from the home page."),
         405: gettext("That action is not available here."),
+        408: gettext("That took too long to arrive, so nothing was saved. Try again."),
         413: gettext("That was too much data to send at once."),
     }
     return messages.get(code, gettext("Something went wrong on our side. Nothing was saved."))
