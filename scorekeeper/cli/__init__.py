@@ -61,7 +61,8 @@ def check(path: str) -> int:
 def stats(path: str) -> int:
     """Print the statistics of an array of records (or one) as JSON (exit 0), or refuse the
     input as `check` does: 1 naming the record and the deal that breaks a rule, 2 if not records."""
-    from scorekeeper.stats import RecordsRefused, compute, load_records, to_json
+    from scorekeeper.rules.record import RecordsRefused, load_records
+    from scorekeeper.stats import compute, to_json
 
     data = _read(path)
     if data is None:
@@ -206,7 +207,8 @@ def import_games(path: str, table: str | None = None) -> int:
     """Load a record or an array of records, all or nothing; exit 1 (rule) or 2 (not records).
     With `table` (a table's scorekeeper link or its token), as games of that table."""
     from ..rules.errors import NotARecordError
-    from ..store.records import ImportRefused, import_records
+    from ..rules.record import RecordsRefused
+    from ..store.records import import_records
     from ..store.tables import find_table, import_into_table
 
     data = _read(path)
@@ -222,7 +224,7 @@ def import_games(path: str, table: str | None = None) -> int:
                 return 2
         try:
             rows = import_records(data) if target is None else import_into_table(target, data)
-        except ImportRefused as refused:
+        except RecordsRefused as refused:
             print(f"nothing imported: {refused.headline()}", file=sys.stderr)
             return 2 if isinstance(refused.error, NotARecordError) else 1
         print(f"imported {len(rows)} games", file=sys.stderr)

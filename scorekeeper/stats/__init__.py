@@ -21,7 +21,6 @@ from .model import (
     TableStats,
 )
 from .output import player_json, to_json
-from .records import RecordsRefused, load_records
 
 __all__ = [
     "ContractStats",
@@ -29,7 +28,6 @@ __all__ = [
     "Item",
     "Partnership",
     "PlayerStats",
-    "RecordsRefused",
     "RunningLine",
     "RunningWins",
     "TableStats",
@@ -37,7 +35,6 @@ __all__ = [
     "compute",
     "figures_head",
     "game_figures",
-    "load_records",
     "player_json",
     "player_key",
     "stored_figures",

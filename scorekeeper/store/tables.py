@@ -363,5 +363,5 @@ def store_table_records(table: TableRow, records: Iterable[Record]) -> list[Game
 
 
 def import_into_table(table: TableRow, data: str | bytes) -> list[GameRow]:
-    """Check every record of the file, then store them as the table's games; ImportRefused."""
+    """Check every record of the file, then store them as the table's games; RecordsRefused."""
     return store_table_records(table, parse_records(data))
