@@ -70,3 +70,15 @@ def test_what_each_contract_can_double() -> None:
             if definition.doubles} == {
         "king-of-hearts": ("KH",), "queens": ("S", "H", "D", "C"),
         "complex": ("KH", "S", "H", "D", "C")}
+
+
+WEB = PACKAGE / "web"
+
+
+@pytest.mark.parametrize("path", sorted(WEB.rglob("*.py")) + sorted(TEMPLATES.rglob("*.html")),
+                         ids=lambda path: str(path.relative_to(PACKAGE.parent)))
+def test_no_score_typed_in_the_web_layer(path: Path) -> None:
+    """Every number a page shows about the rules is the engine's, shown by one helper: no
+    signed score ("−75", "+25") is written in the web layer or a template."""
+    text = path.read_text(encoding="utf-8")
+    assert re.findall(r"[−+]\d+\b", text) == [], path.name

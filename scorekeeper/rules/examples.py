@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from .contracts import CONTRACTS, Item
 from .deal import Deal, Value
-from .house_rules import HouseRules
+from .house_rules import FULL, HouseRules, QueenOfDiamonds
 
 
 def _score(contract: str, values: Mapping[str, Value], rules: HouseRules) -> tuple[int, ...]:
@@ -62,3 +62,25 @@ def contract_numbers(contract: str, rules: HouseRules) -> dict[str, int]:
         numbers["both"] = items[Item.QUEENS] + items[Item.DIAMONDS]
     numbers.update(zip(_PLACES, definition.places(rules), strict=False))
     return numbers
+
+
+def house_rule_numbers() -> dict[str, int]:
+    """The numbers the house rules' choices show beside their words, each scored by the engine:
+    what a doubler taking their own K♥ / queen loses (`net_*`, `full_*`), Trix's diamond and
+    Ltoosh trick when swapped (`swapped_*`), a doubled Q♦ in Complex to its taker and doubler
+    (`queen_part_*`, `whole_*`), and the Q♦'s own penalty (`queen_of_diamonds`)."""
+    net = doubling_scores(HouseRules())
+    full = doubling_scores(HouseRules(doubled_self_take=FULL))
+    whole = doubling_scores(HouseRules(doubled_queen_of_diamonds=QueenOfDiamonds.WHOLE))
+    swapped = HouseRules(swap_diamonds_ltoosh=True)
+    return {
+        "net_king": net["king_self"], "net_queen": net["queen_self"],
+        "full_king": full["king_self"], "full_queen": full["queen_self"],
+        "swapped_diamond": contract_numbers("diamonds", swapped)["score"],
+        "swapped_trick": contract_numbers("ltoosh", swapped)["score"],
+        "queen_part_taker": net["queen_diamond"],
+        "queen_part_doubler": net["queen_diamond_doubler"],
+        "whole_taker": whole["queen_diamond"], "whole_doubler": whole["queen_diamond_doubler"],
+        "queen_of_diamonds": contract_numbers("complex", HouseRules())["both"],
+        "complex_diamond": contract_numbers("complex", HouseRules())["diamond"],
+    }
