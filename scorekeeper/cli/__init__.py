@@ -90,30 +90,18 @@ def upgrade_database() -> None:
 def local_addresses() -> list[str]:
     """This machine's IPv4 addresses other than loopback, for the phones on the same Wi-Fi.
 
-    Read from the network interfaces (Linux ioctl) and the host name; nothing is sent.
+    Read from the network interfaces (ifaddr) and the host name; nothing is sent.
     """
     import socket
 
-    found: list[str] = []
-    candidates: list[str] = []
-    try:
-        import fcntl
-        import struct
+    import ifaddr
 
-        probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        with probe:
-            for _, name in socket.if_nameindex():
-                try:
-                    packed = fcntl.ioctl(probe.fileno(), 0x8915,  # SIOCGIFADDR
-                                         struct.pack("256s", name[:15].encode()))
-                except OSError:
-                    continue
-                candidates.append(socket.inet_ntoa(packed[20:24]))
-    except (ImportError, OSError):
-        pass
+    candidates = [ip.ip for adapter in ifaddr.get_adapters() for ip in adapter.ips
+                  if isinstance(ip.ip, str)]  # IPv6 addresses come as tuples
     with contextlib.suppress(OSError):
         candidates += [str(info[4][0]) for info in
                        socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+    found: list[str] = []
     for address in candidates:
         if not address.startswith("127.") and address not in found:
             found.append(address)

@@ -14,7 +14,7 @@ from typing import Any
 
 from babel.support import NullTranslations
 from flask import Flask, g, has_request_context, request
-from flask_babel import get_locale, get_translations, lazy_gettext
+from flask_babel import get_locale, get_translations, lazy_gettext, ngettext, pgettext
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
@@ -102,21 +102,10 @@ def _translate(string: str) -> str:
     return translations().ugettext(string)
 
 
-def pgettext(context: str, string: str) -> str:
-    """`string` in the reader's language, as said in `context`."""
-    return translations().upgettext(context, string)
-
-
 def gettext(string: str, **variables: Any) -> str:
     """`string` in the reader's language, %-formatted with `variables` when there are any."""
     text = _translate(string)
     return text % variables if variables else text
-
-
-def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
-    """The form of a counted message that the reader's language uses for `num`."""
-    variables.setdefault("num", num)
-    return translations().ungettext(singular, plural, num) % variables
 
 
 def plural_form(singular: str, plural: str, num: int) -> str:
