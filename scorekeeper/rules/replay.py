@@ -343,15 +343,6 @@ def _with_closed(current: Replay, raw: Mapping[str, object], index: int | None,
     return problems
 
 
-def first_illegal(game: Game) -> RuleError | None:
-    """The first deal that breaks a rule after an edit, insertion or removal, or None."""
-    try:
-        replay(game)
-    except RuleError as error:
-        return error
-    return None
-
-
 def with_deal(game: Game, deal: Deal, index: int | None = None) -> Game:
     """The game with `deal` appended (index None) or replacing deal `index`."""
     if index is None:
@@ -362,8 +353,3 @@ def with_deal(game: Game, deal: Deal, index: int | None = None) -> Game:
 def without_deal(game: Game, index: int) -> Game:
     """The game with deal `index` removed."""
     return replace(game, deals=game.deals[:index] + game.deals[index + 1:])
-
-
-def inserting_deal(game: Game, deal: Deal, index: int) -> Game:
-    """The game with `deal` inserted before deal `index`."""
-    return replace(game, deals=(*game.deals[:index], deal, *game.deals[index:]))

@@ -135,9 +135,6 @@ class GameFigures:
         size = LAYOUTS[self.game].size
         return memoryview(self.tallies).cast(_PACKED)[seat * size:(seat + 1) * size]
 
-    def seat_contracts(self, seat: int) -> tuple[ContractStats, ...]:
-        """The seat's deals of each contract it played in this game."""
-        return LAYOUTS[self.game].contract_stats(self.tally(seat))
 
 
 def _moment(record: Record) -> tuple[str | None, datetime | None]:

@@ -211,11 +211,6 @@ class DealForm(FlaskForm):
                 else:
                     self[name].data = None
 
-    def tampered(self) -> bool:
-        """Whether a value came that no form of the app writes (a chip nobody offers, a number
-        that is not one): not a player's mistake to explain but a request to refuse."""
-        return bool(self.errors)
-
     def entry(self) -> Entry:
         """What the form says to enter, for the store (after `validate`)."""
         editing = self.editing.data

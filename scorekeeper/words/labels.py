@@ -334,11 +334,6 @@ def short_names(players: Sequence[str]) -> tuple[str, ...]:
                  for seat in range(len(short)))
 
 
-def card_label(card: str, translate: Translate = identity) -> str:
-    """A recorded card's short name, e.g. "S" → "Q♠", "KH" → "K♥"."""
-    return translate(CARD_LABELS[card])
-
-
 def reason_label(reason: str | None, translate: Translate = identity) -> str:
     """Why a contract is closed, in a few words ("" when it is open)."""
     return translate(REASONS[reason]) if reason else ""

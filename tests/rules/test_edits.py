@@ -5,10 +5,9 @@ from __future__ import annotations
 from scorekeeper.rules import (
     GAMES,
     Deal,
+    Game,
     RuleError,
     evaluate,
-    first_illegal,
-    inserting_deal,
     parse_deal,
     replay,
     with_deal,
@@ -108,6 +107,15 @@ def test_an_edit_that_does_not_parse() -> None:
     assert pairs(evaluation.problems) == [("counts", "sum_mismatch")]
 
 
+def first_illegal(game: Game) -> RuleError | None:
+    """The first deal that breaks a rule after an edit or a removal, or None."""
+    try:
+        replay(game)
+    except RuleError as error:
+        return error
+    return None
+
+
 def test_first_illegal() -> None:
     assert first_illegal(game_of("trix", FULL_GAME["trix"])) is None
     assert first_illegal(game_of("trix")) is None
@@ -141,22 +149,6 @@ def test_without_deal() -> None:
     # removing the last deal leaves a legal game in progress
     assert first_illegal(without_deal(game, 19)) is None
     assert replay(without_deal(game, 19)).next is not None
-
-
-def test_inserting_deal() -> None:
-    game = game_of("trix", TRIX_KINGDOM[1:])  # queens, diamonds, ltoosh, trix
-    king = parsed("trix", KING_OF_HEARTS)
-    inserted = inserting_deal(game, king, 0)
-    assert inserted.deals == (king, *game.deals)
-    assert first_illegal(inserted) is None
-    twice = inserting_deal(game, parsed("trix", LTOOSH), 1)
-    error = first_illegal(twice)
-    assert error is not None
-    assert (error.deal_number, error.contract) == (4, "ltoosh")
-    too_many = inserting_deal(game_of("trix", FULL_GAME["trix"]), king, 20)
-    error = first_illegal(too_many)
-    assert error is not None
-    assert (error.deal_number, first_problem(error)) == (21, ("contract", "game_finished"))
 
 
 def test_an_accepted_deal_comes_with_the_game_it_makes() -> None:

@@ -14,16 +14,7 @@ from typing import Any
 import pytest
 
 from scorekeeper.rules import SUITS, evaluate, replay
-from scorekeeper.rules.deal import (
-    CARD_SEATS,
-    COUNTS,
-    OPTIONAL_CARD_SEATS,
-    OPTIONAL_SEAT,
-    ORDER,
-    SEAT,
-    SEAT_PAIR,
-    SUIT,
-)
+from scorekeeper.rules.deal import FieldKind
 from scorekeeper.web.forms import chip_groups
 from tests.conftest import Table, form_fields, page, signed, snapshot, totals_shown
 from tests.web.test_full_games import run_check
@@ -43,22 +34,22 @@ def made_up(rng: random.Random, contract: str, doubling: bool) -> dict[str, Any]
     raw: dict[str, Any] = {"contract": contract}
     for group in chip_groups(contract):
         spec = group.spec
-        if spec.kind == SEAT:
+        if spec.kind == FieldKind.SEAT:
             raw[spec.name] = rng.randrange(4)
-        elif spec.kind == OPTIONAL_SEAT:
+        elif spec.kind == FieldKind.OPTIONAL_SEAT:
             raw[spec.name] = rng.choice([None, None, 0, 1, 2, 3]) if doubling else None
-        elif spec.kind == SUIT:
+        elif spec.kind == FieldKind.SUIT:
             raw[spec.name] = rng.choice(SUITS)
-        elif spec.kind == COUNTS:
+        elif spec.kind == FieldKind.COUNTS:
             raw[spec.name] = composition(rng, spec.total, spec.maximum)
-        elif spec.kind == ORDER:
+        elif spec.kind == FieldKind.ORDER:
             raw[spec.name] = rng.sample(range(4), 4)
-        elif spec.kind == SEAT_PAIR:
+        elif spec.kind == FieldKind.SEAT_PAIR:
             raw[spec.name] = [rng.randrange(4), rng.randrange(4)]
-        elif spec.kind == CARD_SEATS:
+        elif spec.kind == FieldKind.CARD_SEATS:
             raw[spec.name] = {card: rng.randrange(4) for card in spec.cards}
         else:
-            assert spec.kind == OPTIONAL_CARD_SEATS
+            assert spec.kind == FieldKind.OPTIONAL_CARD_SEATS
             doubled = [card for card in spec.cards if doubling and rng.random() < 0.25]
             raw[spec.name] = {card: rng.randrange(4) for card in doubled}
     return raw

@@ -23,10 +23,6 @@ from .common import remember, remember_table, table_or_404, viewed_table_or_404
 bp = Blueprint("tables", __name__)
 
 
-def _to_table(table: TableRow) -> Response:
-    return redirect(url_for("tables.table_page", token=table.token), 303)
-
-
 @bp.route("/tables/new", methods=["GET", "POST"])
 def new_table() -> Any:
     """Start a table: a name; its players join as they play."""
