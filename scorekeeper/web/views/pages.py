@@ -6,13 +6,10 @@ comes from the engine (a sample deal scored by the contract's own scorer), none 
 
 from __future__ import annotations
 
-import mimetypes
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
-from urllib.parse import urlencode
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -26,25 +23,12 @@ from ...rules.games import (
 )
 from ...store.games import house_rules_of
 from ...words.labels import CONTRACT_CHECKS, CONTRACT_NOTES, CONTRACT_SCORES, contract_native_name
-from ..assets import PUBLIC_ENDPOINTS
-from ..languages import (
-    LANGUAGE_COOKIE,
-    LANGUAGE_NAMES,
-    LANGUAGE_PARAMETER,
-    LANGUAGES,
-    asked_language,
-    direction,
-    use_words_of,
-)
+from ..languages import LANGUAGES, remember_language, use_words_of
 from ..links import local_path
 from ..present import rule_text
 from .common import game_or_404
 
 bp = Blueprint("pages", __name__)
-
-mimetypes.add_type("application/manifest+json", ".webmanifest")
-
-LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365 * 2
 
 @dataclass(frozen=True)
 class ContractRule:
@@ -119,56 +103,5 @@ def set_language(code: str) -> Response:
     if code not in LANGUAGES:
         abort(404)
     response = redirect(local_path(request.args.get("next"), url_for("games.home")), 303)
-    _remember_language(response, code)
+    remember_language(response, code)
     return response
-
-
-def _remember_language(response: Response, code: str) -> None:
-    """The long-lived cookie that keeps the reader's language."""
-    secure = bool(current_app.config.get("SESSION_COOKIE_SECURE", False))
-    response.set_cookie(LANGUAGE_COOKIE, code, max_age=LANGUAGE_COOKIE_AGE, samesite="Lax",
-                        httponly=True, secure=secure)
-
-
-@bp.after_app_request
-def _remember_asked_language(response: Response) -> Response:
-    """A link with `?lang=xx` opens in that language and keeps it, as the switch does."""
-    asked = asked_language()
-    if (asked is not None and request.endpoint != "pages.set_language"
-            and request.cookies.get(LANGUAGE_COOKIE) != asked):
-        _remember_language(response, asked)
-    return response
-
-
-@bp.after_app_request
-def _vary_on_language(response: Response) -> Response:
-    """Pages differ by the reader's language: caches must key on what chooses it."""
-    if request.endpoint in PUBLIC_ENDPOINTS:
-        return response  # the same for every reader (the manifest's language is in its URL)
-    response.vary.add("Accept-Language")
-    response.vary.add("Cookie")
-    return response
-
-
-@bp.app_context_processor
-def _languages() -> dict[str, Any]:
-    """The language switch in the header: every language, and this page to come back to."""
-    if request.method == "GET":
-        # the switch must win over a `?lang=` the address came with, so it goes from `here`
-        query = urlencode([(key, value) for key, value in request.args.items(multi=True)
-                            if key != LANGUAGE_PARAMETER])
-        here = f"{request.path}?{query}" if query else request.path
-    elif request.view_args and "token" in request.view_args:
-        here = url_for("games.game_page", token=request.view_args["token"])
-    else:
-        here = url_for("games.home")
-    return {"language_names": LANGUAGE_NAMES, "language_return": here,
-            "language_links": _language_links(request.script_root, here)}
-
-
-@lru_cache(maxsize=256)
-def _language_links(script_root: str, here: str) -> tuple[tuple[str, str, str, str], ...]:
-    """(code, name, switch link, direction) per language; the links depend on the page only
-    (the paths and query strings come from clients: the cache is bounded)."""
-    return tuple((code, name, url_for("pages.set_language", code=code, next=here),
-                  direction(code)) for code, name in LANGUAGE_NAMES.items())
