@@ -362,9 +362,9 @@ class Table:
                  name: str = "", *, doubling: bool = True, doubled_self_take: str = "net",
                  swap_diamonds_ltoosh: bool = False, first: int | None = None,
                  doubled_queen_of_diamonds: str | None = None,
-                 winners: str | None = None) -> TestResponse:
+                 winners: str | None = None, complex_tricks: str | None = None) -> TestResponse:
         """Fill in the new-game form and start; with `first`, also choose the first seat.
-        The two choices left at None are not sent (the default)."""
+        The choices left at None are not sent (the default)."""
         form = page(self.client.get("/new"))
         data: dict[str, Any] = {"csrf_token": form.hidden("/new")["csrf_token"], "game": game,
                                 "mode": mode, "doubled_self_take": doubled_self_take,
@@ -379,6 +379,8 @@ class Table:
             data["doubled_queen_of_diamonds"] = doubled_queen_of_diamonds
         if winners is not None:
             data["winners"] = winners
+        if complex_tricks is not None:
+            data["complex_tricks"] = complex_tricks
         response = self.client.post("/new", data=data)
         assert response.status_code == 303, response.get_data(as_text=True)
         self.token = response.headers["Location"].rstrip("/").rsplit("/", 1)[-1]

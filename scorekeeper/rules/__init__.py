@@ -65,6 +65,7 @@ __all__ = [
     "TURKISH_KING",
     "UNITS",
     "ClosedReason",
+    "ComplexTricks",
     "Contract",
     "ContractKind",
     "Deal",

@@ -10,7 +10,7 @@ from typing import assert_never
 from .cards import SEATS, SUITS
 from .deal import Deal, FieldKind, FieldSpec, Value
 from .errors import Problem
-from .house_rules import FULL, HouseRules, QueenOfDiamonds
+from .house_rules import FULL, ComplexTricks, HouseRules, QueenOfDiamonds
 
 Scores = tuple[int, ...]
 Scorer = Callable[[Deal, HouseRules], Scores]
@@ -75,6 +75,13 @@ class Contract:
     place): scored by :meth:`score`, it gives the per-item scores the rules page shows."""
     per_item: Callable[[HouseRules], Mapping[Item, int]] | None = None
     """The score of one item taken, when the sample cannot say it (several items in one deal)."""
+    shaped: Callable[[HouseRules], tuple[FieldSpec, ...]] | None = None
+    """Its fields as a house rule shapes them (what a count means, whether its total is only a
+    ceiling), when one does; `fields` are the defaults' shape."""
+
+    def specs(self, rules: HouseRules) -> tuple[FieldSpec, ...]:
+        """The fields it records under `rules` (the same names and kinds as `fields`)."""
+        return self.fields if self.shaped is None else self.shaped(rules)
 
     def field(self, name: str) -> FieldSpec:
         """The spec of one field by name."""
@@ -242,15 +249,21 @@ def _check_complex(deal: Deal, rules: HouseRules) -> list[Problem]:
     tricks, diamonds = deal.counts("tricks"), deal.counts("diamonds")
     queens = deal.cards("queens")
     king = deal.seat("king_of_hearts")
+    penalty_tricks = rules.complex_tricks == ComplexTricks.PENALTY
     for seat in SEATS:
         queens_taken = sum(1 for taker in queens.values() if taker == seat)
         has_queen_of_diamonds = queens["D"] == seat
+        # the penalty cards a seat took (the Q♦ is one card, though a diamond and a queen)
         cards = (diamonds[seat] + queens_taken + (1 if king == seat else 0)
                  - (1 if has_queen_of_diamonds else 0))
         if tricks[seat] == 0 and (diamonds[seat] or queens_taken or king == seat):
             problems.append(Problem(f"tricks[{seat}]", "no_tricks_no_cards"))
         elif cards > 4 * tricks[seat]:
             problems.append(Problem(f"tricks[{seat}]", "cards_exceed_tricks",
+                                    {"cards": cards, "tricks": tricks[seat]}))
+        elif penalty_tricks and tricks[seat] > cards:
+            # each trick counted holds at least one of the seat's penalty cards
+            problems.append(Problem(f"tricks[{seat}]", "tricks_exceed_cards",
                                     {"cards": cards, "tricks": tricks[seat]}))
     if diamonds[queens["D"]] == 0:
         problems.append(Problem("queens.D", "queen_diamond_without_diamond"))
@@ -283,6 +296,20 @@ def _counts(name: str, maximum: int, unit: str) -> FieldSpec:
     return FieldSpec(name, FieldKind.COUNTS, maximum=maximum, total=maximum, unit=unit)
 
 
+_COMPLEX_TRICKS = _counts("tricks", 13, "tricks")
+_COMPLEX_PENALTY_TRICKS = FieldSpec("tricks", FieldKind.COUNTS, maximum=13, total=13,
+                                    unit="tricks", at_most=True)
+"""Under `complex_tricks` "penalty": the tricks that held a penalty card, at most 13 in all."""
+
+
+def _shape_complex(rules: HouseRules) -> tuple[FieldSpec, ...]:
+    complex_contract = CONTRACTS["complex"]
+    if rules.complex_tricks == ComplexTricks.EVERY:
+        return complex_contract.fields
+    return tuple(_COMPLEX_PENALTY_TRICKS if spec.name == "tricks" else spec
+                 for spec in complex_contract.fields)
+
+
 QUEEN_CARDS = SUITS
 COMPLEX_DOUBLE_CARDS = (KING_OF_HEARTS_CARD, *SUITS)
 _KING = (KING_OF_HEARTS_CARD,)
@@ -311,7 +338,7 @@ CONTRACTS: dict[str, Contract] = {
         Contract("trix", (FieldSpec("order", FieldKind.ORDER),), _POS, _score_trix,
                  sample={"order": (0, 1, 2, 3)}),
         Contract("complex",
-                 (_counts("tricks", 13, "tricks"), _counts("diamonds", 13, "diamonds"),
+                 (_COMPLEX_TRICKS, _counts("diamonds", 13, "diamonds"),
                   FieldSpec("queens", FieldKind.CARD_SEATS, cards=QUEEN_CARDS),
                   FieldSpec("king_of_hearts", FieldKind.SEAT, cards=_KING),
                   FieldSpec("doubled_by", FieldKind.OPTIONAL_CARD_SEATS,
@@ -321,7 +348,7 @@ CONTRACTS: dict[str, Contract] = {
                         (Item.QUEENS, "queens"), (Item.KING_OF_HEARTS, "king_of_hearts")),
                  sample={"tricks": (4, 3, 3, 3), "diamonds": (1, 4, 4, 4),
                          "queens": {"S": 2, "H": 2, "D": 0, "C": 2}, "king_of_hearts": 2},
-                 per_item=_complex_items),
+                 per_item=_complex_items, shaped=_shape_complex),
         Contract("trump", (FieldSpec("suit", FieldKind.SUIT), _counts("tricks", 13, "tricks")),
                  _TRUMP, _score_trump,
                  items=((Item.TRICKS, "tricks"),), sample={"suit": "S", "tricks": _ONE}),

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 
 from .contracts import CONTRACTS, Item
 from .deal import Deal, Value
-from .house_rules import FULL, HouseRules, QueenOfDiamonds
+from .games import GAMES
+from .house_rules import FULL, ComplexTricks, HouseRules, QueenOfDiamonds
 
 
 def _score(contract: str, values: Mapping[str, Value], rules: HouseRules) -> tuple[int, ...]:
@@ -84,3 +85,10 @@ def house_rule_numbers() -> dict[str, int]:
         "queen_of_diamonds": contract_numbers("complex", HouseRules())["both"],
         "complex_diamond": contract_numbers("complex", HouseRules())["diamond"],
     }
+
+
+def adds_up_to_zero(game: str, rules: HouseRules) -> bool:
+    """Whether, without doubling, every kingdom of `game` (and so the game) adds up to zero
+    under `rules`: not when Complex charges only the tricks that held a penalty card."""
+    return not ("complex" in GAMES[game].contracts
+                and rules.complex_tricks == ComplexTricks.PENALTY)

@@ -18,6 +18,16 @@ class QueenOfDiamonds(StrEnum):
     """The whole card: −70 to its taker, +35 to the doubler."""
 
 
+class ComplexTricks(StrEnum):
+    """House rule `complex_tricks` (Trix Complex): which tricks of a Complex deal cost −15."""
+
+    EVERY = "every"
+    """Every trick (the Complex text's score list): `tricks` counts all 13."""
+    PENALTY = "penalty"
+    """Only a trick that held a penalty card (a diamond, a queen, the K♥): `tricks` counts those
+    alone, at most 13 in all, and a kingdom no longer sums to zero."""
+
+
 class Winners(StrEnum):
     """House rule `winners` (Turkish King): who wins a finished game."""
 
@@ -35,6 +45,7 @@ class HouseRules:
     doubled_self_take: str = NET
     swap_diamonds_ltoosh: bool = False
     doubled_queen_of_diamonds: QueenOfDiamonds = QueenOfDiamonds.QUEEN
+    complex_tricks: ComplexTricks = ComplexTricks.EVERY
     winners: Winners = Winners.HIGHEST
 
 
@@ -44,6 +55,7 @@ HOUSE_RULE_KEYS: tuple[str, ...] = tuple(f.name for f in fields(HouseRules))
 HOUSE_RULE_CHOICES: dict[str, tuple[str, ...]] = {
     "doubled_self_take": (NET, FULL),
     "doubled_queen_of_diamonds": tuple(QueenOfDiamonds),
+    "complex_tricks": tuple(ComplexTricks),
     "winners": tuple(Winners),
 }
 """The house rules that take one of a few words, with the words; the others are true/false."""
@@ -51,6 +63,7 @@ HOUSE_RULE_CHOICES: dict[str, tuple[str, ...]] = {
 BAD_CHOICE: dict[str, str] = {
     "doubled_self_take": "bad_self_take",
     "doubled_queen_of_diamonds": "bad_queen_of_diamonds",
+    "complex_tricks": "bad_complex_tricks",
     "winners": "bad_winners",
 }
 """The message id refusing a word that is not one of HOUSE_RULE_CHOICES[key]."""

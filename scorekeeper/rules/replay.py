@@ -19,7 +19,7 @@ from .games import (
     Game,
     GameDef,
 )
-from .house_rules import Winners
+from .house_rules import HouseRules, Winners
 from .messages import ClosedReason
 
 
@@ -189,17 +189,20 @@ def _no_quota(contract: str) -> ValueError:
     return ValueError(f"{contract}: a positive contract in a game without kingdoms")
 
 
-def parse_deal(definition: GameDef, raw: Mapping[str, object]) -> tuple[Deal | None, list[Problem]]:
-    """Type and range-check a raw deal (from JSON or a form) for this game; no context yet."""
+def parse_deal(definition: GameDef, raw: Mapping[str, object],
+               rules: HouseRules | None = None) -> tuple[Deal | None, list[Problem]]:
+    """Type and range-check a raw deal (from JSON or a form) for this game, its fields as the
+    game's house `rules` shape them (the defaults' when None); no context yet."""
     contract_id = raw.get("contract")
     if not isinstance(contract_id, str) or contract_id not in definition.contracts:
         return None, [Problem("contract", "unknown_contract")]
     contract = CONTRACTS[contract_id]
-    names = {spec.name for spec in contract.fields}
+    specs = contract.specs(rules if rules is not None else HouseRules())
+    names = {spec.name for spec in specs}
     problems = [Problem(key, "unknown_key")
                 for key in raw if key != "contract" and key not in names]
     values: dict[str, Value] = {}
-    for spec in contract.fields:
+    for spec in specs:
         if spec.name not in raw and spec.required:
             problems.append(Problem(spec.name, "missing"))
             continue
@@ -305,7 +308,7 @@ def evaluate(current: Replay, raw: Mapping[str, object], index: int | None = Non
     a new deal is judged against `current.next`, an edit by that replay itself. A preview of a
     new deal, which writes nothing, may skip that replay (`replay_after=False`)."""
     game = current.game
-    deal, problems = parse_deal(game.definition, raw)
+    deal, problems = parse_deal(game.definition, raw, game.house_rules)
     if deal is None:
         return Evaluation(None, _with_closed(current, raw, index, problems))
     if index is None:

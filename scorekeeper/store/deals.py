@@ -91,7 +91,7 @@ def _holds(row: GameRow, index: int, deal: Deal | None) -> bool:
 def _parsed(current: Replay, entry: Entry) -> Deal | None:
     """The entry's deal as the engine reads it (None if it does not parse), nothing judged: all
     that tells a twin of a stored deal apart."""
-    return parse_deal(current.game.definition, entry.raw)[0]
+    return parse_deal(current.game.definition, entry.raw, current.game.house_rules)[0]
 
 
 def enter_deal(row: GameRow, current: Replay, entry: Entry) -> Outcome:

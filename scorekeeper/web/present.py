@@ -16,9 +16,10 @@ from ..rules.contracts import ContractKind
 from ..rules.deal import FieldKind
 from ..rules.examples import house_rule_numbers
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
-from ..rules.house_rules import Winners
-from ..words import labels
+from ..rules.house_rules import HouseRules, Winners
+from ..words import labels, names
 from ..words.chart import chart_summary, running_totals_svg
+from ..words.share import result_text
 from ..words.takes import short_takes
 from .languages import (
     current_language,
@@ -30,15 +31,17 @@ from .languages import (
 )
 
 
-def field_label(contract: str, path: str, players: Sequence[str]) -> str:
-    """A field of a deal form, or a problem's path, in the reader's words."""
-    return labels.field_label(contract, path, players, gettext)
+def field_label(contract: str, path: str, players: Sequence[str],
+                rules: HouseRules | None = None) -> str:
+    """A field of a deal form, or a problem's path, in the reader's words (as the game's house
+    `rules` name it)."""
+    return labels.field_label(contract, path, players, gettext, rules)
 
 
 def problem_text(problem: Problem, contract: str, players: Sequence[str],
-                 label: str | None = None) -> str:
+                 label: str | None = None, rules: HouseRules | None = None) -> str:
     """A refusal as a sentence in the reader's language (`label` names the field instead)."""
-    return labels.problem_text(problem, contract, players, gettext, label, plural_form)
+    return labels.problem_text(problem, contract, players, gettext, label, plural_form, rules)
 
 
 def reason_label(reason: str | None) -> str:
@@ -199,7 +202,7 @@ def suited(text: str) -> Markup:
 @lru_cache(maxsize=4096)
 def short_names(players: tuple[str, ...]) -> tuple[str, ...]:
     """The four names as a row of chips shows them (first names, unique; full on the cards)."""
-    return labels.short_names(players)
+    return names.short_names(players)
 
 
 def bidi(name: str) -> Markup:
@@ -235,7 +238,15 @@ def http_message(code: int) -> str:
     return messages.get(code, gettext("Something went wrong on our side. Nothing was saved."))
 
 
+def share_text(result: Replay, name: str | None, day: str) -> str:
+    """A finished game's result as a message to share, in the reader's language (its title:
+    the game's name, else which game, and the day it was played)."""
+    title = f"{name or game_name(result.game.game)} · {day}"
+    return result_text(result, title, gettext, rtl=direction(current_language()) == "rtl")
+
+
 TEMPLATE_GLOBALS: dict[str, Any] = {
+    "share_text": share_text,
     "contract_name": contract_name,
     "seed_name": seed_name,
     "game_name": game_name,

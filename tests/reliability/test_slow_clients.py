@@ -44,16 +44,17 @@ SIZING = ("--workers", "2", "--threads", "2")
 
 
 @contextlib.contextmanager
-def serving(instance: Path, sizing: tuple[str, ...] = SIZING
+def serving(instance: Path, sizing: tuple[str, ...] = SIZING, **environ: str
             ) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
     """`scorekeeper serve` of this checkout on a free loopback port (its log in the instance
-    folder, server.log); its port and process."""
+    folder, server.log; `environ`: more of its environment); its port and process."""
     port = free_port()
     env = {key: value for key, value in os.environ.items()
            if key not in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_ACCESS_CODE",
                           "SCOREKEEPER_WORKERS", "SCOREKEEPER_THREADS")}
     env["SCOREKEEPER_INSTANCE"] = str(instance)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env.update(environ)
     log = instance / "server.log"
     with open(log, "wb") as output:
         process = subprocess.Popen(
@@ -62,7 +63,7 @@ def serving(instance: Path, sizing: tuple[str, ...] = SIZING
             cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         deadline = time.monotonic() + 30
-        while get(port, timeout=2) != 200:
+        while get(port, timeout=2) not in (200, 303):  # 303: to the access code's page
             assert process.poll() is None, log.read_text()
             assert time.monotonic() < deadline, log.read_text()
             time.sleep(0.2)

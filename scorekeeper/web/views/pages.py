@@ -14,7 +14,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from ...rules import CONTRACTS, GAMES, HouseRules
-from ...rules.examples import contract_numbers, doubling_scores
+from ...rules.examples import adds_up_to_zero, contract_numbers, doubling_scores
 from ...rules.games import (
     NEGATIVES_PER_PLAYER,
     PLAYS_PER_NEGATIVE,
@@ -22,7 +22,16 @@ from ...rules.games import (
     TURKISH_KING,
 )
 from ...store.games import house_rules_of
-from ...words.labels import CONTRACT_CHECKS, CONTRACT_NOTES, CONTRACT_SCORES, contract_native_name
+from ...words.labels import (
+    CONTRACT_CHECKS,
+    CONTRACT_NOTES,
+    CONTRACT_SCORES,
+    RULED_CONTRACT_CHECKS,
+    RULED_CONTRACT_NOTES,
+    RULED_CONTRACT_SCORES,
+    contract_native_name,
+    for_rules,
+)
 from ..languages import LANGUAGES, remember_language, use_words_of
 from ..links import local_path
 from ..present import rule_text
@@ -43,24 +52,30 @@ class ContractRule:
 
 def contract_rules(game: str, rules: HouseRules) -> list[ContractRule]:
     """The contracts of `game` with the scores the engine gives them under `rules`."""
-    return [ContractRule(contract_id, contract_native_name(contract_id),
-                         CONTRACTS[contract_id].kind,
-                         rule_text(CONTRACT_SCORES[contract_id],
-                                   contract_numbers(contract_id, rules)))
-            for contract_id in GAMES[game].contracts]
+    rows = []
+    for contract_id in GAMES[game].contracts:
+        text = for_rules(contract_id, CONTRACT_SCORES, RULED_CONTRACT_SCORES, rules)
+        assert text is not None  # every contract says how it scores
+        rows.append(ContractRule(contract_id, contract_native_name(contract_id),
+                                 CONTRACTS[contract_id].kind,
+                                 rule_text(text, contract_numbers(contract_id, rules))))
+    return rows
 
 
 def contract_notes(game: str, rules: HouseRules) -> list[Markup]:
     """The notes under the table of scores for the contracts of `game`."""
-    return [rule_text(CONTRACT_NOTES[contract_id], contract_numbers(contract_id, rules))
-            for contract_id in GAMES[game].contracts if contract_id in CONTRACT_NOTES]
+    notes = [(contract_id, for_rules(contract_id, CONTRACT_NOTES, RULED_CONTRACT_NOTES, rules))
+             for contract_id in GAMES[game].contracts]
+    return [rule_text(text, contract_numbers(contract_id, rules))
+            for contract_id, text in notes if text is not None]
 
 
-def contract_checks(game: str) -> list[Markup]:
+def contract_checks(game: str, rules: HouseRules) -> list[Markup]:
     """What the app checks in the deals of `game`'s contracts (a Trix game's), in order."""
     contracts = GAMES[game].contracts
-    return [rule_text(text, {}) for contract_id, texts in CONTRACT_CHECKS.items()
-            if contract_id in contracts for text in texts]
+    found = [for_rules(contract_id, CONTRACT_CHECKS, RULED_CONTRACT_CHECKS, rules)
+             for contract_id in CONTRACT_CHECKS if contract_id in contracts]
+    return [rule_text(text, {}) for texts in found if texts is not None for text in texts]
 
 
 def _rules_page(game: str, rules: HouseRules | None, row: Any = None) -> str:
@@ -71,7 +86,8 @@ def _rules_page(game: str, rules: HouseRules | None, row: Any = None) -> str:
         "pages/rules.html", game_id=game, definition=definition, row=row, house_rules=rules,
         shown_rules=shown,
         contracts=contract_rules(game, shown), notes=contract_notes(game, shown),
-        checks=contract_checks(game), doubling=doubling_scores(shown),
+        checks=contract_checks(game, shown), doubling=doubling_scores(shown),
+        zero_sum=adds_up_to_zero(game, shown),
         quotas={"trumps": TRUMPS_PER_PLAYER, "negatives": NEGATIVES_PER_PLAYER,
                 "plays": PLAYS_PER_NEGATIVE},
         turkish=game == TURKISH_KING,
