@@ -21,7 +21,15 @@ from .games import (
     check_setup,
     house_rules_for,
 )
-from .house_rules import FULL, HOUSE_RULE_KEYS, NET, HouseRules, QueenOfDiamonds, Winners
+from .house_rules import (
+    FULL,
+    HOUSE_RULE_KEYS,
+    NET,
+    ComplexTricks,
+    HouseRules,
+    QueenOfDiamonds,
+    Winners,
+)
 from .messages import REASONS, TEMPLATES, UNITS, ClosedReason
 from .record import (
     Record,
