@@ -93,13 +93,14 @@ def temp_instance() -> Iterator[str]:
 @contextlib.contextmanager
 def server(instance: str, *, workers: int = WORKERS, database_url: str | None = None,
            hello: bool = False) -> Iterator[str]:
-    """Run `scorekeeper serve` (or the hello app under the same settings); yield its base URL."""
+    """Run `scorekeeper serve` (or the hello app under the same settings); yield its base URL.
+    `workers` 0: as many as `scorekeeper serve` chooses for the machine."""
     port = free_port()
     if hello:
         command = [sys.executable, str(ROOT / "bench" / "hello_app.py"), str(port), str(workers)]
     else:
         command = [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1",
-                   "--port", str(port), "--workers", str(workers)]
+                   "--port", str(port)] + (["--workers", str(workers)] if workers else [])
     log = open(os.path.join(instance, f"server-{port}.log"), "w")  # noqa: SIM115
     process = subprocess.Popen(command, env=bench_env(instance, database_url), cwd=str(ROOT),
                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
@@ -245,6 +246,45 @@ def make_games(instance: str, count: int, game_id: str = "trix", *, deals: int =
         db.session.remove()
         db.engine.dispose()
     return tokens
+
+
+def make_tables(instance: str, count: int, *, history: int = 0,
+                database_url: str | None = None) -> list[tuple[str, str, str]]:
+    """Store `count` tables, each playing one started Trix game after `history` finished ones.
+
+    Returns (table token, the game's scorekeeper token, its view token) per table, through the
+    app's own store functions (tables, rosters and seats as the app writes them).
+    """
+    os.environ.update({k: v for k, v in bench_env(instance, database_url).items()
+                       if k in ("SCOREKEEPER_INSTANCE", "SECRET_KEY", "DATABASE_URL")})
+    if not database_url:
+        os.environ.pop("DATABASE_URL", None)
+    from scorekeeper import create_app
+    from scorekeeper.rules import HouseRules, parse_deal, replay, with_deal
+    from scorekeeper.store.db import db
+    from scorekeeper.store.games import game_of, set_first, write_deals
+    from scorekeeper.store.tables import create_table, start_game
+
+    plan = game_plan("trix")
+    app = create_app({"INSTANCE_PATH": instance})
+    made: list[tuple[str, str, str]] = []
+    with app.app_context():
+        for index in range(count):
+            table = create_table(f"Table {index + 1}")
+            for played in range(history + 1):
+                row = start_game(table, "trix", "solo", list(PLAYERS), HouseRules(), None)
+                set_first(row, 0, row.version)
+                if played < history:
+                    game = game_of(row)
+                    for raw in plan:
+                        deal, _ = parse_deal(game.definition, raw)
+                        assert deal is not None
+                        game = with_deal(game, deal)
+                    write_deals(row, replay(game), row.version)
+            made.append((table.token, row.token, row.view_token))
+        db.session.remove()
+        db.engine.dispose()
+    return made
 
 
 # --- HTTP helpers ----------------------------------------------------------------------------

@@ -6,6 +6,12 @@ or from the ``hx-headers`` attribute on ``<body>``, as a browser would.
 
 When ``TEST_POSTGRES_URL`` names a PostgreSQL server, every test using ``app`` runs twice, on
 SQLite and on a fresh PostgreSQL database created for the session (and dropped at its end).
+
+Hypothesis runs under one of two profiles, chosen by ``HYPOTHESIS_PROFILE``: ``explore`` (the
+default: new random examples each run, remembered failures replayed first) for local runs, and
+``ci`` (``scripts/test`` chooses it): the same examples every run (``derandomize``), no example
+database, no health check that times the machine. Neither has a deadline: a busy machine is
+slow, not wrong.
 """
 
 from __future__ import annotations
@@ -22,10 +28,16 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
+from hypothesis import HealthCheck, settings
 from werkzeug.test import TestResponse
 
 from scorekeeper import create_app
 from scorekeeper.settings import database_url
+
+settings.register_profile("explore", deadline=None, derandomize=False)
+settings.register_profile("ci", deadline=None, derandomize=True, database=None,
+                          print_blob=True, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "explore"))
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "").strip()
 BACKENDS = ["sqlite", "postgresql"] if POSTGRES_URL else ["sqlite"]
@@ -117,8 +129,8 @@ def database_uri(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
     engine = create_engine(uri)
     with engine.begin() as connection:
-        connection.execute(text("TRUNCATE games, limit_events, limit_slots, tables, players, "
-                                "seats RESTART IDENTITY CASCADE"))
+        connection.execute(text("TRUNCATE games, game_figures, limit_events, limit_slots, tables, "
+                                "players, seats RESTART IDENTITY CASCADE"))
     engine.dispose()
 
 
@@ -296,16 +308,16 @@ def signed(value: int) -> str:
 
 def form_fields(deal: Mapping[str, Any]) -> dict[str, str]:
     """A record's deal as the chips a player taps (field name → value; unset chips are "")."""
-    from scorekeeper.rules.deal import CARD_SEATS, COUNTS, OPTIONAL_CARD_SEATS, ORDER, SEAT_PAIR
+    from scorekeeper.rules.deal import FieldKind
     from scorekeeper.web.forms import chip_groups
 
     fields: dict[str, str] = {"contract": str(deal["contract"])}
     for group in chip_groups(str(deal["contract"])):
         value = deal.get(group.spec.name)
-        if group.spec.kind in (COUNTS, ORDER, SEAT_PAIR):
+        if group.spec.kind in (FieldKind.COUNTS, FieldKind.ORDER, FieldKind.SEAT_PAIR):
             for name, key in zip(group.names, group.keys, strict=True):
                 fields[name] = "" if value is None else str(value[key])
-        elif group.spec.kind in (CARD_SEATS, OPTIONAL_CARD_SEATS):
+        elif group.spec.kind in (FieldKind.CARD_SEATS, FieldKind.OPTIONAL_CARD_SEATS):
             for name, key in zip(group.names, group.keys, strict=True):
                 seat = (value or {}).get(key)
                 fields[name] = "" if seat is None else str(seat)
@@ -362,9 +374,9 @@ class Table:
                  name: str = "", *, doubling: bool = True, doubled_self_take: str = "net",
                  swap_diamonds_ltoosh: bool = False, first: int | None = None,
                  doubled_queen_of_diamonds: str | None = None,
-                 winners: str | None = None) -> TestResponse:
+                 winners: str | None = None, complex_tricks: str | None = None) -> TestResponse:
         """Fill in the new-game form and start; with `first`, also choose the first seat.
-        The two choices left at None are not sent (the default)."""
+        The choices left at None are not sent (the default)."""
         form = page(self.client.get("/new"))
         data: dict[str, Any] = {"csrf_token": form.hidden("/new")["csrf_token"], "game": game,
                                 "mode": mode, "doubled_self_take": doubled_self_take,
@@ -379,6 +391,8 @@ class Table:
             data["doubled_queen_of_diamonds"] = doubled_queen_of_diamonds
         if winners is not None:
             data["winners"] = winners
+        if complex_tricks is not None:
+            data["complex_tricks"] = complex_tricks
         response = self.client.post("/new", data=data)
         assert response.status_code == 303, response.get_data(as_text=True)
         self.token = response.headers["Location"].rstrip("/").rsplit("/", 1)[-1]

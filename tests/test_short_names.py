@@ -1,5 +1,5 @@
 """The forms of the players' names for places that may be too narrow for them
-(scorekeeper.words.labels: name_forms, short_names, all_name_forms): the whole name where it
+(scorekeeper.words.names: name_forms, short_names, all_name_forms): the whole name where it
 fits, else a form no other of the four could be read as, never a changed spelling."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from scorekeeper.words.labels import (
+from scorekeeper.words.names import (
     NAME_WIDTHS,
     SHORT_NAME_WIDTH,
     all_name_forms,

@@ -36,17 +36,6 @@ class FieldKind(StrEnum):
     """{card: seat} for some of the spec's cards (may be empty or absent)."""
 
 
-# the names the web layer imports (aliases of the members)
-SEAT = FieldKind.SEAT
-OPTIONAL_SEAT = FieldKind.OPTIONAL_SEAT
-COUNTS = FieldKind.COUNTS
-ORDER = FieldKind.ORDER
-SEAT_PAIR = FieldKind.SEAT_PAIR
-SUIT = FieldKind.SUIT
-CARD_SEATS = FieldKind.CARD_SEATS
-OPTIONAL_CARD_SEATS = FieldKind.OPTIONAL_CARD_SEATS
-
-
 @dataclass(frozen=True)
 class FieldSpec:
     """One field of a contract's record: its key, its kind and, for counts, range and total."""
@@ -57,6 +46,8 @@ class FieldSpec:
     maximum: int = 13
     total: int = 13
     unit: str = ""
+    at_most: bool = False
+    """Counts: `total` is a ceiling, not the sum (Complex's tricks that held a penalty card)."""
 
     @property
     def required(self) -> bool:
@@ -176,8 +167,9 @@ def _parse_sequence(spec: FieldSpec, raw: object) -> tuple[Value, list[Problem]]
     if problems:
         return None, problems
     values = tuple(int(item) for item in raw)
-    if spec.kind == FieldKind.COUNTS and sum(values) != spec.total:
-        return None, [Problem(name, "sum_mismatch",
+    if spec.kind == FieldKind.COUNTS and (sum(values) > spec.total if spec.at_most
+                                          else sum(values) != spec.total):
+        return None, [Problem(name, "sum_over" if spec.at_most else "sum_mismatch",
                               {"total": sum(values), "expected": spec.total, "unit": spec.unit})]
     if spec.kind == FieldKind.ORDER and sorted(values) != list(SEATS):
         return None, [Problem(name, "not_permutation")]

@@ -1,17 +1,19 @@
 """Statistics across a table's games: pure Python over the rules engine (standard library and
 :mod:`scorekeeper.rules` only), so `scorekeeper stats` loads no web stack.
 
-Nothing is stored: :func:`compute` replays each game record through the engine and counts. It is
-:func:`combine` over each record's :func:`game_figures` (the replay, the costly step), so a
-caller may keep each game's figures and replay only the games that changed.
+:func:`compute` replays each game record through the engine and counts. It is :func:`combine`
+over each record's :func:`game_figures` (the replay, the costly step), so a caller may keep each
+game's figures and replay only the games that changed; :func:`figures_head` and
+:func:`stored_figures` let it keep them in a database (the web keeps them there by game and
+version, a cache made again from the record when missing).
 """
 
+from ..rules.contracts import Item
+from ..rules.text import player_key
 from .compute import combine, compute
-from .figures import GameFigures, game_figures
-from .identity import player_key
+from .figures import GameFigures, figures_head, game_figures, stored_figures
 from .model import (
     ContractStats,
-    Item,
     Partnership,
     PlayerStats,
     RunningLine,
@@ -19,8 +21,6 @@ from .model import (
     TableStats,
 )
 from .output import player_json, to_json
-from .records import RecordsRefused, load_records
-from .takes import can_double
 
 __all__ = [
     "ContractStats",
@@ -28,16 +28,15 @@ __all__ = [
     "Item",
     "Partnership",
     "PlayerStats",
-    "RecordsRefused",
     "RunningLine",
     "RunningWins",
     "TableStats",
-    "can_double",
     "combine",
     "compute",
+    "figures_head",
     "game_figures",
-    "load_records",
     "player_json",
     "player_key",
+    "stored_figures",
     "to_json",
 ]

@@ -8,10 +8,14 @@ game's figures (by the game's identity and version) pays for a changed game only
 A seat's deals of every contract are one flat row of ints, a *tally*, laid out per game kind
 (:data:`LAYOUTS`), added element by element when combined; a game keeps its four tallies packed
 as 32-bit ints (about 600 bytes a game), so a process can keep thousands.
+
+:func:`figures_head` and :func:`stored_figures` turn figures into what a database keeps (a short
+JSON text beside the packed tallies) and back, without the record or a replay.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from array import array
 from collections.abc import Mapping, Sequence
@@ -20,13 +24,13 @@ from datetime import UTC, datetime
 from typing import Final
 
 from ..rules.cards import SEATS
-from ..rules.contracts import CONTRACTS
+from ..rules.contracts import CONTRACTS, Item
 from ..rules.games import GAMES, PARTNERSHIP
 from ..rules.record import Record
 from ..rules.replay import Replay, replay
-from .identity import player_key
-from .model import ContractStats, Item
-from .takes import ITEMS, seat_takes
+from ..rules.text import player_key
+from .model import ContractStats
+from .takes import seat_takes
 
 OLDEST = datetime.min.replace(tzinfo=UTC)
 """When an untimed record counts as played: before every timed one."""
@@ -34,7 +38,7 @@ OLDEST = datetime.min.replace(tzinfo=UTC)
 _DEALS, _POINTS, _PLACES, _DOUBLES, _DOUBLES_GAIN = range(5)
 _ITEMS_START = 5
 """A contract's slots in a tally: deals, points, places, doubles, doubles_gain, then one count
-per item the contract counts (:data:`~.takes.ITEMS`' order)."""
+per item the contract counts (in the order of its `items`)."""
 _PACKED: Final = "i"
 """How a game's tallies are packed: the platform's C int (32 bits; a game's sums are far
 smaller)."""
@@ -76,7 +80,7 @@ def _layout(contracts: tuple[str, ...]) -> Layout:
     slots, start = {}, 0
     for contract in CONTRACTS:
         if contract in contracts:
-            items = tuple(item for item, _ in ITEMS[contract])
+            items = tuple(item for item, _ in CONTRACTS[contract].items)
             slots[contract] = Slot(contract, start, items)
             start += _ITEMS_START + len(items)
     return Layout(slots, start)
@@ -100,7 +104,7 @@ class GameFigures:
     names: tuple[str, ...]
     """The four names as the record writes them, surrounding spaces stripped."""
     keys: tuple[str, ...]
-    """:func:`scorekeeper.stats.player_key` of each seat's name."""
+    """:func:`scorekeeper.rules.text.player_key` of each seat's name."""
     time: str | None
     """When the game was played, as the record says it (created_at, else updated_at)."""
     when: datetime | None
@@ -131,19 +135,21 @@ class GameFigures:
         size = LAYOUTS[self.game].size
         return memoryview(self.tallies).cast(_PACKED)[seat * size:(seat + 1) * size]
 
-    def seat_contracts(self, seat: int) -> tuple[ContractStats, ...]:
-        """The seat's deals of each contract it played in this game."""
-        return LAYOUTS[self.game].contract_stats(self.tally(seat))
 
 
 def _moment(record: Record) -> tuple[str | None, datetime | None]:
     """When the game was played: created_at (a table plays one game after another, and an edit
     or a rename long after must not move it), else updated_at."""
     text = record.created_at or record.updated_at
+    return text, _when(text)
+
+
+def _when(text: str | None) -> datetime | None:
+    """The record's time stamp, timezone-aware (a naive stamp is UTC)."""
     if text is None:
-        return None, None
+        return None
     moment = datetime.fromisoformat(text)  # the loader checked it parses
-    return text, moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _tallies(result: Replay) -> bytes:
@@ -185,3 +191,44 @@ def game_figures(record: Record) -> GameFigures:
         winners=result.winners or (),
         tallies=_tallies(result),
     )
+
+
+FIGURES_FORMAT: Final = 1
+"""The layout of :func:`figures_head` and of the packed tallies; figures stored in another
+are made again from the record."""
+
+
+def figures_head(figures: GameFigures) -> str:
+    """Everything of the figures but the tallies, as compact JSON text (a database keeps it
+    beside :attr:`GameFigures.tallies`)."""
+    return json.dumps([FIGURES_FORMAT, figures.game, figures.partnership, figures.names,
+                       figures.keys, figures.time, figures.finished, figures.totals,
+                       figures.team_totals, figures.winners],
+                      ensure_ascii=False, separators=(",", ":"))
+
+
+def stored_figures(head: str, tallies: bytes) -> GameFigures | None:
+    """The figures :func:`figures_head` and the tallies describe; None when they were written
+    in another format or do not fit together (then the caller makes them from the record)."""
+    try:
+        values = json.loads(head)
+        (form, game, partnership, names, keys, time, finished, totals, team_totals,
+         winners) = values
+        if form != FIGURES_FORMAT or len(tallies) != (
+                len(SEATS) * LAYOUTS[game].size * array(_PACKED).itemsize):
+            return None
+        return GameFigures(
+            game=sys.intern(game),
+            partnership=bool(partnership),
+            names=tuple(sys.intern(name) for name in names),
+            keys=tuple(sys.intern(key) for key in keys),
+            time=time,
+            when=_when(time),
+            finished=bool(finished),
+            totals=tuple(totals),
+            team_totals=None if team_totals is None else (team_totals[0], team_totals[1]),
+            winners=tuple(winners),
+            tallies=bytes(tallies),
+        )
+    except (ValueError, TypeError, KeyError, IndexError):
+        return None

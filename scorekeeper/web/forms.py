@@ -21,13 +21,14 @@ from wtforms.widgets import HiddenInput
 
 from ..rules import CONTRACTS, SUITS, FieldSpec, HouseRules, house_rules_for
 from ..rules.autofill import Filled
-from ..rules.contracts import QueenOfDiamonds, Winners
 from ..rules.deal import FieldKind
+from ..rules.house_rules import FULL, NET, ComplexTricks, QueenOfDiamonds, Winners
 from ..rules.text import table_text
 from ..store.deals import Entry
 from ..words.labels import GAME_LABELS, problem_text
 from .languages import gettext
 from .languages import lazy_gettext as _l
+from .present import HOUSE_RULE_WORDS
 
 
 def strip_spaces(value: str | None) -> str | None:
@@ -210,11 +211,6 @@ class DealForm(FlaskForm):
                 else:
                     self[name].data = None
 
-    def tampered(self) -> bool:
-        """Whether a value came that no form of the app writes (a chip nobody offers, a number
-        that is not one): not a player's mistake to explain but a request to refuse."""
-        return bool(self.errors)
-
     def entry(self) -> Entry:
         """What the form says to enter, for the store (after `validate`)."""
         editing = self.editing.data
@@ -300,22 +296,26 @@ class GameSetupForm(FlaskForm):
     doubling = BooleanField(_l("Doubling"), default=True)
     doubled_self_take = RadioField(
         _l("A doubler who takes their own card"),
-        choices=(("net", _l("loses the plain penalty (−75 / −25)")),
-                 ("full", _l("loses the full doubled penalty (−150 / −50)"))),
+        choices=((NET, HOUSE_RULE_WORDS[NET]), (FULL, HOUSE_RULE_WORDS[FULL])),
         default="net", validators=[InputRequired()])
-    swap_diamonds_ltoosh = BooleanField(_l("Diamonds −15 each, Ltoosh −10 a trick"),
+    swap_diamonds_ltoosh = BooleanField(HOUSE_RULE_WORDS["swap_diamonds_ltoosh"],
                                         default=False)
     doubled_queen_of_diamonds = RadioField(
         _l("A doubled Q♦ in Complex"),
-        choices=((QueenOfDiamonds.QUEEN, _l("doubles its queen part (−60 / +25)")),
-                 (QueenOfDiamonds.WHOLE, _l("doubles the whole card (−70 / +35)"))),
+        choices=((QueenOfDiamonds.QUEEN, HOUSE_RULE_WORDS[QueenOfDiamonds.QUEEN]),
+                 (QueenOfDiamonds.WHOLE, HOUSE_RULE_WORDS[QueenOfDiamonds.WHOLE])),
         default=QueenOfDiamonds.QUEEN, validators=[Optional()])
+    complex_tricks = RadioField(
+        _l("Which tricks cost in Complex"),
+        choices=((ComplexTricks.EVERY, _l("every trick")),
+                 (ComplexTricks.PENALTY, _l("only a trick that held a penalty card"))),
+        default=ComplexTricks.EVERY, validators=[Optional()])
     winners = RadioField(
         _l("Who wins"),
         choices=((Winners.HIGHEST, _l("the highest total")),
                  (Winners.POSITIVE, _l("everyone above zero"))),
         default=Winners.HIGHEST, validators=[Optional()])
-    # these two may be missing from a form sent by a page loaded before they were offered:
+    # these three may be missing from a form sent by a page loaded before they were offered:
     # missing means the default; a value not offered is refused
     name = StringField(_l("Name for the evening (optional)"),
                        validators=[Optional(), TableText("name")],
@@ -329,6 +329,7 @@ class GameSetupForm(FlaskForm):
             swap_diamonds_ltoosh=bool(self.swap_diamonds_ltoosh.data),
             doubled_queen_of_diamonds=QueenOfDiamonds(
                 self.doubled_queen_of_diamonds.data or QueenOfDiamonds.QUEEN),
+            complex_tricks=ComplexTricks(self.complex_tricks.data or ComplexTricks.EVERY),
             winners=Winners(self.winners.data or Winners.HIGHEST)))
 
     def field_of(self, path: str) -> Field:
@@ -347,6 +348,7 @@ def setup_defaults(game: str, mode: str, house_rules: Mapping[str, Any]) -> dict
             "doubled_self_take": rules.doubled_self_take,
             "swap_diamonds_ltoosh": rules.swap_diamonds_ltoosh,
             "doubled_queen_of_diamonds": rules.doubled_queen_of_diamonds,
+            "complex_tricks": rules.complex_tricks,
             "winners": rules.winners}
 
 

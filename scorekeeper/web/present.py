@@ -5,7 +5,7 @@ returned."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -13,24 +13,36 @@ import segno
 from markupsafe import Markup
 
 from ..rules import CONTRACTS, GAMES, SUIT_SYMBOLS, SUITS, TEAMS, Problem, Replay
-from ..rules.contracts import ContractKind, Winners
+from ..rules.contracts import ContractKind
 from ..rules.deal import FieldKind
+from ..rules.examples import house_rule_numbers
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
-from ..words import labels
+from ..rules.house_rules import HouseRules, Winners
+from ..words import labels, names
 from ..words.chart import chart_summary, running_totals_svg
+from ..words.share import result_text
 from ..words.takes import short_takes
-from .languages import current_language, direction, gettext, plural_form
+from .languages import (
+    current_language,
+    direction,
+    gettext,
+    lazy_gettext,
+    pgettext,
+    plural_form,
+)
 
 
-def field_label(contract: str, path: str, players: Sequence[str]) -> str:
-    """A field of a deal form, or a problem's path, in the reader's words."""
-    return labels.field_label(contract, path, players, gettext)
+def field_label(contract: str, path: str, players: Sequence[str],
+                rules: HouseRules | None = None) -> str:
+    """A field of a deal form, or a problem's path, in the reader's words (as the game's house
+    `rules` name it)."""
+    return labels.field_label(contract, path, players, gettext, rules)
 
 
 def problem_text(problem: Problem, contract: str, players: Sequence[str],
-                 label: str | None = None) -> str:
+                 label: str | None = None, rules: HouseRules | None = None) -> str:
     """A refusal as a sentence in the reader's language (`label` names the field instead)."""
-    return labels.problem_text(problem, contract, players, gettext, label, plural_form)
+    return labels.problem_text(problem, contract, players, gettext, label, plural_form, rules)
 
 
 def reason_label(reason: str | None) -> str:
@@ -46,6 +58,16 @@ def game_name(game: str) -> str:
 def contract_name(contract: str) -> str:
     """The contract's display name in the reader's language."""
     return labels.contract_label(contract, gettext)
+
+
+def seed_name(contract: str) -> str:
+    """The contract's name as the rule text the reader's tables learn from writes it, where it
+    differs from the app's name (Russian «Без червей» beside «Не брать червей»); else ""."""
+    english = labels.SEED_NAMES.get(contract)
+    if english is None:
+        return ""
+    name = pgettext(labels.SEED_NAME_CONTEXT, english)
+    return "" if name == contract_name(contract) else name
 
 
 def takes(deal: Any, players: Sequence[str]) -> str:
@@ -102,7 +124,64 @@ def winner_names(result: Replay) -> list[str]:
     return [players[seat] for seat in result.winners]
 
 
+def card_totals(result: Replay) -> list[tuple[Markup | str, str]]:
+    """A game card's totals, highest first: the teams' in a partnership, else the players'
+    (each name isolated), with their signs."""
+    players = result.game.players
+    if result.team_totals is not None:
+        teams = result.team_totals
+        return [(team_name(players, team), signed(teams[team]))
+                for team in team_standings(result)]
+    return [(bidi(players[seat]), signed(result.totals[seat])) for seat in standings(result)]
+
+
 signed = labels.signed
+"""A score with its sign and a real minus sign (the one shape of a number in the app)."""
+
+
+def number(value: int) -> Markup:
+    """A number about the rules as every page shows it: signed, kept whole in a line (the one
+    helper for them; the numbers themselves are the engine's)."""
+    return Markup('<span class="signed">%s</span>') % signed(value)
+
+
+def rule_text(text: str, numbers: Mapping[str, int]) -> Markup:
+    """A sentence about the rules in the reader's language (`text`: its English, marked for the
+    catalogues), each of its %(name)s numbers given by `numbers` and shown by :func:`number`."""
+    # the catalogue's text is trusted as a template's _() trusts it; the numbers are escaped
+    return Markup(gettext(text)) % {name: number(value) for name, value in numbers.items()}
+
+
+def _house_rule_words() -> dict[str, Any]:
+    """The words of the house rules' choices and the setup's hints, each number in them the
+    engine's (shown by :func:`signed`), translated when a page shows them."""
+    numbers = {name: signed(value) for name, value in house_rule_numbers().items()}
+    return {
+        "net": lazy_gettext("loses the plain penalty (%(king)s / %(queen)s)",
+                            king=numbers["net_king"], queen=numbers["net_queen"]),
+        "full": lazy_gettext("loses the full doubled penalty (%(king)s / %(queen)s)",
+                             king=numbers["full_king"], queen=numbers["full_queen"]),
+        "swap_diamonds_ltoosh": lazy_gettext(
+            "Diamonds %(diamond)s each, Ltoosh %(trick)s a trick",
+            diamond=numbers["swapped_diamond"], trick=numbers["swapped_trick"]),
+        "queen": lazy_gettext("doubles its queen part (%(taker)s / %(doubler)s)",
+                              taker=numbers["queen_part_taker"],
+                              doubler=numbers["queen_part_doubler"]),
+        "whole": lazy_gettext("doubles the whole card (%(taker)s / %(doubler)s)",
+                              taker=numbers["whole_taker"], doubler=numbers["whole_doubler"]),
+        "queen_of_diamonds": lazy_gettext(
+            "Trix Complex only. The Q♦ is a diamond and a queen (%(both)s): most tables double "
+            "only its queen part; some double the whole card.",
+            both=numbers["queen_of_diamonds"]),
+        "why_queen_part": lazy_gettext(
+            "Why: doubling is of the queens and the K♥ (the Complex text names no doubling of "
+            "diamonds), so the Q♦'s %(diamond)s as a diamond stays single.",
+            diamond=numbers["complex_diamond"]),
+    }
+
+
+HOUSE_RULE_WORDS = _house_rule_words()
+"""By a house rule's choice (or a hint's name): its words on the setup form and the rules page."""
 
 
 RED_SUITS = ("♥", "♦")
@@ -119,12 +198,12 @@ def suited(text: str) -> Markup:
 @lru_cache(maxsize=4096)
 def short_names(players: tuple[str, ...]) -> tuple[str, ...]:
     """The four names as a row of chips shows them without JavaScript (unique, never respelt)."""
-    return labels.short_names(players)
+    return names.short_names(players)
 
 
 @lru_cache(maxsize=4096)
 def _name_forms(players: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    return labels.all_name_forms(players)
+    return names.all_name_forms(players)
 
 
 def names_to_fit(players: Sequence[str]) -> bool:
@@ -187,17 +266,29 @@ def http_message(code: int) -> str:
         400: gettext("The request could not be understood."),
         404: gettext("There is nothing here. Check the link, or start from the home page."),
         405: gettext("That action is not available here."),
+        408: gettext("That took too long to arrive, so nothing was saved. Try again."),
         413: gettext("That was too much data to send at once."),
     }
     return messages.get(code, gettext("Something went wrong on our side. Nothing was saved."))
 
 
+def share_text(result: Replay, name: str | None, day: str) -> str:
+    """A finished game's result as a message to share, in the reader's language (its title:
+    the game's name, else which game, and the day it was played)."""
+    title = f"{name or game_name(result.game.game)} · {day}"
+    return result_text(result, title, gettext, rtl=direction(current_language()) == "rtl")
+
+
 TEMPLATE_GLOBALS: dict[str, Any] = {
+    "share_text": share_text,
     "contract_name": contract_name,
+    "seed_name": seed_name,
     "game_name": game_name,
     "reason_label": reason_label,
     "field_label": field_label,
     "signed": signed,
+    "house_rule_words": HOUSE_RULE_WORDS,
+    "number": number,
     "zero_side": zero_side,
     "bidi": bidi,
     "team_name": team_name,

@@ -20,7 +20,8 @@ from ..rules.cards import team_totals
 from ..rules.games import PARTNERSHIP
 from ..rules.messages import N_
 from ..rules.replay import Replay
-from .labels import TEAM, Translate, identity, name_forms, signed, team_label
+from .labels import TEAM, Translate, identity, signed, team_label
+from .names import name_forms
 
 TITLE = N_("Running totals")
 NO_DEALS = N_("No deals yet.")

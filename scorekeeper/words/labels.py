@@ -8,13 +8,13 @@ default); ``N_`` marks the English originals for the translation catalogues.
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
 from ..rules.cards import SUIT_SYMBOLS, TEAMS
 from ..rules.contracts import KING_OF_HEARTS_CARD
 from ..rules.errors import Problem, TranslatePlural, english_plural
+from ..rules.house_rules import HouseRules
 from ..rules.messages import N_, REASONS
 
 Translate = Callable[[str], str]
@@ -60,6 +60,150 @@ NATIVE_NAMES: dict[str, str] = {
     "no-tricks": "El almaz",
 }
 """Contract id → the name the game's home table uses (RULES.md); a proper name, not translated."""
+
+CONTRACT_SCORES: dict[str, str] = {
+    "king-of-hearts": N_("%(score)s to whoever takes the K♥"),
+    "queens": N_("%(score)s for each queen taken"),
+    "diamonds": N_("%(score)s for each diamond taken"),
+    "ltoosh": N_("%(score)s for each trick taken"),
+    "trix": N_("Finishing order: 1st %(first)s, 2nd %(second)s, 3rd %(third)s, 4th %(fourth)s"),
+    "complex": N_("All four negative contracts in one deal: %(trick)s a trick, %(diamond)s a "
+                  "diamond, %(queen)s a queen, %(king)s for the K♥. The Q♦ is a diamond and a "
+                  "queen: %(both)s."),
+    "trump": N_("%(score)s for each trick taken. The declarer names the trump suit (♠ ♥ ♦ ♣; "
+                "no-trump is not allowed)."),
+    "no-king": N_("%(score)s to whoever takes the K♥"),
+    "no-queens": N_("%(score)s for each queen taken"),
+    "no-boys": N_("%(score)s for each king or jack taken"),
+    "no-hearts": N_("%(score)s for each heart taken"),
+    "no-last-two": N_("%(score)s for each of the last two tricks (the 12th and the 13th)"),
+    "no-tricks": N_("%(score)s for each trick taken"),
+}
+"""Contract id → how it scores, for the rules page; its numbers are the engine's
+(:func:`scorekeeper.rules.examples.contract_numbers` names them)."""
+
+CONTRACT_NOTES: dict[str, str] = {
+    "complex": N_("Complex costs %(trick)s for every trick, with or without a card in it: the "
+                  "Complex text charges only tricks holding a diamond, a queen or the K♥ in one "
+                  "place, and every trick in its score list; the score list is used, so each "
+                  "kingdom adds up to zero."),
+}
+"""Contract id → a note under the rules page's table of scores (numbers as above)."""
+
+CONTRACT_CHECKS: dict[str, tuple[str, ...]] = {
+    "diamonds": (N_("Diamonds add up to 13 and tricks add up to 13; the K♥ and each queen have "
+                    "exactly one taker."),),
+    "complex": (
+        N_("Complex: tricks add up to 13 and diamonds to 13; the K♥ and each queen have exactly "
+           "one taker."),
+        N_("A player who took no tricks took no cards, and the cards a player took fit in their "
+           "tricks (at most 4 a trick)."),
+        N_("Whoever took the Q♦ took at least one diamond."),
+    ),
+    "trix": (N_("The Trix finishing order names each player exactly once."),),
+}
+"""Contract id → what the app checks in its deals, for a Trix game's rules page (in this order,
+for the contracts the game plays)."""
+
+RULED_CONTRACT_SCORES: dict[tuple[str, str, str], str] = {
+    ("complex", "complex_tricks", "penalty"): N_(
+        "All four negative contracts in one deal: %(trick)s a trick that held a penalty card (a "
+        "diamond, a queen or the K♥), %(diamond)s a diamond, %(queen)s a queen, %(king)s for the "
+        "K♥. The Q♦ is a diamond and a queen: %(both)s."),
+}
+RULED_CONTRACT_NOTES: dict[tuple[str, str, str], str] = {
+    ("complex", "complex_tricks", "penalty"): N_(
+        "Complex costs %(trick)s only for a trick that held a penalty card (a house rule): the "
+        "Complex text charges such tricks in one place and every trick in its score list. The "
+        "table enters, per player, the tricks that held one; a kingdom no longer adds up to "
+        "zero."),
+}
+RULED_CONTRACT_CHECKS: dict[tuple[str, str, str], tuple[str, ...]] = {
+    ("complex", "complex_tricks", "penalty"): (
+        N_("Complex: each player's tricks that held a penalty card are 0 to 13, at most 13 in "
+           "all; diamonds add up to 13; the K♥ and each queen have exactly one taker."),
+        N_("A player with no such trick took no penalty card; the cards a player took fit in "
+           "those tricks (at most 4 a trick), and each of those tricks held at least one of "
+           "them."),
+    ),
+}
+"""(contract, house rule, its value) → the rules page's words for the contract when that house
+rule changes what it scores or checks (Complex's tricks under `complex_tricks` "penalty")."""
+
+T = TypeVar("T")
+
+
+def for_rules(contract: str, table: Mapping[str, T], ruled: Mapping[tuple[str, str, str], T],
+              rules: HouseRules) -> T | None:
+    """A contract's entry of `table`, or of `ruled` where one of the game's house `rules` has
+    its own words for it; None when it has none."""
+    return next((text for (ruled_contract, rule, value), text in ruled.items()
+                 if ruled_contract == contract and str(getattr(rules, rule)) == value),
+                table.get(contract))
+
+def pgettext(context: str, text: str) -> str:
+    """Mark `text` for the catalogues under `context` (Babel extracts ``pgettext`` calls as
+    message context and id); return it unchanged. The caller translates it in that context."""
+    del context
+    return text
+
+
+SEED_NAME_CONTEXT = "contract name in the rule texts"
+SEED_NAMES: dict[str, str] = {
+    "trump": pgettext("contract name in the rule texts", "Trump"),
+    "no-king": pgettext("contract name in the rule texts", "No King of Hearts"),
+    "no-queens": pgettext("contract name in the rule texts", "No Queens"),
+    "no-boys": pgettext("contract name in the rule texts", "No Boys"),
+    "no-hearts": pgettext("contract name in the rule texts", "No Hearts"),
+    "no-last-two": pgettext("contract name in the rule texts", "No Last Two"),
+    "no-tricks": pgettext("contract name in the rule texts", "No Tricks"),
+}
+"""Contract id → its name as the rule text a language's tables learn from writes it (Russian
+seed 003: «Без червей», «Без взяток»); the rules page shows it beside the app's name where the
+two differ (GLOSSARY.md)."""
+
+HAND_CONTEXT = "turkish-king"
+"""The message context of a game whose deal is a hand (Arabic يد)."""
+HAND_MESSAGES = frozenset({
+    pgettext("turkish-king", "Deal"),
+    pgettext("turkish-king", "Deal %(n)d"),
+    pgettext("turkish-king", "Deal %(n)d of %(total)d"),
+    pgettext("turkish-king", "Deal %(number)d saved."),
+    pgettext("turkish-king", "Deal %(number)d changed."),
+    pgettext("turkish-king", "Deal %(number)d restored."),
+    pgettext("turkish-king", "Deal %(number)d was removed."),
+    pgettext("turkish-king", "Deal %(number)d was already entered on another phone; yours "
+                             "was not saved. Check the history."),
+    pgettext("turkish-king", "Deal %(number)d was saved on another phone. This form is out of "
+                             "date: cancel to see the game."),
+    pgettext("turkish-king", "Restore deal %(n)d"),
+    pgettext("turkish-king", "Undo deal %(n)d"),
+    pgettext("turkish-king", "Save deal"),
+    pgettext("turkish-king", "No deals yet."),
+    pgettext("turkish-king", "Each cell: the deal's score, and below it the running total."),
+    pgettext("turkish-king", "After deal {number} of {total}: {totals}"),
+    pgettext("turkish-king", "The game changed on another phone; this deal was not saved."),
+    pgettext("turkish-king", "The game changed on another phone; deal %(number)d was not "
+                             "restored."),
+    pgettext("turkish-king", "The game changed on another phone. Check the current state and "
+                             "enter the deal again if it is still missing."),
+    pgettext("turkish-king", "The game has not started yet. This page follows it as soon as "
+                             "the first deal is entered."),
+    pgettext("turkish-king", "Every deal of this game will be gone for good."),
+    pgettext("turkish-king", "This change would make deal %(number)d illegal: %(reason)s"),
+    pgettext("turkish-king", "{field}: the game is finished; no more deals"),
+    pgettext("turkish-king", "The game is finished after its last deal. The highest total "
+                             "wins; equal totals share the win."),
+    pgettext("turkish-king", "The game is finished after its last deal. Everyone whose total "
+                             "is above zero wins (is out); below zero is sunk. If all four end "
+                             "at zero, nobody wins."),
+    pgettext("turkish-king", "Editing a past deal checks every later deal again; a change "
+                             "that would make a later deal illegal is refused."),
+})
+"""Messages that name a deal, each also in the context of Turkish King, whose deal is a hand:
+its pages say يد in Arabic, as the glossary chose (English keeps "deal")."""
+WORD_CONTEXTS: dict[str, frozenset[str]] = {HAND_CONTEXT: HAND_MESSAGES}
+"""Game id → the messages it says in words of its own (translated in its context)."""
 
 APP_NAME = N_("Scorekeeper")
 APP_FULL_NAME = N_("Scorekeeper — Trix, Trix Complex, Turkish King")
@@ -112,7 +256,15 @@ FIELD_LABELS: dict[tuple[str, str], str] = {
 }
 """(contract, field of its deal) → what the deal form calls it."""
 
+RULED_FIELD_LABELS: dict[tuple[str, str, str, str], str] = {
+    ("complex", "tricks", "complex_tricks", "penalty"): N_("Tricks that held a penalty card"),
+}
+"""(contract, field, house rule, its value) → what the field is called when that house rule
+makes it count something else (Complex's tricks under `complex_tricks` "penalty")."""
+
 CONTRACT_FIELD = N_("Contract")
+SENTENCE_END = N_("{sentence}.")
+"""A refusal closed as a sentence in the reader's script (Hindi "।")."""
 TEAM = N_("{first} & {second}")
 
 def contract_label(contract_id: str, translate: Translate = identity) -> str:
@@ -158,160 +310,24 @@ def team_label(players: Sequence[str], team: int, translate: Translate = identit
     return translate(TEAM).format(first=players[first], second=players[second])
 
 
-SHORT_NAME_WIDTH = 6.0
-"""How much of a name a chip shows, in widths of a Latin letter: five chips share a row at
-360 px (the doubling rows: "nobody" and four names)."""
-NAME_WIDTHS = (14.0, 10.0, SHORT_NAME_WIDTH)
-"""The widths a name's shorter forms are made for, widest first: the page shows the widest that
-fits its place (a score card, a chip, a column), the last one without JavaScript."""
-JOINED_WORDS = frozenset({"عبد", "أبو", "ابو", "أم", "ام", "بن", "ابن", "abd", "abu", "abdul"})
-"""First words that make one name with the next: عبد الرحمن, أبو بكر, Abd al-Karim."""
-ELLIPSIS = "…"
-
-
-def _width(char: str) -> float:
-    """A character's width against a Latin letter's: joined Arabic letters are narrower, a
-    vowel sign or virama takes none, a CJK ideograph twice as much."""
-    category = unicodedata.category(char)
-    if category[0] == "M" or category == "Cf":
-        return 0.0
-    if char == ELLIPSIS:  # as wide as a capital M in most fonts
-        return 1.5
-    if "\u0600" <= char <= "\u06ff" or "\u0750" <= char <= "\u077f":
-        return 0.7
-    if unicodedata.east_asian_width(char) in "WF":
-        return 1.6
-    return 1.0
-
-
-def text_width(text: str) -> float:
-    """A text's width in widths of a Latin letter (an estimate, see _width)."""
-    return sum(map(_width, text))
-
-
-def _first_words(words: list[str]) -> int:
-    """How many of a name's words its first name takes: two for عبد الرحمن, أبو بكر."""
-    return 2 if len(words) > 1 and words[0].casefold() in JOINED_WORDS else 1
-
-
-def _joins(before: str, after: str) -> bool:
-    """Whether a cut between two characters would split a letter from its vowel sign, or a
-    conjunct at its virama (क्ष): such a cut is never made."""
-    return (unicodedata.category(after)[0] == "M" or unicodedata.combining(before) == 9
-            or unicodedata.category(after) == "Cf" or unicodedata.category(before) == "Cf")
-
-
-def _heads(name: str) -> list[str]:
-    """The starts of a name it may be cut after, longest first: each ends on a letter or its
-    vowel sign (never a space, a hyphen or a dangling virama) and keeps every space it has."""
-    return [name[:end] for end in range(len(name) - 1, 0, -1)
-            if unicodedata.category(name[end - 1])[0] in "LNM"
-            and not _joins(name[end - 1], name[end])]
-
-
-def _tails(name: str) -> list[str]:
-    """The ends of a name a cut may keep, shortest first, each starting on a letter."""
-    return [name[start:] for start in range(len(name) - 1, 0, -1)
-            if unicodedata.category(name[start])[0] in "LN"
-            and not _joins(name[start - 1], name[start])]
-
-
-class _Form(NamedTuple):
-    """A start of a name, the "…" that stands for what is left out, and maybe its end."""
-
-    head: str
-    tail: str = ""
-    cut: bool = True
-    spaced: bool = False  # a space of the name stands right before the end it keeps
-
-    def text(self) -> str:
-        if not self.cut:
-            return self.head
-        return self.head + ELLIPSIS + (" " if self.spaced else "") + self.tail
-
-    def fits(self, room: float) -> bool:
-        return text_width(self.text()) <= room
-
-    def names(self, name: str) -> bool:
-        """Whether a reader could take this form for `name` (case and Unicode forms aside):
-        "Maria…" could be Maria, cut where her name ends."""
-        name, head, tail = (unicodedata.normalize("NFC", text).casefold()
-                            for text in (name, self.head, self.tail))
-        if not self.cut:
-            return name == head or name.startswith(head + " ")
-        return (len(name) >= len(head) + len(tail) and name.startswith(head)
-                and name.endswith(tail))
-
-
-def _form(players: Sequence[str], seat: int, room: float) -> str:
-    """The widest form of a player's name within `room` that no other of the four could be
-    read as (see name_forms); else the narrowest that is (the whole name if none is)."""
-    name = players[seat]
-    others = [other for place, other in enumerate(players) if place != seat]
-
-    def clear(form: _Form) -> bool:
-        return not any(form.names(other) for other in others)
-
-    whole = _Form(name, cut=False)
-    if whole.fits(room):
-        return name
-    words = name.split(" ")
-    first = " ".join(words[:_first_words(words)])
-    candidates = [_Form(first, cut=False)] if first != name else []
-    candidates += [_Form(head) for head in _heads(name)]
-    for tail in _tails(name):
-        rest = name[:len(name) - len(tail)]
-        spaced = rest.endswith(" ")
-        candidates += [_Form(head, tail, spaced=spaced) for head in _heads(rest.rstrip())
-                       if rest[len(head):].strip()]  # something left out, not a lone space
-    clear_forms = [form for form in candidates if clear(form)]
-    for form in clear_forms:
-        if form.fits(room):
-            return form.text()
-    # nothing that narrow tells this name apart (another is its start): the narrowest that does
-    if not clear_forms:
-        return name
-    return min(clear_forms, key=lambda form: text_width(form.text())).text()
-
-
-def name_forms(players: Sequence[str], room: float) -> tuple[str, ...]:
-    """The four names as a place `room` Latin letters wide shows them: each the whole name if it
-    fits, else its first name, else its start cut with "…" (and, where the four start alike,
-    with its end: "Abdu…h", "Abdu…m"), never changing its spelling (every space kept) and never
-    a form that could be read as another of the four ("Maria…" beside "Maria" is not)."""
-    return tuple(_form(players, seat, room) for seat in range(len(players)))
-
-
-def short_names(players: Sequence[str]) -> tuple[str, ...]:
-    """The names a row of chips shows without JavaScript: name_forms at a chip's width."""
-    return name_forms(players, SHORT_NAME_WIDTH)
-
-
-def all_name_forms(players: Sequence[str]) -> tuple[tuple[str, ...], ...]:
-    """Per player, the forms of their name from the whole name to the narrowest (NAME_WIDTHS),
-    each once: a page shows the first that fits its place."""
-    levels = [tuple(players)] + [name_forms(players, room) for room in NAME_WIDTHS]
-    return tuple(tuple(dict.fromkeys(level[seat] for level in levels))
-                 for seat in range(len(players)))
-
-
-def card_label(card: str, translate: Translate = identity) -> str:
-    """A recorded card's short name, e.g. "S" → "Q♠", "KH" → "K♥"."""
-    return translate(CARD_LABELS[card])
-
-
 def reason_label(reason: str | None, translate: Translate = identity) -> str:
     """Why a contract is closed, in a few words ("" when it is open)."""
     return translate(REASONS[reason]) if reason else ""
 
 
 def field_label(contract: str, path: str, players: Sequence[str],
-                translate: Translate = identity) -> str:
-    """A problem's field path in the reader's words: "Diamonds (Lina)", "Who took each queen"."""
+                translate: Translate = identity, rules: HouseRules | None = None) -> str:
+    """A problem's field path in the reader's words: "Diamonds (Lina)", "Who took each queen";
+    under the game's house `rules` where one changes what the field counts."""
     base = field_group(path)
     if base == "contract":
         return translate(CONTRACT_FIELD)
-    label = translate(FIELD_LABELS.get((contract, base), base))
+    label = FIELD_LABELS.get((contract, base), base)
+    if rules is not None:
+        label = next((text for (ruled, name, rule, value), text in RULED_FIELD_LABELS.items()
+                      if (ruled, name) == (contract, base)
+                      and str(getattr(rules, rule)) == value), label)
+    label = translate(label)
     if "[" in path:
         index = int(path.split("[")[1].rstrip("]"))
         if base == "order":
@@ -329,14 +345,15 @@ def field_group(path: str) -> str:
 
 def problem_text(problem: Problem, contract: str, players: Sequence[str],
                  translate: Translate = identity, label: str | None = None,
-                 translate_plural: TranslatePlural = english_plural) -> str:
+                 translate_plural: TranslatePlural = english_plural,
+                 rules: HouseRules | None = None) -> str:
     """A refusal as a sentence in the reader's language (`label` names the field instead)."""
     if label is None:
-        label = field_label(contract, problem.field, players, translate)
+        label = field_label(contract, problem.field, players, translate, rules)
     seat = problem.params.get("seat")
     if isinstance(seat, int) and 0 <= seat < len(players):  # a refusal about one player
         problem = Problem(problem.field, problem.code, {**problem.params, "name": players[seat]})
     text = problem.render(translate, field_label=label, translate_plural=translate_plural)
-    if text and text[-1] not in ".!?؟":
-        text += "."
+    if text and text[-1] not in ".!?؟।":
+        text = translate(SENTENCE_END).format(sentence=text)
     return text[:1].upper() + text[1:]

@@ -51,10 +51,18 @@
   function failed(event) {
     var elt = event.detail.elt, status = event.detail.xhr ? event.detail.xhr.status : 0;
     var words = document.getElementById("net-error"), slot = slotOf(elt);
-    var fields = elt.closest("[data-preview]");
+    var fields = elt.closest("[data-preview]"), why = event.type === "htmx:timeout" ? "timeout"
+      : !status ? "offline" : status === 429 ? "busy" : status >= 500 ? "server" : "stale";
     if (!words || elt.closest("[data-quiet]")) { return; }
-    var reason = words.getAttribute("data-" + (event.type === "htmx:timeout" ? "timeout"
-      : !status ? "offline" : status === 429 ? "busy" : status >= 500 ? "server" : "stale"));
+    /* A save that went wrong may still have been stored (a late answer): the server is asked
+     * what it holds before anything is said. Held: its page says so; else it says "Not saved"
+     * (true: a save sent again is never stored twice). The question unanswered too: only why,
+     * and to try again. */
+    if (elt.id === "deal-form" && event.detail.target !== slot) {  /* (not the question's) */
+      htmx.ajax("POST", elt.action + "/check",
+                {source: elt, target: slot, swap: "outerHTML", values: {why: why}});
+      return;
+    }
     if (fields) {  /* a preview's: only why (nothing was being saved) */
       fields = fields.closest("form");
       fields.classList.add("stale");
@@ -64,8 +72,8 @@
       fields.autofilled.value = "";
       fields.querySelectorAll("[data-filled]").forEach(function (c) { c.removeAttribute("data-filled"); });
     }
-    slot.textContent = fields ? reason
-      : words.getAttribute(slot === words ? "data-say" : "data-save").replace("{}", reason);
+    why = words.getAttribute("data-" + why);
+    slot.textContent = fields ? why : words.getAttribute("data-say").replace("{}", why);
     slot.hidden = false;
   }
 
@@ -99,26 +107,19 @@
     if (event.target.closest("form.stale .chip")) { setTimeout(resend, 0); }
   });
 
-  document.addEventListener("visibilitychange", acquire);
-  /* htmx swaps pages in place (hx-boost): look again after each swap. */
-  document.addEventListener("htmx:afterSettle", function () {
-    releaseIfLeft(); acquire(); later();
-  });
-  function ready() { acquire(); later(); }
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", ready);
-  } else {
-    ready();
+  /* What only some pages need comes in its own script, fetched when such a page is shown
+   * (data-script: a finished game's "Share the result", the new-game page's names); each
+   * script runs its work once however often it is fetched. */
+  function scripts() {
+    document.querySelectorAll("[data-script]").forEach(function (elt) {
+      document.head.appendChild(document.createElement("script")).src = elt.getAttribute("data-script");
+    });
   }
 
-  /* What only some pages need (names fitted to their boxes, played-before names) is in
-   * later.js, fetched once by the first page that names it (data-later). */
-  function later() {
-    var marked = document.querySelector("[data-later]");
-    if (marked && !later.loaded) {
-      later.loaded = true;
-      document.head.appendChild(document.createElement("script")).src =
-        marked.getAttribute("data-later");
-    }
-  }
+  function settled() { releaseIfLeft(); acquire(); scripts(); }
+  document.addEventListener("visibilitychange", acquire);
+  /* htmx swaps pages in place (hx-boost): look again after each swap. */
+  document.addEventListener("htmx:afterSettle", settled);
+  settled();  /* (a deferred script: the page is parsed) */
+
 }());

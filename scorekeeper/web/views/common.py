@@ -15,7 +15,7 @@ from ...store.models import GameRow, TableRow
 from ...store.tables import find_table, find_table_by_view_token
 from .. import present
 from ..caches import replay_of
-from ..languages import current_language, gettext, live_etag
+from ..languages import current_language, gettext, live_etag, use_words_of
 
 REMEMBERED_GAMES = 60  # the session cookie must stay under 4 KB
 REMEMBERED_TABLES = 12
@@ -29,6 +29,7 @@ def game_or_404(token: str) -> GameRow:
     row = find_game(token)
     if row is None:
         abort(404)
+    use_words_of(row.game)
     if request.method == "GET":
         remember(row.token)
     return row
@@ -39,6 +40,7 @@ def viewed_or_404(view_token: str) -> GameRow:
     row = find_game_by_view_token(view_token)
     if row is None:
         abort(404)
+    use_words_of(row.game)
     return row
 
 

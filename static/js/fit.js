@@ -1,5 +1,5 @@
-/* Scorekeeper: what only some pages need; app.js fetches this file once, for the first page
- * that names it (data-later), so a game page's first load stays small.
+/* Scorekeeper: names fitted to their boxes (fetched by app.js only for a page whose names have
+ * shorter forms: the scoreboard's data-script), so a game page's first load stays small.
  */
 (function () {
   "use strict";
@@ -37,23 +37,11 @@
       requestAnimationFrame(function () { fitting = false; fitNames(); });
     }
   }
+  fitNames();  /* app.js fetches this file once the page (or a swap) is there */
+  if (window.fitReady) { return; }  /* fetched again: already listening */
+  window.fitReady = true;
   document.addEventListener("htmx:afterSettle", fitNames);
   window.addEventListener("resize", fitSoon);
   /* a script's font arrives after the first measure (Devanagari, Arabic): measure again */
   if (document.fonts) { document.fonts.addEventListener("loadingdone", fitSoon); }
-  fitNames();  /* app.js loads this file once the page is there */
-
-  /* The new-game page: a tapped name ("played here before") goes into the first empty player
-   * field at once, without asking the server (which does the same when JavaScript is off). */
-  document.addEventListener("click", function (event) {
-    var chip = event.target.closest("button[data-name]"), empty;
-    if (!chip || !chip.form) { return; }
-    empty = Array.prototype.find.call(chip.form.querySelectorAll("input[data-player]"),
-                                      function (field) { return !field.value.trim(); });
-    if (empty) {
-      event.preventDefault();
-      empty.value = chip.value;
-      chip.hidden = true;
-    }
-  });
 }());
