@@ -48,7 +48,7 @@ SHOWN_JS = """
 (selector) => [...document.querySelectorAll(selector)].map((place) => {
   // what the place shows of the name: its box's text, and whether the box cuts it (by a
   // fraction of a pixel too: the ellipsis shows then)
-  const box = place.querySelector('.nm') || place;
+  const box = place.querySelector('.nm, bdi') || place;
   const probe = document.createElement('span');
   probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
   probe.textContent = box.textContent;
@@ -67,7 +67,7 @@ SHOWN_JS = """
 
 FITS_JS = """
 ([selector, names]) => [...document.querySelectorAll(selector)].map((place, index) => {
-  const box = place.querySelector('.nm') || place;
+  const box = place.querySelector('.nm, bdi') || place;
   const probe = document.createElement('span');
   probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
   probe.textContent = names[index % 4];
