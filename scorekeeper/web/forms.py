@@ -19,13 +19,22 @@ from wtforms import BooleanField, Field, HiddenField, RadioField, StringField, T
 from wtforms.validators import InputRequired, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
-from ..rules import CONTRACTS, SUITS, FieldSpec, HouseRules, house_rules_for
+from ..rules import (
+    CONTRACTS,
+    SUITS,
+    FieldSpec,
+    HouseRules,
+    check_players,
+    check_setup,
+    house_rules_for,
+)
 from ..rules.autofill import Filled
 from ..rules.deal import FieldKind
 from ..rules.house_rules import FULL, NET, ComplexTricks, QueenOfDiamonds, Winners
 from ..rules.text import table_text
 from ..store.deals import Entry
 from ..words.labels import GAME_LABELS, problem_text
+from . import present
 from .languages import gettext
 from .languages import lazy_gettext as _l
 from .present import HOUSE_RULE_WORDS
@@ -332,6 +341,18 @@ class GameSetupForm(FlaskForm):
             complex_tricks=ComplexTricks(self.complex_tricks.data or ComplexTricks.EVERY),
             winners=Winners(self.winners.data or Winners.HIGHEST)))
 
+    def judged(self, players: Sequence[str]) -> bool:
+        """The engine's checks of the setup and of the four players (as a record's), each
+        problem said under its field in the form's words; True when there is none."""
+        problems = check_players(players) + check_setup(self.game.data, self.mode.data,
+                                                        self.house_rules())
+        for problem in problems:
+            field = self.field_of(problem.field)
+            label = str(field.label.text) if field.label.text else ""
+            field.errors = [*field.errors, present.problem_text(problem, "", players,
+                                                                label=label)]
+        return not problems
+
     def field_of(self, path: str) -> Field:
         """The field a problem of the engine's setup checks belongs under ("players[2]")."""
         name = path.replace("players[", "player_").rstrip("]")
@@ -363,6 +384,10 @@ class NewGameForm(GameSetupForm):
     table_name = StringField(_l("Keep these players as a table (optional): its name"),
                              validators=[Optional(), TableText("name")],
                              filters=[TableText.clean("name")])
+
+    def validate(self, extra_validators: Mapping[str, Sequence[Any]] | None = None) -> bool:
+        """WTForms' checks, then the engine's: the setup and the four names."""
+        return super().validate(extra_validators) and self.judged(self.players())
 
     def players(self) -> list[str]:
         """The four names in order of play."""
