@@ -35,9 +35,10 @@ from ...store.tables import (
     tables_for_tokens,
 )
 from ..caches import replay_of
-from ..forms import ConfirmForm, NewGameForm, NotesForm, NumberField
+from ..forms import ConfirmForm, NotesForm, NumberField
 from ..languages import current_language, gettext, live_etag
 from ..present import winner_names
+from ..setup_forms import NewGameForm
 from .common import (
     forget,
     game_or_404,

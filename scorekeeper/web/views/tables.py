@@ -13,9 +13,10 @@ from ...store import tables as store
 from ...store.games import find_game
 from ...store.models import TableRow
 from ..caches import replay_of
-from ..forms import ConfirmForm, setup_defaults
+from ..forms import ConfirmForm
 from ..languages import gettext
 from ..present import card_totals, winner_names
+from ..setup_forms import setup_defaults
 from ..table_forms import SEAT_LABELS, SEATS, Pick, TableForm, TableGameForm
 from .common import remember, remember_table, table_or_404, viewed_table_or_404
 
