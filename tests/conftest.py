@@ -6,6 +6,12 @@ or from the ``hx-headers`` attribute on ``<body>``, as a browser would.
 
 When ``TEST_POSTGRES_URL`` names a PostgreSQL server, every test using ``app`` runs twice, on
 SQLite and on a fresh PostgreSQL database created for the session (and dropped at its end).
+
+Hypothesis runs under one of two profiles, chosen by ``HYPOTHESIS_PROFILE``: ``explore`` (the
+default: new random examples each run, remembered failures replayed first) for local runs, and
+``ci`` (``scripts/test`` chooses it): the same examples every run (``derandomize``), no example
+database, no health check that times the machine. Neither has a deadline: a busy machine is
+slow, not wrong.
 """
 
 from __future__ import annotations
@@ -22,10 +28,16 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
+from hypothesis import HealthCheck, settings
 from werkzeug.test import TestResponse
 
 from scorekeeper import create_app
 from scorekeeper.settings import database_url
+
+settings.register_profile("explore", deadline=None, derandomize=False)
+settings.register_profile("ci", deadline=None, derandomize=True, database=None,
+                          print_blob=True, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "explore"))
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "").strip()
 BACKENDS = ["sqlite", "postgresql"] if POSTGRES_URL else ["sqlite"]
@@ -296,16 +308,16 @@ def signed(value: int) -> str:
 
 def form_fields(deal: Mapping[str, Any]) -> dict[str, str]:
     """A record's deal as the chips a player taps (field name → value; unset chips are "")."""
-    from scorekeeper.rules.deal import CARD_SEATS, COUNTS, OPTIONAL_CARD_SEATS, ORDER, SEAT_PAIR
+    from scorekeeper.rules.deal import FieldKind
     from scorekeeper.web.forms import chip_groups
 
     fields: dict[str, str] = {"contract": str(deal["contract"])}
     for group in chip_groups(str(deal["contract"])):
         value = deal.get(group.spec.name)
-        if group.spec.kind in (COUNTS, ORDER, SEAT_PAIR):
+        if group.spec.kind in (FieldKind.COUNTS, FieldKind.ORDER, FieldKind.SEAT_PAIR):
             for name, key in zip(group.names, group.keys, strict=True):
                 fields[name] = "" if value is None else str(value[key])
-        elif group.spec.kind in (CARD_SEATS, OPTIONAL_CARD_SEATS):
+        elif group.spec.kind in (FieldKind.CARD_SEATS, FieldKind.OPTIONAL_CARD_SEATS):
             for name, key in zip(group.names, group.keys, strict=True):
                 seat = (value or {}).get(key)
                 fields[name] = "" if seat is None else str(seat)

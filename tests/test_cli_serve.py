@@ -1,11 +1,16 @@
 """`scorekeeper serve` sized to its machine: one worker process per core and two threads each
 unless the operator says otherwise (flags first, then SCOREKEEPER_WORKERS/SCOREKEEPER_THREADS),
-and nothing for a new user to worry about under the QR code (no warning from granian)."""
+and nothing for a new user to worry about under the QR code (no warning from granian); an
+access code that could be guessed is refused unless the operator insists (then warned about),
+and a strong one is offered."""
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -75,3 +80,44 @@ def test_serve_starts_one_worker_per_core_without_a_warning(tmp_path: Path) -> N
     log = (tmp_path / "server.log").read_text()
     assert "WARNING" not in log.upper(), log
     assert "appears to be higher" not in log
+
+
+WEAK = "blue tiger 42"
+
+
+def test_serve_refuses_a_weak_access_code_in_a_sentence(tmp_path: Path) -> None:
+    from tests.reliability.test_slow_clients import ROOT, free_port
+
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_WEAK_ACCESS_CODE")}
+    env.update(SCOREKEEPER_INSTANCE=str(tmp_path), SCOREKEEPER_ACCESS_CODE=WEAK,
+               PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")])))
+    done = subprocess.run([sys.executable, "-m", "scorekeeper.cli", "serve", "--host",
+                           "127.0.0.1", "--port", str(free_port())], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1, done.stderr  # one sentence, no traceback
+    assert "too easy to guess" in done.stderr
+    assert re.search(r"SCOREKEEPER_ACCESS_CODE='\d{4} \d{4} \d{4} \d{4}'", done.stderr)
+
+
+@pytest.mark.slow
+def test_serve_keeps_a_weak_code_when_told_and_warns(tmp_path: Path) -> None:
+    with serving(tmp_path, ("--workers", "1", "--weak-access-code"),
+                 SCOREKEEPER_ACCESS_CODE=WEAK):
+        pass
+    log = (tmp_path / "server.log").read_text()
+    assert "Warning: the access code is weak" in log
+    assert WEAK not in log  # the code is not written out
+
+
+@pytest.mark.slow
+def test_serve_makes_a_new_strong_code_when_asked(tmp_path: Path) -> None:
+    from scorekeeper.store.limits import STRONG_CODE_GUESSES, code_guesses
+
+    with serving(tmp_path, ("--workers", "1", "--new-access-code")):
+        pass
+    found = re.search(r"Access code: (\d{4} \d{4} \d{4} \d{4})\n",
+                      (tmp_path / "server.log").read_text())
+    assert found is not None
+    assert code_guesses(found.group(1)) >= STRONG_CODE_GUESSES

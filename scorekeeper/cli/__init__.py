@@ -61,7 +61,8 @@ def check(path: str) -> int:
 def stats(path: str) -> int:
     """Print the statistics of an array of records (or one) as JSON (exit 0), or refuse the
     input as `check` does: 1 naming the record and the deal that breaks a rule, 2 if not records."""
-    from scorekeeper.stats import RecordsRefused, compute, load_records, to_json
+    from scorekeeper.rules.record import RecordsRefused, load_records
+    from scorekeeper.stats import compute, to_json
 
     data = _read(path)
     if data is None:
@@ -89,30 +90,18 @@ def upgrade_database() -> None:
 def local_addresses() -> list[str]:
     """This machine's IPv4 addresses other than loopback, for the phones on the same Wi-Fi.
 
-    Read from the network interfaces (Linux ioctl) and the host name; nothing is sent.
+    Read from the network interfaces (ifaddr) and the host name; nothing is sent.
     """
     import socket
 
-    found: list[str] = []
-    candidates: list[str] = []
-    try:
-        import fcntl
-        import struct
+    import ifaddr
 
-        probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        with probe:
-            for _, name in socket.if_nameindex():
-                try:
-                    packed = fcntl.ioctl(probe.fileno(), 0x8915,  # SIOCGIFADDR
-                                         struct.pack("256s", name[:15].encode()))
-                except OSError:
-                    continue
-                candidates.append(socket.inet_ntoa(packed[20:24]))
-    except (ImportError, OSError):
-        pass
+    candidates = [ip.ip for adapter in ifaddr.get_adapters() for ip in adapter.ips
+                  if isinstance(ip.ip, str)]  # IPv6 addresses come as tuples
     with contextlib.suppress(OSError):
         candidates += [str(info[4][0]) for info in
                        socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+    found: list[str] = []
     for address in candidates:
         if not address.startswith("127.") and address not in found:
             found.append(address)
@@ -135,14 +124,25 @@ def can_listen(host: str, port: int) -> None:
                              "Choose another --port, or stop the program using it.") from error
 
 
-def serve(host: str, port: int, workers: int | None, threads: int | None) -> int:
-    """Migrate the database, then run the app under granian with several worker processes."""
+def serve(host: str, port: int, workers: int | None, threads: int | None, *,
+          new_code: bool = False, weak_code: bool = False) -> int:
+    """Migrate the database, then run the app under granian with several worker processes.
+
+    `new_code`: a new strong access code for this run (printed); `weak_code`: the operator
+    insists on a weak one (warned about) — the workers read both from the environment."""
+    import os
+
+    from .. import settings
+    from ..store import limits
     from .server import run, sized
 
     workers, threads = sized(workers, threads)
-
     can_listen(host, port)
-    upgrade_database()
+    if new_code:
+        os.environ["SCOREKEEPER_ACCESS_CODE"] = limits.new_code()
+    if weak_code:
+        os.environ[settings.WEAK_CODE_VARIABLE] = "1"
+    code = _app_with_database().config.get("ACCESS_CODE")  # refuses a weak code, unless told
     shown = local_addresses() if host in ("0.0.0.0", "::", "") else [host]
     print("Scorekeeper is running. Open it from a phone on the same network:")
     for address in shown or ["127.0.0.1"]:
@@ -150,9 +150,28 @@ def serve(host: str, port: int, workers: int | None, threads: int | None) -> int
     if host in ("0.0.0.0", "::", ""):
         print(f"  (on this machine: http://127.0.0.1:{port}/)")
     print_qr(f"http://{(shown or ['127.0.0.1'])[0]}:{port}/")
+    if code:
+        print(f"Access code: {code}" if new_code else "Access code: as configured")
+        guesses = limits.code_guesses(code)
+        if guesses < limits.STRONG_CODE_GUESSES:
+            years = limits.years_to_guess(guesses)
+            print(f"Warning: the access code is weak: about {guesses:.0e} guesses, which "
+                  f"{limits.GUESSES_A_SECOND:,} a second would find in "
+                  f"{_duration(years)}. Start with --new-access-code for a strong one.",
+                  file=sys.stderr)
     sys.stdout.flush()
     run(host, port, workers, threads=threads)
     return 0
+
+
+def _duration(years: float) -> str:
+    """'3 hours', '12 days', '4 years': how long, roughly."""
+    seconds = years * 365.25 * 24 * 3600
+    for unit, size in (("years", 365.25 * 24 * 3600), ("days", 24 * 3600), ("hours", 3600),
+                       ("minutes", 60)):
+        if seconds >= size:
+            return f"about {seconds / size:.0f} {unit}"
+    return "seconds"
 
 
 def print_qr(address: str) -> None:
@@ -206,7 +225,8 @@ def import_games(path: str, table: str | None = None) -> int:
     """Load a record or an array of records, all or nothing; exit 1 (rule) or 2 (not records).
     With `table` (a table's scorekeeper link or its token), as games of that table."""
     from ..rules.errors import NotARecordError
-    from ..store.records import ImportRefused, import_records
+    from ..rules.record import RecordsRefused
+    from ..store.records import import_records
     from ..store.tables import find_table, import_into_table
 
     data = _read(path)
@@ -222,7 +242,7 @@ def import_games(path: str, table: str | None = None) -> int:
                 return 2
         try:
             rows = import_records(data) if target is None else import_into_table(target, data)
-        except ImportRefused as refused:
+        except RecordsRefused as refused:
             print(f"nothing imported: {refused.headline()}", file=sys.stderr)
             return 2 if isinstance(refused.error, NotARecordError) else 1
         print(f"imported {len(rows)} games", file=sys.stderr)
@@ -249,6 +269,10 @@ def build_parser() -> argparse.ArgumentParser:
     server.add_argument("--threads", type=int, metavar="N",
                         help="threads per worker that run the app (default: "
                              "SCOREKEEPER_THREADS, else 2)")
+    server.add_argument("--new-access-code", action="store_true",
+                        help="ask every browser for a new strong access code (printed)")
+    server.add_argument("--weak-access-code", action="store_true",
+                        help="start even though the access code is easy to guess (warned)")
     commands.add_parser("init-db", help="create or migrate the database, then exit")
     exporter = commands.add_parser("export", help="write every game as a JSON array of records")
     exporter.add_argument("file", metavar="FILE", help="where to write, or - for stdout")
@@ -295,7 +319,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "stats":
             return stats(args.file)
         if args.command == "serve":
-            return serve(args.host, args.port, args.workers, args.threads)
+            return serve(args.host, args.port, args.workers, args.threads,
+                         new_code=args.new_access_code, weak_code=args.weak_access_code)
         if args.command == "init-db":
             upgrade_database()
             print("database is up to date")

@@ -11,10 +11,10 @@ import csv
 import io
 from datetime import date
 
+from ..rules.contracts import CONTRACTS, Item
 from ..rules.games import GAMES
 from ..rules.messages import N_
-from ..stats.model import ContractStats, Item, PlayerStats, TableStats
-from ..stats.takes import can_double
+from ..stats.model import ContractStats, PlayerStats, TableStats
 from .exports import BOM, Cell, neutralise, slug, unicode_stem
 from .labels import Translate, contract_label, game_label, identity
 
@@ -68,15 +68,15 @@ def _contract(player: PlayerStats, contract: ContractStats,
     return [player.name, contract_label(contract.contract, translate), contract.deals,
             contract.points, *(_average(contract.average(item)) for item in ITEM_AVERAGES),
             _average(contract.average_place),
-            *((contract.doubles, contract.doubles_gain) if can_double(contract.contract)
+            *((contract.doubles, contract.doubles_gain) if CONTRACTS[contract.contract].doubles
               else ("", ""))]
 
 
-STANDINGS, CONTRACTS, PARTNERSHIPS = "standings", "contracts", "partnerships"
+STANDINGS_FILE, CONTRACTS_FILE, PARTNERSHIPS_FILE = "standings", "contracts", "partnerships"
 TABLES: dict[str, str] = {
-    STANDINGS: N_("Standings"),
-    CONTRACTS: N_("Contracts"),
-    PARTNERSHIPS: N_("Partnerships"),
+    STANDINGS_FILE: N_("Standings"),
+    CONTRACTS_FILE: N_("Contracts"),
+    PARTNERSHIPS_FILE: N_("Partnerships"),
 }
 """The statistics' tables, each its own file (a spreadsheet opens each as one table), with the
 word that names it in the file's name."""
@@ -105,20 +105,20 @@ def _standings_rows(stats: TableStats, translate: Translate) -> list[list[Cell]]
 
 
 def stats_csv_rows(stats: TableStats, translate: Translate = identity,
-                   table: str = STANDINGS) -> list[list[Cell]]:
+                   table: str = STANDINGS_FILE) -> list[list[Cell]]:
     """One table of the statistics (`TABLES`): its header, then its rows, without a column
     that no row fills."""
     header: tuple[str, ...]
-    if table == STANDINGS:
+    if table == STANDINGS_FILE:
         header = (GAME, PLAYER, GAMES_PLAYED, FINISHED, WINS, WIN_RATE, POINTS, LONGEST_STREAK,
                   CURRENT_STREAK)
         rows = _standings_rows(stats, translate)
-    elif table == CONTRACTS:
+    elif table == CONTRACTS_FILE:
         header = (PLAYER, CONTRACT, DEALS, POINTS, *ITEM_AVERAGES.values(), AVERAGE_PLACE,
                   DOUBLES, DOUBLES_GAIN)
         rows = [_contract(player, contract, translate)
                 for player in stats.players for contract in player.contracts.values()]
-    elif table == PARTNERSHIPS:
+    elif table == PARTNERSHIPS_FILE:
         header = (PARTNERSHIP, GAMES_PLAYED, FINISHED, WINS, WIN_RATE, POINTS)
         rows = [[translate(TEAM).format(first=pair.names[0], second=pair.names[1]),
                  pair.games, pair.finished, pair.wins, _rate(pair.win_rate), pair.points]
@@ -129,7 +129,7 @@ def stats_csv_rows(stats: TableStats, translate: Translate = identity,
 
 
 def stats_csv(stats: TableStats, translate: Translate = identity,
-              table: str = STANDINGS) -> str:
+              table: str = STANDINGS_FILE) -> str:
     """One table of the statistics as CSV text: byte-order mark (UTF-8 for spreadsheets),
     then its rows."""
     buffer = io.StringIO()
@@ -139,7 +139,7 @@ def stats_csv(stats: TableStats, translate: Translate = identity,
     return BOM + buffer.getvalue()
 
 
-def stats_csv_filename(table_name: str | None, today: date, table: str = STANDINGS,
+def stats_csv_filename(table_name: str | None, today: date, table: str = STANDINGS_FILE,
                        translate: Translate = identity) -> str:
     """The download name: "thursdays-at-karims-standings-2025-01-31.csv" (or "table-..."),
     the table's word in the reader's language where it has Latin letters."""
@@ -152,7 +152,7 @@ def stats_csv_filename(table_name: str | None, today: date, table: str = STANDIN
     return f"{name}-{word}-{today.isoformat()}.csv"
 
 
-def stats_unicode_filename(table_name: str | None, today: date, table: str = STANDINGS,
+def stats_unicode_filename(table_name: str | None, today: date, table: str = STANDINGS_FILE,
                            translate: Translate = identity) -> str:
     """The download name in the reader's and the table's own script, e.g.
     "خميس-كريم-الترتيب-2025-01-31.csv" (sent beside the ASCII one)."""

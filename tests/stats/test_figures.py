@@ -20,6 +20,7 @@ from scorekeeper.stats import (
     game_figures,
     player_key,
 )
+from scorekeeper.stats.figures import LAYOUTS
 from tests.rules.builders import TURKISH_GAME
 from tests.rules.strategies import records
 from tests.stats.records import trix, turkish, unfinished_trix
@@ -33,6 +34,11 @@ HAND_MADE = [
     turkish(TURKISH_GAME, players=["rami ", "Can", "Omar", "LINA"]),
     trix(["Omar", "Rami", "Dana", "Lina"], mode="partnership"),
 ]
+
+
+def seat_contracts(figures: GameFigures, seat: int) -> tuple[ContractStats, ...]:
+    """The seat's deals of each contract it played in the game."""
+    return LAYOUTS[figures.game].contract_stats(figures.tally(seat))
 
 
 def summed(parts: list[ContractStats]) -> tuple[int, int, dict[Item, int], int, int, int]:
@@ -80,12 +86,12 @@ def test_a_games_figures_are_its_replay_per_seat() -> None:
     assert (figures.game, figures.finished, figures.totals) == (
         "turkish-king", True, result.totals)
     assert figures.keys == ("rami", "lina", "omar", "dana")
-    rami = {stats.contract: stats for stats in figures.seat_contracts(0)}
+    rami = {stats.contract: stats for stats in seat_contracts(figures, 0)}
     assert (rami["trump"].deals, rami["trump"].points, rami["trump"].taken) == (
         8, 1600, {Item.TRICKS: 32})
     assert rami["no-last-two"].taken == {Item.LAST_TWO: 4}
-    assert figures.seat_contracts(2)[1].contract == "no-king"
-    assert figures.seat_contracts(2)[1].taken == {Item.KING_OF_HEARTS: 2}
+    assert seat_contracts(figures, 2)[1].contract == "no-king"
+    assert seat_contracts(figures, 2)[1].taken == {Item.KING_OF_HEARTS: 2}
 
 
 def test_figures_are_plain_values() -> None:
@@ -114,7 +120,7 @@ def test_each_seats_contracts_are_its_deals(record: Record) -> None:
     figures = game_figures(record)
     result = replay(record.game)
     for seat in range(4):
-        played = {stats.contract: stats for stats in figures.seat_contracts(seat)}
+        played = {stats.contract: stats for stats in seat_contracts(figures, seat)}
         assert played.keys() == {deal.contract for deal in result.deals}
         for contract, stats in played.items():
             deals = [deal for deal in result.deals if deal.contract == contract]
@@ -123,3 +129,39 @@ def test_each_seats_contracts_are_its_deals(record: Record) -> None:
     assert figures.keys == tuple(player_key(name) for name in record.game.players)
     assert figures.finished == result.finished
     assert figures.winners == (result.winners or ())
+
+
+def _seat_after(deal: dict[str, object]) -> dict[str, object]:
+    """The same deal with every seat moved one place on (what seat 0 did, seat 1 does)."""
+    moved: dict[str, object] = {}
+    for key, value in deal.items():
+        if key in ("counts", "tricks"):  # per seat
+            assert isinstance(value, list)
+            moved[key] = value[-1:] + value[:-1]
+        elif isinstance(value, list):  # seats
+            moved[key] = [(seat + 1) % 4 for seat in value]
+        elif isinstance(value, dict):  # a seat per card
+            moved[key] = {card: (seat + 1) % 4 for card, seat in value.items()}
+        elif isinstance(value, int):  # a seat
+            moved[key] = (value + 1) % 4
+        else:
+            moved[key] = value
+    return moved
+
+
+def test_a_partnership_won_by_the_second_team_is_theirs() -> None:
+    """Team B (seats 1 and 3) wins; the statistics must not give it to team A (seat 0)."""
+    from tests.stats.records import TRIX_GAME
+
+    record = trix(["Rami", "Lina", "Omar", "Dana"], [_seat_after(deal) for deal in TRIX_GAME],
+                  mode="partnership")
+    figures = game_figures(record)
+    assert figures.finished and figures.team_totals == (-560, 560)
+    assert [figures.won(seat) for seat in range(4)] == [False, True, False, True]
+    wins = {pair.names: pair.wins for pair in compute([record]).partnerships}
+    assert wins == {("Omar", "Rami"): 0, ("Dana", "Lina"): 1}
+
+
+def test_no_seat_has_won_an_unfinished_game() -> None:
+    figures = game_figures(unfinished_trix())
+    assert [figures.won(seat) for seat in range(4)] == [False] * 4

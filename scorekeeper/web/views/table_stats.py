@@ -15,7 +15,7 @@ from ...store.models import TableRow
 from ...store.records import records_json
 from ...words.stats_export import (
     ITEM_AVERAGES,
-    STANDINGS,
+    STANDINGS_FILE,
     TABLES,
     WIN_RATE,
     stats_csv,
@@ -72,7 +72,7 @@ def _stats_csv(table: TableRow, part: str) -> Response:
 @bp.get("/t/<token:token>/stats.csv")
 def table_stats_csv(token: str) -> Response:
     """The table's standings for a spreadsheet (the first of its statistics' files)."""
-    return _stats_csv(table_or_404(token), STANDINGS)
+    return _stats_csv(table_or_404(token), STANDINGS_FILE)
 
 
 @bp.get("/t/<token:token>/stats/<part>.csv")
@@ -85,7 +85,7 @@ def table_stats_part(token: str, part: str) -> Response:
 @bp.get("/v/t/<token:view_token>/stats.csv")
 def view_stats_csv(view_token: str) -> Response:
     """The standings CSV, from the table's view link."""
-    return _stats_csv(viewed_table_or_404(view_token), STANDINGS)
+    return _stats_csv(viewed_table_or_404(view_token), STANDINGS_FILE)
 
 
 @bp.get("/v/t/<token:view_token>/stats/<part>.csv")
