@@ -1,7 +1,7 @@
 """Tables: groups that play together, their rosters, their games, and their players as people.
 
 A table has links like a game's (a scorekeeper token and a read-only view token). Its roster
-holds one row per person, matched by :func:`scorekeeper.stats.player_key`; each game of the
+holds one row per person, matched by :func:`scorekeeper.rules.text.player_key`; each game of the
 table links its four seats to roster players. The game's record keeps the names (it is the
 truth the engine replays), so renaming or merging players rewrites the names in every game of
 the table, in one transaction guarded by the table's version.
@@ -16,13 +16,12 @@ from typing import TypeVar
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..rules import HouseRules, Problem, Record, RuleError
-from ..rules.text import clean_text
-from ..stats import player_key
+from ..rules import HouseRules, Record
+from ..rules.text import clean_text, player_key
 from .db import db
 from .games import house_rules_of, is_token, new_game_row, new_token, row_of
 from .models import GameRow, PlayerRow, SeatRow, TableRow, utcnow
-from .records import ImportRefused, parse_records
+from .records import parse_records
 
 T = TypeVar("T")
 
@@ -144,6 +143,11 @@ def player_of(table: TableRow, player_id: int) -> PlayerRow | None:
     return player if player is not None and player.table_id == table.id else None
 
 
+def player_gone(player_id: int) -> bool:
+    """Whether no roster has this player any more (a merge is the only way one leaves)."""
+    return db.session.get(PlayerRow, player_id) is None
+
+
 def _players_for(table: TableRow, names: Iterable[str]) -> list[PlayerRow]:
     """The roster entries for these names, added (not committed) for names new to the table."""
     cleaned = [clean_text(name) or "" for name in names]
@@ -168,19 +172,6 @@ def _seat(game: GameRow, players: Sequence[PlayerRow]) -> None:
         db.session.add(SeatRow(game_id=game.id, seat=seat, player_id=player.id))
 
 
-def seat_conflicts(names: Sequence[str]) -> list[Problem]:
-    """Seats whose names are one person by the roster's rule (NFC too, which the engine's check
-    of a game's names leaves out), worded as the engine words two seats with one name."""
-    seen: set[str] = set()
-    problems = []
-    for seat, name in enumerate(names):
-        key = player_key(name)
-        if key in seen:
-            problems.append(Problem(f"players[{seat}]", "same_name"))
-        seen.add(key)
-    return problems
-
-
 def _in_one_transaction(work: Callable[[], T]) -> T:
     """Run `work` and commit, all or nothing. A newcomer another phone added to the roster at
     the same moment breaks the roster's unique key: then once more, finding them there."""
@@ -201,8 +192,8 @@ def _in_one_transaction(work: Callable[[], T]) -> T:
 
 def start_game(table: TableRow, game: str, mode: str, names: list[str],
                house_rules: HouseRules, name: str | None) -> GameRow:
-    """A new game of the table (checked names, no `seat_conflicts`); newcomers join the
-    roster. One transaction."""
+    """A new game of the table (names checked by the engine: one person sits once); newcomers
+    join the roster. One transaction."""
     def work() -> GameRow:
         players = _players_for(table, names)
         # the roster's spelling: "rami " typed again is Rami, as everywhere else at the table
@@ -357,14 +348,9 @@ def merge_players(table: TableRow, source: PlayerRow, target: PlayerRow,
 
 
 def store_table_records(table: TableRow, records: Iterable[Record]) -> list[GameRow]:
-    """Checked records as new games of the table, their players on its roster; all or none
-    (ImportRefused: a record seats one person twice)."""
+    """Checked records (each seats one person once: the engine's check) as new games of the
+    table, their players on its roster; all or none."""
     records = list(records)
-    for position, record in enumerate(records, start=1):
-        problems = seat_conflicts(record.game.players)
-        if problems:
-            raise ImportRefused(RuleError(problems), record=position if len(records) > 1 else None,
-                                count=len(records), players=record.game.players)
 
     def work() -> list[GameRow]:
         rows = []
@@ -382,5 +368,5 @@ def store_table_records(table: TableRow, records: Iterable[Record]) -> list[Game
 
 
 def import_into_table(table: TableRow, data: str | bytes) -> list[GameRow]:
-    """Check every record of the file, then store them as the table's games; ImportRefused."""
+    """Check every record of the file, then store them as the table's games; RecordsRefused."""
     return store_table_records(table, parse_records(data))

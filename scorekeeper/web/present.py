@@ -4,7 +4,8 @@ returned."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -12,14 +13,23 @@ import segno
 from markupsafe import Markup
 
 from ..rules import CONTRACTS, GAMES, SUIT_SYMBOLS, SUITS, TEAMS, Problem, Replay
-from ..rules.contracts import ContractKind, HouseRules, Winners
+from ..rules.contracts import ContractKind
 from ..rules.deal import FieldKind
+from ..rules.examples import house_rule_numbers
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
-from ..words import labels
+from ..rules.house_rules import HouseRules, Winners
+from ..words import labels, names
 from ..words.chart import chart_summary, running_totals_svg
 from ..words.share import result_text
 from ..words.takes import short_takes
-from .languages import current_language, direction, gettext, pgettext, plural_form
+from .languages import (
+    current_language,
+    direction,
+    gettext,
+    lazy_gettext,
+    pgettext,
+    plural_form,
+)
 
 
 def field_label(contract: str, path: str, players: Sequence[str],
@@ -125,13 +135,53 @@ def card_totals(result: Replay) -> list[tuple[Markup | str, str]]:
     return [(bidi(players[seat]), signed(result.totals[seat])) for seat in standings(result)]
 
 
-def signed(value: int) -> str:
-    """A score with its sign: +75, −150, 0 (a real minus sign)."""
-    if value > 0:
-        return f"+{value}"
-    if value < 0:
-        return f"−{-value}"
-    return "0"
+signed = labels.signed
+"""A score with its sign and a real minus sign (the one shape of a number in the app)."""
+
+
+def number(value: int) -> Markup:
+    """A number about the rules as every page shows it: signed, kept whole in a line (the one
+    helper for them; the numbers themselves are the engine's)."""
+    return Markup('<span class="signed">%s</span>') % signed(value)
+
+
+def rule_text(text: str, numbers: Mapping[str, int]) -> Markup:
+    """A sentence about the rules in the reader's language (`text`: its English, marked for the
+    catalogues), each of its %(name)s numbers given by `numbers` and shown by :func:`number`."""
+    # the catalogue's text is trusted as a template's _() trusts it; the numbers are escaped
+    return Markup(gettext(text)) % {name: number(value) for name, value in numbers.items()}
+
+
+def _house_rule_words() -> dict[str, Any]:
+    """The words of the house rules' choices and the setup's hints, each number in them the
+    engine's (shown by :func:`signed`), translated when a page shows them."""
+    numbers = {name: signed(value) for name, value in house_rule_numbers().items()}
+    return {
+        "net": lazy_gettext("loses the plain penalty (%(king)s / %(queen)s)",
+                            king=numbers["net_king"], queen=numbers["net_queen"]),
+        "full": lazy_gettext("loses the full doubled penalty (%(king)s / %(queen)s)",
+                             king=numbers["full_king"], queen=numbers["full_queen"]),
+        "swap_diamonds_ltoosh": lazy_gettext(
+            "Diamonds %(diamond)s each, Ltoosh %(trick)s a trick",
+            diamond=numbers["swapped_diamond"], trick=numbers["swapped_trick"]),
+        "queen": lazy_gettext("doubles its queen part (%(taker)s / %(doubler)s)",
+                              taker=numbers["queen_part_taker"],
+                              doubler=numbers["queen_part_doubler"]),
+        "whole": lazy_gettext("doubles the whole card (%(taker)s / %(doubler)s)",
+                              taker=numbers["whole_taker"], doubler=numbers["whole_doubler"]),
+        "queen_of_diamonds": lazy_gettext(
+            "Trix Complex only. The Q♦ is a diamond and a queen (%(both)s): most tables double "
+            "only its queen part; some double the whole card.",
+            both=numbers["queen_of_diamonds"]),
+        "why_queen_part": lazy_gettext(
+            "Why: doubling is of the queens and the K♥ (the Complex text names no doubling of "
+            "diamonds), so the Q♦'s %(diamond)s as a diamond stays single.",
+            diamond=numbers["complex_diamond"]),
+    }
+
+
+HOUSE_RULE_WORDS = _house_rule_words()
+"""By a house rule's choice (or a hint's name): its words on the setup form and the rules page."""
 
 
 RED_SUITS = ("♥", "♦")
@@ -147,8 +197,46 @@ def suited(text: str) -> Markup:
 
 @lru_cache(maxsize=4096)
 def short_names(players: tuple[str, ...]) -> tuple[str, ...]:
-    """The four names as a row of chips shows them (first names, unique; full on the cards)."""
-    return labels.short_names(players)
+    """The four names as a row of chips shows them without JavaScript (unique, never respelt)."""
+    return names.short_names(players)
+
+
+@lru_cache(maxsize=4096)
+def _name_forms(players: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return names.all_name_forms(players)
+
+
+def names_to_fit(players: Sequence[str]) -> bool:
+    """Whether a name of the four has shorter forms (a page then fits them to its boxes)."""
+    return any(len(forms) > 1 for forms in _name_forms(tuple(players)))
+
+
+def _fitted(forms: Sequence[str]) -> Markup:
+    """A name in a box that may be too narrow for it: the narrowest form, and the wider ones
+    (widest first) for static/js/app.js to put the widest that fits in its place."""
+    if len(forms) == 1:  # fits everywhere: its place cuts it at its end, if at all
+        return Markup("<bdi>%s</bdi>") % forms[0]
+    return Markup('<bdi class="nm" data-forms="%s">%s</bdi>') % (
+        json.dumps(list(forms[:-1]), ensure_ascii=False), forms[-1])
+
+
+def player_name(players: Sequence[str], seat: int) -> Markup:
+    """A player's name where its place may cut it (a chip, a score card, a column): the whole
+    name where it fits, else a shorter form no other of the four could be read as."""
+    return _fitted(_name_forms(tuple(players))[seat])
+
+
+def team_box(players: Sequence[str], team: int) -> Markup:
+    """A team's name where its place may cut it (a score card): as player_name, both names
+    shortened alike."""
+    forms = _name_forms(tuple(players))
+    first, second = TEAMS[team]
+    words = gettext(labels.TEAM)
+    levels = max(len(forms[first]), len(forms[second]))
+    texts = [words.format(first=forms[first][min(level, len(forms[first]) - 1)],
+                          second=forms[second][min(level, len(forms[second]) - 1)])
+             for level in range(levels)]
+    return _fitted(tuple(dict.fromkeys(texts)))
 
 
 def bidi(name: str) -> Markup:
@@ -199,11 +287,16 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "reason_label": reason_label,
     "field_label": field_label,
     "signed": signed,
+    "house_rule_words": HOUSE_RULE_WORDS,
+    "number": number,
     "zero_side": zero_side,
     "bidi": bidi,
     "team_name": team_name,
     "suited": suited,
     "short_names": short_names,
+    "player_name": player_name,
+    "names_to_fit": names_to_fit,
+    "team_box": team_box,
     "team_standings": team_standings,
     "takes": takes,
     "FieldKind": FieldKind,
