@@ -126,21 +126,21 @@ def import_from(address: str, data: str | bytes, caps: ImportCaps,
                 store: Callable[[list[Record]], list[GameRow]] = store_records) -> list[GameRow]:
     """An import page's import: at most `caps` at once, and at most a few imports and
     :data:`~.limits.IMPORTED_GAMES_PER_HOUR` games an hour from one address (counted for
-    every worker and host); ImportLimited or ImportRefused, nothing stored. `store` keeps the
-    checked records (as a table's games, say)."""
-    left = limits.imports_left(address)
-    if left.requests <= 0:
+    every worker and host), each reserved before the work it allows (so imports sent at once
+    cannot slip past the allowance together); ImportLimited or ImportRefused, nothing stored.
+    `store` keeps the checked records (as a table's games, say)."""
+    ticket = limits.reserve_import(address)
+    if ticket is None:
         raise ImportLimited("requests", limits.IMPORT_REQUESTS.per_address,
                             limits.IMPORT_REQUESTS.per_address)
-    rows: list[GameRow] = []
+    records = parse_records(data, caps)  # (the request counts, refused or not)
+    if not limits.reserve_games(ticket, address, len(records)):
+        raise ImportLimited("games", len(records), limits.IMPORTED_GAMES_PER_HOUR)
     try:
-        records = parse_records(data, caps)
-        if len(records) > left.games:
-            raise ImportLimited("games", len(records), limits.IMPORTED_GAMES_PER_HOUR)
-        rows = store(records)
-    finally:
-        limits.note_import(address, len(rows))
-    return rows
+        return store(records)
+    except BaseException:
+        limits.release_games(ticket)
+        raise
 
 
 def exportable(rows: Iterable[GameRow]) -> list[GameRow]:
