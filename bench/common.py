@@ -247,6 +247,45 @@ def make_games(instance: str, count: int, game_id: str = "trix", *, deals: int =
     return tokens
 
 
+def make_tables(instance: str, count: int, *, history: int = 0,
+                database_url: str | None = None) -> list[tuple[str, str, str]]:
+    """Store `count` tables, each playing one started Trix game after `history` finished ones.
+
+    Returns (table token, the game's scorekeeper token, its view token) per table, through the
+    app's own store functions (tables, rosters and seats as the app writes them).
+    """
+    os.environ.update({k: v for k, v in bench_env(instance, database_url).items()
+                       if k in ("SCOREKEEPER_INSTANCE", "SECRET_KEY", "DATABASE_URL")})
+    if not database_url:
+        os.environ.pop("DATABASE_URL", None)
+    from scorekeeper import create_app
+    from scorekeeper.rules import HouseRules, parse_deal, replay, with_deal
+    from scorekeeper.store.db import db
+    from scorekeeper.store.games import game_of, set_first, write_deals
+    from scorekeeper.store.tables import create_table, start_game
+
+    plan = game_plan("trix")
+    app = create_app({"INSTANCE_PATH": instance})
+    made: list[tuple[str, str, str]] = []
+    with app.app_context():
+        for index in range(count):
+            table = create_table(f"Table {index + 1}")
+            for played in range(history + 1):
+                row = start_game(table, "trix", "solo", list(PLAYERS), HouseRules(), None)
+                set_first(row, 0, row.version)
+                if played < history:
+                    game = game_of(row)
+                    for raw in plan:
+                        deal, _ = parse_deal(game.definition, raw)
+                        assert deal is not None
+                        game = with_deal(game, deal)
+                    write_deals(row, replay(game), row.version)
+            made.append((table.token, row.token, row.view_token))
+        db.session.remove()
+        db.engine.dispose()
+    return made
+
+
 # --- HTTP helpers ----------------------------------------------------------------------------
 
 CSRF_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')

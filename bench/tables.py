@@ -1,23 +1,35 @@
-"""Many tables on one machine: 1,000 games at once against one server, open loop.
+"""Many tables on one machine: what a real night sends, open loop, against one server.
 
-Each table is one game with a scorekeeper and three viewers:
+Each table (a group with its roster, `--history` finished games and the game it plays now) has
+open on its phones:
 
-- the scorekeeper enters a deal every `--deal-every` seconds (120 s: the fast end of a real
-  table, so time is not compressed further), starting at a random phase so the load is steady:
-  the deal form (htmx brings it into the game page), one preview per chip tapped, 1 s apart,
-  then the save (its answer is what the deal changed) and the chart, fetched as it scrolls
-  into view;
-- each viewer polls the live view every 3 s (the app's own interval) with the current ETag,
-  as htmx and the browser cache do, and fetches the fragment again when the game changed.
+- one scorekeeping page (`--pages` of them in the variant: everybody keeps the game page open).
+  Every one follows other phones' saves (`/g/<token>/live?v=…` every 3 s, as the page's htmx
+  poller does, with the number of a deal form open on it); the first one also enters a deal
+  every `--deal-every` seconds (120 s, the fast end of a real table), starting at a random
+  phase so the load is steady: the deal form (htmx brings it into the game page), one preview
+  per chip tapped, 1 s apart, then the save (its answer is what the deal changed) and the
+  chart, fetched as it scrolls into view; and now and then (`--stats-every`, 600 s on average)
+  the table's statistics page;
+- two view links polling the live view every 3 s with their ETag (`?v=` and If-None-Match, as
+  htmx and the browser cache send them), fetching the fragment again when the game changed.
 
 Requests go out at their scheduled time whatever the server's pace (open loop), over a pool of
 keep-alive connections; latency counts from the scheduled time, so queueing shows. Errors are
 transport failures, timeouts, 5xx, and any status a step does not expect.
 
-Then the same on PostgreSQL with several app processes, when a local PostgreSQL can be started
-(Debian's postgresql, as .ci/run does; port 54330).
+First the CPU one request costs the server, one at a time (`/proc/<pid>/stat` of the server and
+its workers): the view link's poll and the game page's follow poll while nothing changed, as a
+ratio of the view poll's, and the others of the mix. Then the mixes at `--tables` tables (one
+scorekeeping page, then `--pages`), then (`--curve`) the capacity curve: the variant at each
+number of tables, and where p99 crosses 100 ms. On SQLite; then on PostgreSQL, at
+`--postgres-url` (a database of its own is created there and dropped after) or, as root with
+Debian's PostgreSQL, a throw-away server on port 54330.
 
-    python bench/tables.py [--quick] [--tables 1000] [--seconds 60] [--postgres-only]
+    python bench/tables.py                     # everything (about 12 minutes)
+    python bench/tables.py --quick             # SQLite, 20 s runs, no curve
+    python bench/tables.py --curve 500,1000,1500 --seconds 30 --sqlite-only
+    python bench/tables.py --postgres-url postgresql://postgres@127.0.0.1:5433/postgres
 """
 
 from __future__ import annotations
@@ -34,21 +46,23 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import unquote, urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import (
+    WORKERS,
     Results,
     form_fields,
     game_plan,
     init_db,
     log,
-    make_games,
+    make_tables,
     percentile,
     server,
     server_cpu_seconds,
@@ -153,23 +167,44 @@ class Pool:
 
 @dataclass
 class Table:
-    """One game: its links, its plan of deals, and what the viewers last saw."""
+    """One table: its links, its plan of deals, and what each open page last saw."""
 
+    table_token: str
     token: str
     view_token: str
     plan: list[dict[str, str]]
     server: int = 0
     dealt: int = 0
-    tags: list[str] = field(default_factory=lambda: ["", "", ""])
+    open_number: int | None = None  # a deal form open on the scorekeeper's page
+    follows: list[str] = field(default_factory=list)  # each game page's `v`
+    views: list[str] = field(default_factory=list)  # each view link's ETag
+
+
+FOLLOW_TAG = re.compile(r'/live\?v=([^"&]+)')
+
+
+def follow_tag(headers: dict[str, str], body: bytes) -> str | None:
+    """The `v` of the follow poller in an answer (decompressed as the browser would)."""
+    encoding = headers.get("content-encoding", "")
+    if encoding == "gzip":
+        body = zlib.decompress(body, 16 + zlib.MAX_WBITS)
+    elif encoding == "br":
+        import brotli  # type: ignore[import-untyped]
+
+        body = brotli.decompress(body)
+    elif encoding:
+        return None
+    found = FOLLOW_TAG.search(body.decode("utf-8", "replace"))
+    return unquote(found.group(1)) if found else None
 
 
 class Simulation:
-    """Drive every table's scorekeeper and viewers until the deadline."""
+    """Drive every table's pages until the deadline."""
 
     def __init__(self, pools: list[Pool], tables: list[Table], cookie: str, csrf: str,
-                 seconds: float, deal_every: float) -> None:
+                 seconds: float, deal_every: float, stats_every: float) -> None:
         self.pools, self.tables, self.seconds = pools, tables, seconds
-        self.deal_every = deal_every
+        self.deal_every, self.stats_every = deal_every, stats_every
         self.base_headers = {"Accept-Encoding": "gzip, br", "Cookie": cookie}
         self.csrf = csrf
         self.stats = Stats()
@@ -204,6 +239,7 @@ class Simulation:
         while at < self.deadline and table.dealt < len(table.plan):
             fields = table.plan[table.dealt]
             number, version = table.dealt + 1, table.dealt + 2
+            table.open_number = number
             await self.call(table, "deal form", at, "GET",
                             f"/g/{table.token}/deal?contract={fields['contract']}",
                             htmx | {"HX-Target": "play"})
@@ -221,28 +257,59 @@ class Simulation:
             saved = await self.call(table, "save", at, "POST", f"/g/{table.token}/deal",
                                     htmx | form_type | {"HX-Target": "deal-form"},
                                     urlencode(base | entered).encode(), expect=(200,))
+            table.open_number = None
             if saved and saved[0] == 200:
+                tag = follow_tag(saved[1], saved[2])  # the save's answer carries the poller
+                if tag and table.follows:
+                    table.follows[0] = tag
                 await self.call(table, "chart", loop.time(), "GET", f"/g/{table.token}/chart",
                                 htmx)
             table.dealt += 1
             at += self.deal_every - (len(chips) + 1)
+
+    async def statistics(self, table: Table) -> None:
+        """Someone at the table opens its statistics now and then (a whole page)."""
+        loop = asyncio.get_running_loop()
+        at = loop.time() + random.expovariate(1 / self.stats_every)
+        while at < self.deadline:
+            await self.call(table, "statistics", at, "GET", f"/t/{table.table_token}/stats",
+                            self.base_headers)
+            at += random.expovariate(1 / self.stats_every)
+
+    async def follower(self, table: Table, page: int) -> None:
+        """A scorekeeping page's poller: `v` as the page holds it, 204 while nothing changed."""
+        loop = asyncio.get_running_loop()
+        at = loop.time() + random.uniform(0, POLL_SECONDS)
+        headers = self.base_headers | {"HX-Request": "true"}
+        while at < self.deadline:
+            query = {"v": table.follows[page]}
+            if page == 0 and table.open_number is not None:
+                query["number"] = str(table.open_number)
+            reply = await self.call(table, "follow poll", at, "GET",
+                                    f"/g/{table.token}/live?{urlencode(query)}", headers,
+                                    expect=(200, 204))
+            if reply and reply[0] == 200:
+                tag = follow_tag(reply[1], reply[2])
+                if tag:
+                    table.follows[page] = tag
+            at += POLL_SECONDS
 
     async def viewer(self, table: Table, seat: int) -> None:
         loop = asyncio.get_running_loop()
         at = loop.time() + random.uniform(0, POLL_SECONDS)
         headers = self.base_headers | {"HX-Request": "true"}
         while at < self.deadline:
-            tag = table.tags[seat]
+            tag = table.views[seat]
             path = f"/v/{table.view_token}/live"
             sent = headers
             if tag:
                 # as htmx sends it: the bare tag, URL-encoded (a raw quote is no valid URL)
                 path += "?" + urlencode({"v": tag.removeprefix("W/").strip(chr(34))})
                 sent = headers | {"If-None-Match": tag}
-            reply = await self.call(table, "live poll", at, "GET", path, sent,
+            reply = await self.call(table, "view poll", at, "GET", path, sent,
                                     expect=(200, 204, 304))
             if reply and reply[0] == 200:
-                table.tags[seat] = reply[1].get("etag", "")
+                table.views[seat] = reply[1].get("etag", "")
             at += POLL_SECONDS
 
     async def run(self) -> Stats:
@@ -250,7 +317,9 @@ class Simulation:
         self.deadline = loop.time() + self.seconds
         self.stats.started = time.monotonic()
         tasks = [self.scorekeeper(t) for t in self.tables]
-        tasks += [self.viewer(t, seat) for t in self.tables for seat in range(3)]
+        tasks += [self.statistics(t) for t in self.tables]
+        tasks += [self.follower(t, page) for t in self.tables for page in range(len(t.follows))]
+        tasks += [self.viewer(t, seat) for t in self.tables for seat in range(len(t.views))]
         await asyncio.gather(*tasks)
         self.stats.finished = time.monotonic()
         for pool in self.pools:
@@ -258,43 +327,71 @@ class Simulation:
         return self.stats
 
 
-def warm_up(bases: list[str], tables: list[Table], cookie: str, csrf: str) -> None:
-    """Have every worker render every page once (Jinja compiles templates on first use)."""
-    for base in bases:
-        for _ in range(3):
-            for table in tables:
-                client = Client(base)
-                client.cookies.update(dict(c.split("=", 1) for c in cookie.split("; ")))
-                contract = table.plan[0]["contract"]
-                client.request("GET", f"/g/{table.token}/deal?contract={contract}")
-                fields = {"csrf_token": csrf, "number": "1", "version": "2", **table.plan[0]}
-                client.request("POST", f"/g/{table.token}/deal/preview", form=fields,
-                               headers={"HX-Request": "true"})
-                client.request("GET", f"/g/{table.token}")
-                client.request("GET", f"/g/{table.token}/chart", headers={"HX-Request": "true"})
-                client.request("GET", f"/v/{table.view_token}/live")
-                client.close()
+@dataclass
+class Session:
+    """A browser's session cookie and CSRF token, and the tags of a fresh game."""
+
+    cookie: str
+    csrf: str
+    view_tag: str
+    follow_tag: str
 
 
-def simulate(bases: list[str], tables: list[Table], seconds: float, deal_every: float
-             ) -> Stats:
-    """Run the simulation; table i talks to server i mod len(bases) (same database)."""
-    client = Client(bases[0])
-    first = tables[0]
-    page = client.request("GET", f"/g/{first.token}/deal?contract={first.plan[0]['contract']}")
-    match = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page.text)
-    assert match, f"no CSRF token on the deal form ({page.status})"
+def open_session(base: str, first: Table) -> Session:
+    """One browser session (its cookie and CSRF token), shared by every simulated phone."""
+    client = Client(base)
+    page = client.request("GET", f"/g/{first.token}")
+    follow = FOLLOW_TAG.search(page.text)
+    assert follow, f"no follow poller on the game page ({page.status})"
+    form = client.request("GET", f"/g/{first.token}/deal?contract={first.plan[0]['contract']}")
+    match = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', form.text)
+    assert match, f"no CSRF token on the deal form ({form.status})"
     cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
     # viewers arrive from the view page, so they already hold the game's ETag (every game is
     # fresh, at the same version)
     live = client.request("GET", f"/v/{first.view_token}/live")
     client.close()
-    warm_up(bases, tables[-8:], cookie, match.group(1))
-    for table in tables:
-        table.tags = [live.headers.get("ETag", "")] * 3
-    random.seed(7)
+    return Session(cookie, match.group(1), live.headers.get("ETag", ""),
+                   unquote(follow.group(1)))
+
+
+def warm_up(bases: list[str], tables: list[Table], session: Session) -> None:
+    """Have every worker render every page once (Jinja compiles templates on first use), and
+    see a 204 and a 304 of each poll (the shortcut learns Flask's headers from them)."""
+    for base in bases:
+        for _ in range(4):
+            for table in tables:
+                client = Client(base)
+                client.cookies.update(dict(c.split("=", 1) for c in session.cookie.split("; ")))
+                contract = table.plan[0]["contract"]
+                htmx = {"HX-Request": "true"}
+                client.request("GET", f"/g/{table.token}/deal?contract={contract}")
+                fields = {"csrf_token": session.csrf, "number": "1", "version": "2",
+                          **table.plan[0]}
+                client.request("POST", f"/g/{table.token}/deal/preview", form=fields,
+                               headers=htmx)
+                client.request("GET", f"/g/{table.token}")
+                client.request("GET", f"/g/{table.token}/chart", headers=htmx)
+                client.request("GET", f"/t/{table.table_token}/stats")
+                client.request("GET", f"/v/{table.view_token}/live")
+                client.request("GET", f"/v/{table.view_token}/live",
+                               headers={"If-None-Match": session.view_tag})
+                client.request("GET", f"/v/{table.view_token}/live?"
+                               + urlencode({"v": session.view_tag[3:-1]}), headers=htmx)
+                client.request("GET", f"/g/{table.token}/live?"
+                               + urlencode({"v": session.follow_tag}), headers=htmx)
+                client.close()
+
+
+def simulate(bases: list[str], tables: list[Table], session: Session, seconds: float, *,
+             pages: int, deal_every: float, stats_every: float) -> Stats:
+    """Run the simulation; table i talks to server i mod len(bases) (same database)."""
     for index, table in enumerate(tables):
         table.server = index % len(bases)
+        if not table.follows:  # a fresh table: every page shows the game as stored
+            table.follows = [session.follow_tag] * pages
+            table.views = [session.view_tag] * VIEW_LINKS
+        table.follows = (table.follows + [table.follows[-1]] * pages)[:pages]
 
     async def main() -> Stats:
         server_before = sum(server_cpu_seconds(base) for base in bases)
@@ -303,8 +400,8 @@ def simulate(bases: list[str], tables: list[Table], seconds: float, deal_every: 
         for base in bases:
             host, port = base.removeprefix("http://").split(":")
             pools.append(Pool(host, int(port), MAX_CONNECTIONS // len(bases)))
-        stats = await Simulation(pools, tables, cookie, match.group(1), seconds,
-                                 deal_every).run()
+        stats = await Simulation(pools, tables, session.cookie, session.csrf, seconds,
+                                 deal_every, stats_every).run()
         stats.server_cpu = sum(server_cpu_seconds(base) for base in bases) - server_before
         stats.client_cpu = time.process_time() - client_before
         return stats
@@ -312,8 +409,73 @@ def simulate(bases: list[str], tables: list[Table], seconds: float, deal_every: 
     return asyncio.run(main())
 
 
-def summarise(results: Results, label: str, stats: Stats, tables: int) -> None:
-    """Figures of one simulation."""
+def settle(bases: list[str], table: Table, session: Session, within: float = 60.0) -> None:
+    """Wait until each server answers a poll at once again (an overloaded run leaves a queue
+    behind it, which must not be counted against the next)."""
+    for base in bases:
+        client = Client(base)
+        quick, deadline = 0, time.monotonic() + within
+        while quick < 5 and time.monotonic() < deadline:
+            started = time.monotonic()
+            try:
+                client.request("GET", f"/v/{table.view_token}/live",
+                               headers={"If-None-Match": session.view_tag})
+            except OSError:
+                client.close()
+                client = Client(base)
+                continue
+            quick = quick + 1 if time.monotonic() - started < 0.02 else 0
+            time.sleep(0.05)
+        client.close()
+
+
+def load_average() -> str:
+    """The machine's load averages (1, 5, 15 minutes), as `uptime` prints them."""
+    return ", ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+POLL_COST_REQUESTS = 1500
+
+
+def poll_costs(results: Results, label: str, base: str, table: Table, session: Session,
+               requests: int = POLL_COST_REQUESTS) -> None:
+    """Server CPU of one request of each kind, one at a time on one kept-alive connection;
+    the follow poll as a ratio of the view poll, measured right after it."""
+    client = Client(base)
+    client.cookies.update(dict(c.split("=", 1) for c in session.cookie.split("; ")))
+    htmx = {"HX-Request": "true"}
+    bare_view = session.view_tag.removeprefix("W/").strip(chr(34))
+    kinds: list[tuple[str, str, dict[str, str], int]] = [
+        ("view poll, unchanged", f"/v/{table.view_token}/live?" + urlencode({"v": bare_view}),
+         htmx | {"If-None-Match": session.view_tag}, requests),
+        ("follow poll, unchanged", f"/g/{table.token}/live?"
+         + urlencode({"v": session.follow_tag}), htmx, requests),
+        ("404 page", "/g/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", {}, requests // 5),
+        ("game page", f"/g/{table.token}", {}, requests // 10),
+        ("statistics page", f"/t/{table.table_token}/stats", {}, requests // 10),
+    ]
+    costs: dict[str, float] = {}
+    for kind, path, headers, count in kinds:
+        for _ in range(20):
+            client.request("GET", path, headers=headers)
+        before = server_cpu_seconds(base)
+        statuses: Counter[int] = Counter()
+        for _ in range(count):
+            statuses[client.request("GET", path, headers=headers).status] += 1
+        costs[kind] = (server_cpu_seconds(base) - before) * 1000 / count
+        results.notes.append(f"{label}: {kind}: {costs[kind]:.2f} ms of server CPU a request "
+                             f"({count} requests, answers {dict(statuses)}); "
+                             f"load average {load_average()}")
+    client.close()
+    view, follow = costs["view poll, unchanged"], costs["follow poll, unchanged"]
+    results.add(f"{label}: follow poll CPU, unchanged (vs the view poll, same run)",
+                f"{follow / view:.2f}× ({follow:.2f} / {view:.2f} ms)", "≤ 1.5×",
+                follow / view <= 1.5, f"load average {load_average()}; "
+                + ", ".join(f"{kind} {cost:.2f} ms" for kind, cost in costs.items()))
+
+
+def summarise(results: Results, label: str, stats: Stats, tables: int) -> float:
+    """Figures of one simulation; returns its p99 (ms)."""
     latencies = stats.all()
     elapsed = stats.finished - stats.started
     errors = sum(stats.errors.values())
@@ -323,24 +485,33 @@ def summarise(results: Results, label: str, stats: Stats, tables: int) -> None:
                 "–", None, f"{len(latencies)} requests in {elapsed:.0f} s, {tables} tables; "
                 f"app CPU {per_request:.2f} ms a request (so 2 free cores carry about "
                 f"{2000 / per_request:.0f} req/s of this mix); load generator CPU "
-                f"{stats.client_cpu:.0f} s; machine load average {os.getloadavg()[0]:.1f}")
+                f"{stats.client_cpu:.0f} s; load average {load_average()}")
     results.add(f"{label}: latency p50 / p99", f"{p50:.1f} / {p99:.1f} ms",
                 f"p99 < {P99_TARGET_MS:.0f} ms", p99 < P99_TARGET_MS,
                 "; ".join(f"{kind} p50 {percentile(v, .5):.1f} p99 {percentile(v, .99):.1f} ms "
                           f"({len(v)})" for kind, v in sorted(stats.latencies.items())))
     results.add(f"{label}: errors", str(errors), "0", errors == 0,
                 ", ".join(f"{k} ×{n}" for k, n in stats.errors.most_common(6)))
+    log(f"tables: {label}: {len(latencies) / elapsed:.0f} req/s, p50 {p50:.1f} ms, "
+        f"p99 {p99:.1f} ms, {errors} errors, {per_request:.2f} ms CPU a request; "
+        f"load {load_average()}")
+    return p99
 
 
-def tables_for(tokens: list[tuple[str, str]]) -> list[Table]:
+def tables_for(made: list[tuple[str, str, str]]) -> list[Table]:
     """Tables with their plan of deals as form fields (with the contract)."""
     plan = [form_fields(raw) for raw in game_plan("trix")]
-    return [Table(token, view, plan) for token, view in tokens]
+    return [Table(table, token, view, plan) for table, token, view in made]
 
 
 @contextlib.contextmanager
-def postgres() -> Iterator[str | None]:
-    """A throw-away local PostgreSQL on port 54330 (as .ci/run starts one), or None."""
+def postgres(existing: str | None = None) -> Iterator[str | None]:
+    """A database of its own on an existing PostgreSQL server (dropped after), else a
+    throw-away local PostgreSQL on port 54330 (as .ci/run starts one), else None."""
+    if existing:
+        with own_database(existing) as url:
+            yield url
+        return
     binaries = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
     if not binaries or os.geteuid() != 0 or shutil.which("su") is None:
         yield None
@@ -368,36 +539,118 @@ def postgres() -> Iterator[str | None]:
         shutil.rmtree(data, ignore_errors=True)
 
 
-def run(quick: bool = False, *, count: int = 1000, seconds: float | None = None,
-        deal_every: float = 120.0, sqlite: bool = True, with_postgres: bool | None = None
-        ) -> Results:
-    """SQLite with the default workers, then (full runs) PostgreSQL with more processes."""
+VIEW_LINKS = 2
+
+
+@dataclass
+class Options:
+    """What to run (the command line's options)."""
+
+    quick: bool = False
+    count: int = 1000
+    seconds: float | None = None
+    deal_every: float = 120.0
+    stats_every: float = 600.0
+    pages: int = 4
+    history: int = 2
+    curve: tuple[int, ...] = ()
+    curve_seconds: float = 20.0
+    workers: int = WORKERS
+    sqlite: bool = True
+    postgres: bool | None = None
+    postgres_url: str | None = None
+
+
+def _measure(results: Results, label: str, bases: list[str], made: list[tuple[str, str, str]],
+             options: Options, seconds: float) -> None:
+    """The poll costs, the two mixes at `count` tables, then the capacity curve."""
+    tables = tables_for(made)
+    random.seed(7)
+    session = open_session(bases[0], tables[0])
+    warm_up(bases, tables[-8:], session)
+    poll_costs(results, label, bases[0], tables[-1], session)
+    count = options.count
+    for pages in dict.fromkeys((1, options.pages)):
+        name = f"{label}, {count} tables × {pages} game page{'s' if pages > 1 else ''} + " \
+               f"{VIEW_LINKS} view links"
+        log(f"tables: {name}, {seconds:.0f} s")
+        summarise(results, name, simulate(bases, tables[:count], session, seconds,
+                                          pages=pages, deal_every=options.deal_every,
+                                          stats_every=options.stats_every), count)
+        settle(bases, tables[0], session)
+    crossed: int | None = None
+    held: int | None = None
+    settle(bases, tables[0], session)
+    for step in options.curve:
+        name = f"{label}, curve: {step} tables × {options.pages} game pages + {VIEW_LINKS} " \
+               "view links"
+        log(f"tables: {name}, {options.curve_seconds:.0f} s")
+        p99 = summarise(results, name, simulate(
+            bases, tables[:step], session, options.curve_seconds, pages=options.pages,
+            deal_every=options.deal_every, stats_every=options.stats_every), step)
+        settle(bases, tables[0], session)
+        if p99 >= P99_TARGET_MS:
+            crossed = step
+            break  # further steps only queue more
+        held = step
+    if options.curve:
+        measured = (f"between {held or 0} and {crossed} tables" if crossed
+                    else f"not up to {options.curve[-1]} tables")
+        results.add(f"{label}: capacity, p99 crosses {P99_TARGET_MS:.0f} ms "
+                    f"({options.pages} game pages + {VIEW_LINKS} view links a table)",
+                    measured, "> 1000 tables", (held or 0) >= 1000,
+                    f"steps {', '.join(map(str, options.curve))} of "
+                    f"{options.curve_seconds:.0f} s; load average {load_average()}")
+
+
+@contextlib.contextmanager
+def own_database(server_url: str) -> Iterator[str]:
+    """A fresh database on the PostgreSQL server at `server_url`, dropped afterwards."""
+    import psycopg
+
+    name = f"scorekeeper_bench_{os.getpid()}_{int(time.time())}"
+    admin = server_url.replace("postgresql://", "postgresql+psycopg://", 1)
+    plain = admin.replace("postgresql+psycopg://", "postgresql://", 1)
+    with psycopg.connect(plain, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield plain.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(plain, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def run(quick: bool = False, options: Options | None = None) -> Results:
+    """SQLite with the default workers, then (full runs) PostgreSQL with as many."""
+    options = options or Options(quick=quick)
+    if options.quick and options.postgres is None:
+        options.postgres = False
     results = Results()
-    seconds = seconds or (20.0 if quick else 60.0)
-    with_postgres = (not quick) if with_postgres is None else with_postgres
-    if sqlite:
+    seconds = options.seconds or (20.0 if options.quick else 60.0)
+    if not options.quick and not options.curve:
+        options.curve = (500, 1000, 1500, 2000)
+    largest = max((options.count, *options.curve))
+    results.notes.append(f"machine load average at the start {load_average()}")
+    if options.sqlite:
         with temp_instance() as instance:
             init_db(instance)
-            log(f"tables: storing {count} games (SQLite)")
-            tables = tables_for(make_games(instance, count, "trix"))
-            with server(instance) as base:
-                log(f"tables: {count} tables for {seconds:.0f} s on SQLite, 4 workers")
-                summarise(results, "SQLite, 4 workers", simulate([base], tables, seconds,
-                                                                 deal_every), count)
-    if with_postgres:
-        with postgres() as url, temp_instance() as instance:
+            log(f"tables: storing {largest} tables (SQLite)")
+            made = make_tables(instance, largest, history=options.history)
+            with server(instance, workers=options.workers) as base:
+                _measure(results, f"SQLite, {options.workers} workers", [base], made, options,
+                         seconds)
+    if options.postgres is not False:
+        with postgres(options.postgres_url) as url, temp_instance() as instance:
             if url is None:
-                results.notes.append("PostgreSQL: no local server could be started; skipped")
+                results.notes.append("PostgreSQL: no --postgres-url and no local server "
+                                     "could be started; skipped")
                 return results
             init_db(instance, url)
-            log(f"tables: storing {count} games (PostgreSQL)")
-            tables = tables_for(make_games(instance, count, "trix", database_url=url))
-            with server(instance, database_url=url, workers=2) as first, \
-                    server(instance, database_url=url, workers=2) as second:
-                # two app processes (2 workers each), as two hosts would be: half the tables each
-                log(f"tables: {count} tables for {seconds:.0f} s on PostgreSQL, 2 servers")
-                summarise(results, "PostgreSQL, 2 servers × 2 workers",
-                          simulate([first, second], tables, seconds, deal_every), count)
+            log(f"tables: storing {largest} tables (PostgreSQL)")
+            made = make_tables(instance, largest, history=options.history, database_url=url)
+            with server(instance, database_url=url, workers=options.workers) as base:
+                _measure(results, f"PostgreSQL, {options.workers} workers", [base], made,
+                         options, seconds)
     return results
 
 
@@ -405,13 +658,31 @@ if __name__ == "__main__":
     from run import print_table
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--quick", action="store_true", help="SQLite, 20 s runs, no curve")
     parser.add_argument("--tables", type=int, default=1000)
-    parser.add_argument("--seconds", type=float)
+    parser.add_argument("--seconds", type=float, help="each mix's run (60 s; quick 20 s)")
+    parser.add_argument("--pages", type=int, default=4,
+                        help="scorekeeping pages a table in the variant (4)")
+    parser.add_argument("--history", type=int, default=2,
+                        help="finished games each table has played before (2)")
     parser.add_argument("--deal-every", type=float, default=120.0)
+    parser.add_argument("--stats-every", type=float, default=600.0)
+    parser.add_argument("--curve", default="",
+                        help="tables at each step of the capacity curve (full run: "
+                             "500,1000,1500,2000)")
+    parser.add_argument("--curve-seconds", type=float, default=20.0)
+    parser.add_argument("--workers", type=int, default=WORKERS)
+    parser.add_argument("--sqlite-only", action="store_true")
     parser.add_argument("--postgres-only", action="store_true")
-    parser.add_argument("--postgres", action="store_true")
-    options = parser.parse_args()
-    print_table(run(options.quick, count=options.tables, seconds=options.seconds,
-                    deal_every=options.deal_every, sqlite=not options.postgres_only,
-                    with_postgres=options.postgres or options.postgres_only or None))
+    parser.add_argument("--postgres-url", help="an existing PostgreSQL server: the bench "
+                        "creates its own database there and drops it after")
+    args = parser.parse_args()
+    chosen = Options(
+        quick=args.quick, count=args.tables, seconds=args.seconds, deal_every=args.deal_every,
+        stats_every=args.stats_every, pages=args.pages, history=args.history,
+        curve=tuple(int(n) for n in args.curve.split(",") if n.strip()),
+        curve_seconds=args.curve_seconds, workers=args.workers, sqlite=not args.postgres_only,
+        postgres=False if args.sqlite_only else (True if args.postgres_only
+                                                 or args.postgres_url else None),
+        postgres_url=args.postgres_url)
+    print_table(run(args.quick, chosen))

@@ -117,8 +117,8 @@ def database_uri(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
     engine = create_engine(uri)
     with engine.begin() as connection:
-        connection.execute(text("TRUNCATE games, limit_events, limit_slots, tables, players, "
-                                "seats RESTART IDENTITY CASCADE"))
+        connection.execute(text("TRUNCATE games, game_figures, limit_events, limit_slots, tables, "
+                                "players, seats RESTART IDENTITY CASCADE"))
     engine.dispose()
 
 

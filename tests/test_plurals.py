@@ -180,10 +180,10 @@ def test_a_refusal_counting_two_things(language: str, count: int, expected: str)
 
 
 def test_the_kingdom_of_two_contracts_uses_the_dual() -> None:
-    # "في كل مملكة 2 عقود" (issue 12): Trix Complex's two contracts a kingdom are a dual
+    # "في كل مملكة 2 طلبات" (issue 12): Trix Complex's two contracts a kingdom are a dual
     words = compiled("ar")
-    assert words.ngettext("%(num)d contract", "%(num)d contracts", 2) % {"num": 2} == "عقدان"
-    assert words.ngettext("%(num)d contract", "%(num)d contracts", 5) % {"num": 5} == "5 عقود"
+    assert words.ngettext("%(num)d contract", "%(num)d contracts", 2) % {"num": 2} == "طلبتان"
+    assert words.ngettext("%(num)d contract", "%(num)d contracts", 5) % {"num": 5} == "5 طلبات"
 
 
 # --- words as players say them ---------------------------------------------------------------

@@ -158,3 +158,133 @@ def test_pages_speak_the_browsers_language(tmp_path: Path, accept: str,
     page = app.test_client().get("/", headers={"Accept-Language": accept}).get_data(as_text=True)
     for text in expected:
         assert text in page
+
+
+# --- the seeds' own words (issue 22): each choice and its source is in GLOSSARY.md -----------
+
+
+def _strings(locale: str, context: str | None = None) -> dict[str, tuple[str, ...]]:
+    """msgid (a plural's singular) → its translated forms, in `context` (None: no context)."""
+    return {(message.id if isinstance(message.id, str) else message.id[0]):
+            ((message.string,) if isinstance(message.string, str) else tuple(message.string))
+            for message in _po(locale) if message.id and message.context == context}
+
+
+def test_hindi_says_trick_for_a_trick_and_hath_never() -> None:
+    # Seed 004 plays "कुल मिलाकर 20 हाथ" (20 deals) and says "कोई ट्रिक नहीं": हाथ for a trick
+    # reads as a deal there, so it is gone; a trick is ट्रिक
+    hindi = _strings("hi")
+    for key, texts in hindi.items():
+        for text in texts:
+            assert "हाथ" not in text, (key, text)
+            if re.search(r"\btricks?\b", key, re.IGNORECASE) and "{trick}" not in key:
+                assert "ट्रिक" in text, (key, text)
+    assert hindi["No Tricks"] == ("कोई ट्रिक नहीं",)
+    assert hindi["Trick 12"] == ("12वीं ट्रिक",)
+
+
+def test_hindi_trix_cannot_read_as_tricks() -> None:
+    hindi = _strings("hi")
+    assert hindi["Trix"] == ("तरिक्स",)
+    for key, texts in hindi.items():
+        for text in texts:
+            assert "ट्रिक्स" not in text, (key, text)
+            if re.search(r"\bTrix\b", key):
+                assert "तरिक्स" in text, (key, text)
+
+
+def test_hindi_turkish_king_contracts_as_seed_004_names_them() -> None:
+    hindi = _strings("hi")
+    names = {"No King of Hearts": "पान का बादशाह नहीं", "No Queens": "कोई बेगम नहीं",
+             "No Boys": "कोई बादशाह-गुलाम नहीं", "No Hearts": "कोई पान नहीं",
+             "No Last Two": "आख़िरी दो ट्रिक नहीं", "No Tricks": "कोई ट्रिक नहीं"}
+    for key, name in names.items():
+        assert hindi[key] == (name,), key
+    assert not any("नहीं लेना" in text for texts in hindi.values() for text in texts)
+
+
+def test_hindi_refusals_end_with_the_danda() -> None:
+    from babel.support import Translations
+
+    from scorekeeper.rules import Problem
+    from scorekeeper.words.labels import problem_text
+
+    with (TRANSLATIONS / "hi" / "LC_MESSAGES" / "messages.mo").open("rb") as handle:
+        hindi = Translations(handle)
+    problems = [Problem("counts", "sum_mismatch", {"total": 12, "expected": 13,
+                                                   "unit": "diamonds"}),
+                Problem("tricks[1]", "no_tricks_no_cards", {}),
+                Problem("contract", "game_finished", {})]
+    for problem in problems:
+        text = problem_text(problem, "diamonds", ("A", "B", "C", "D"), hindi.gettext,
+                            translate_plural=hindi.ngettext)
+        assert text.endswith("।") and not text.endswith(".।"), text
+    english = problem_text(problems[0], "diamonds", ("A", "B", "C", "D"))
+    assert english == "Diamonds add up to 12; there are 13 diamonds."
+
+
+def test_arabic_a_contract_is_a_talba() -> None:
+    # Seeds 000 and 002 say «طلبة» / «طلبات» for what the king chooses, never «عقد»
+    arabic = _strings("ar")
+    contract = re.compile(r"عقو?د")
+    for context in (None, "turkish-king"):
+        for key, texts in _strings("ar", context).items():
+            for text in texts:
+                assert not contract.search(text), (key, text)
+    assert arabic["Contract"] == ("الطلبة",)
+    assert arabic["%(num)d contract"][2] == "طلبتان"
+
+
+def test_arabic_joins_a_team_with_an_attached_wa() -> None:
+    from scorekeeper.words.labels import team_label
+
+    arabic = _strings("ar")
+    assert arabic["{first} & {second}"] == ("{first} و{second}",)
+    translate = dict(zip(arabic, (texts[0] for texts in arabic.values()), strict=True)).get
+    assert team_label(("سامي", "رامي", "لينا", "دانة"), 0,
+                      lambda text: translate(text) or text) == "سامي ولينا"
+
+
+def test_arabic_finished_games_take_their_plural() -> None:
+    forms = _strings("ar")["%(num)d finished"]
+    assert forms[3] == "%(num)d منتهيات"  # «3 منتهيات», not «3 منتهية»
+    assert len(set(forms)) >= 5
+
+
+def test_arabic_turkish_king_says_yad_for_a_hand() -> None:
+    # The glossary chose يد for Turkish King's hand: its pages never say جولة
+    from scorekeeper.words.labels import HAND_MESSAGES
+
+    hand = _strings("ar", "turkish-king")
+    assert set(hand) == HAND_MESSAGES
+    for key, texts in hand.items():
+        for text in texts:
+            assert "جول" not in text, (key, text)
+            if "deal" in key.lower() and "deals" not in key.lower():
+                assert "يد" in text, (key, text)
+    plain = _strings("ar")
+    turkish_only = [key for key in plain if re.search(r"\bhands?\b|declarer", key)
+                    and "Trix" not in key]
+    assert len(turkish_only) >= 3
+    for key in turkish_only:
+        for text in plain[key]:
+            assert "جول" not in text, (key, text)
+
+
+def test_russian_rules_page_gives_seed_003s_names() -> None:
+    seed = _strings("ru", "contract name in the rule texts")
+    assert seed["No Hearts"] == ("Без червей",)
+    assert seed["No Tricks"] == ("Без взяток",)
+    for key, texts in seed.items():
+        assert texts[0].startswith("Без") or key == "Trump", key
+    # the app's own names stay those of Russian King tables
+    assert _strings("ru")["No Hearts"] == ("Не брать червей",)
+
+
+def test_no_table_is_told_to_look_for_the_two_of_diamonds() -> None:
+    # "often the player holding the 2♦" is in no seed (RULES.md dropped it)
+    for locale in (*TRANSLATED, "en"):
+        for key, texts in _strings(locale).items():
+            assert "2♦" not in key, key
+            for text in texts:
+                assert "2♦" not in text, (locale, key)

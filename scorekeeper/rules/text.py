@@ -88,9 +88,9 @@ def clean_text(value: object, *, multiline: bool = False) -> str | None:
 def table_text(key: str, value: str | None) -> tuple[str | None, Problem | None]:
     """The game's `name` or `notes` cleaned as stored (None when empty), and the Problem when
     it is longer than its limit, or holds a lone surrogate."""
-    if value is not None and has_lone_surrogate(value):
-        return None, Problem(key, "lone_surrogate")
     text = clean_text(value, multiline=key == "notes") or None
+    if value is not None and has_lone_surrogate(value):
+        return text, Problem(key, "lone_surrogate")
     limit = TEXT_LIMITS[key]
     if text is not None and len(text) > limit:
         return text, Problem(key, "long_text", {"maximum": limit})

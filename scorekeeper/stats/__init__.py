@@ -1,13 +1,15 @@
 """Statistics across a table's games: pure Python over the rules engine (standard library and
 :mod:`scorekeeper.rules` only), so `scorekeeper stats` loads no web stack.
 
-Nothing is stored: :func:`compute` replays each game record through the engine and counts. It is
-:func:`combine` over each record's :func:`game_figures` (the replay, the costly step), so a
-caller may keep each game's figures and replay only the games that changed.
+:func:`compute` replays each game record through the engine and counts. It is :func:`combine`
+over each record's :func:`game_figures` (the replay, the costly step), so a caller may keep each
+game's figures and replay only the games that changed; :func:`figures_head` and
+:func:`stored_figures` let it keep them in a database (the web keeps them there by game and
+version, a cache made again from the record when missing).
 """
 
 from .compute import combine, compute
-from .figures import GameFigures, game_figures
+from .figures import GameFigures, figures_head, game_figures, stored_figures
 from .identity import player_key
 from .model import (
     ContractStats,
@@ -35,9 +37,11 @@ __all__ = [
     "can_double",
     "combine",
     "compute",
+    "figures_head",
     "game_figures",
     "load_records",
     "player_json",
     "player_key",
+    "stored_figures",
     "to_json",
 ]

@@ -8,10 +8,14 @@ game's figures (by the game's identity and version) pays for a changed game only
 A seat's deals of every contract are one flat row of ints, a *tally*, laid out per game kind
 (:data:`LAYOUTS`), added element by element when combined; a game keeps its four tallies packed
 as 32-bit ints (about 600 bytes a game), so a process can keep thousands.
+
+:func:`figures_head` and :func:`stored_figures` turn figures into what a database keeps (a short
+JSON text beside the packed tallies) and back, without the record or a replay.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from array import array
 from collections.abc import Mapping, Sequence
@@ -140,10 +144,15 @@ def _moment(record: Record) -> tuple[str | None, datetime | None]:
     """When the game was played: created_at (a table plays one game after another, and an edit
     or a rename long after must not move it), else updated_at."""
     text = record.created_at or record.updated_at
+    return text, _when(text)
+
+
+def _when(text: str | None) -> datetime | None:
+    """The record's time stamp, timezone-aware (a naive stamp is UTC)."""
     if text is None:
-        return None, None
+        return None
     moment = datetime.fromisoformat(text)  # the loader checked it parses
-    return text, moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _tallies(result: Replay) -> bytes:
@@ -185,3 +194,44 @@ def game_figures(record: Record) -> GameFigures:
         winners=result.winners or (),
         tallies=_tallies(result),
     )
+
+
+FIGURES_FORMAT: Final = 1
+"""The layout of :func:`figures_head` and of the packed tallies; figures stored in another
+are made again from the record."""
+
+
+def figures_head(figures: GameFigures) -> str:
+    """Everything of the figures but the tallies, as compact JSON text (a database keeps it
+    beside :attr:`GameFigures.tallies`)."""
+    return json.dumps([FIGURES_FORMAT, figures.game, figures.partnership, figures.names,
+                       figures.keys, figures.time, figures.finished, figures.totals,
+                       figures.team_totals, figures.winners],
+                      ensure_ascii=False, separators=(",", ":"))
+
+
+def stored_figures(head: str, tallies: bytes) -> GameFigures | None:
+    """The figures :func:`figures_head` and the tallies describe; None when they were written
+    in another format or do not fit together (then the caller makes them from the record)."""
+    try:
+        values = json.loads(head)
+        (form, game, partnership, names, keys, time, finished, totals, team_totals,
+         winners) = values
+        if form != FIGURES_FORMAT or len(tallies) != (
+                len(SEATS) * LAYOUTS[game].size * array(_PACKED).itemsize):
+            return None
+        return GameFigures(
+            game=sys.intern(game),
+            partnership=bool(partnership),
+            names=tuple(sys.intern(name) for name in names),
+            keys=tuple(sys.intern(key) for key in keys),
+            time=time,
+            when=_when(time),
+            finished=bool(finished),
+            totals=tuple(totals),
+            team_totals=None if team_totals is None else (team_totals[0], team_totals[1]),
+            winners=tuple(winners),
+            tallies=bytes(tallies),
+        )
+    except (ValueError, TypeError, KeyError, IndexError):
+        return None

@@ -106,6 +106,20 @@ def enter_deal(row: GameRow, current: Replay, entry: Entry) -> Outcome:
     return Saved(evaluation.after)
 
 
+def holds_entry(row: GameRow, current: Replay, entry: Entry) -> bool | None:
+    """After a save whose answer was lost (a timeout, a dropped connection): whether the game
+    holds it. True: exactly this entry is deal `number`; False: another entry is (another
+    phone's); None: nothing was saved in its place (a correction: the game is as the form
+    found it), so far."""
+    index = entry.number - 1
+    if not 0 <= index < len(row.deals) or (entry.editing and entry.version == row.version):
+        return None
+    if not entry.editing and entry.version == row.version:
+        return None  # the game has not changed since the form was made
+    evaluation = evaluate(current.game, entry.raw, index if entry.editing else None)
+    return _holds(row, index, evaluation.deal)
+
+
 def undo_deal(row: GameRow, current: Replay, number: int, version: int) -> Outcome:
     """Remove the last deal, `number`; a second tap of the same undo changes nothing."""
     count = len(current.game.deals)

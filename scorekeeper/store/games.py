@@ -70,6 +70,7 @@ def version_by_view_token(token: str) -> int | None:
 
 
 VERSION_BY_TOKEN = select(GameRow.version).where(GameRow.token == bindparam("token"))
+"""Only the version of the game behind a scorekeeper link (a game page's follow poll)."""
 
 
 def version_by_token(token: str) -> int | None:

@@ -12,6 +12,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -61,6 +62,23 @@ class GameRow(Base):
     continues_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The game this one continues (a rematch: same players, game and rules), if any; unique,
     so a finished game is continued once however many taps ask at once."""
+
+
+class FiguresRow(Base):
+    """A game's share of its table's statistics (`scorekeeper.stats.GameFigures`) as of one
+    version of the game: a cache, made again from the game's record when missing, stale (an
+    older version) or written in another format; shared by every worker and host."""
+
+    __tablename__ = "game_figures"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    """The game's version the figures were made from."""
+    head: Mapped[str] = mapped_column(Text)
+    """`stats.figures_head`: everything but the tallies, as JSON text."""
+    tallies: Mapped[bytes] = mapped_column(LargeBinary)
+    """The seats' tallies, packed (`GameFigures.tallies`)."""
 
 
 class TableRow(Base):

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..rules import NotARecordError, Record, RuleError
 from ..rules.record import dump_record, parse_json, record_from_json
+from ..rules.text import repaired
 from . import limits
 from .db import db
 from .games import record_of, row_of
@@ -148,7 +149,30 @@ def exportable(rows: Iterable[GameRow]) -> list[GameRow]:
     return [row for row in rows if row.first is not None]
 
 
+@dataclass(frozen=True)
+class Backup:
+    """Games as a JSON array of records (`body`, always encodable: a lone surrogate stored
+    before text was checked reads U+FFFD), how many it holds, and how many games it left out
+    because their stored deals no longer replay (`damaged`)."""
+
+    body: str
+    games: int
+    damaged: int
+
+
+def backup_of(rows: Iterable[GameRow]) -> Backup:
+    """Games as a JSON array of records with the engine's derived values (a backup); a game
+    that cannot be replayed is left out and counted, never the end of the backup."""
+    records, damaged = [], 0
+    for row in exportable(rows):
+        try:
+            records.append(dump_record(record_of(row), derived=True))
+        except (ValueError, KeyError, TypeError, IndexError):
+            damaged += 1
+    body = json.dumps(records, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return Backup(repaired(body), len(records), damaged)
+
+
 def records_json(rows: Iterable[GameRow]) -> str:
     """Games as a JSON array of records with the engine's derived values (a backup)."""
-    records = [dump_record(record_of(row), derived=True) for row in exportable(rows)]
-    return json.dumps(records, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return backup_of(rows).body

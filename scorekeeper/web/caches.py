@@ -5,7 +5,9 @@ may keep it as long as it likes and never serves another's stale state.
 - a game's history table, by (game, version, language, link kind): the same for every phone;
 - a game's share of its table's statistics, by (token, version), and a table's statistics by
   the (token, version) of each of its games: a saved deal makes only that game's figures
-  afresh.
+  afresh. The figures are also kept in the database by (game, version)
+  (:mod:`scorekeeper.store.figures`), so a process that has none of them reads them there,
+  and only the games nobody has stored at their version are replayed, once for every worker.
 """
 
 from __future__ import annotations
@@ -20,7 +22,16 @@ from flask import get_template_attribute, request
 from markupsafe import Markup
 
 from ..rules import Replay, replay
-from ..stats import GameFigures, TableStats, combine, game_figures
+from ..stats import (
+    GameFigures,
+    TableStats,
+    combine,
+    figures_head,
+    game_figures,
+    stored_figures,
+)
+from ..store.figures import Stored, store_figures
+from ..store.figures import stored_figures as figures_in_database
 from ..store.games import game_of, record_of
 from ..store.models import GameRow, TableRow
 from ..store.tables import GameStamp, game_stamps, games_by_id
@@ -90,8 +101,9 @@ def history_rows(row: GameRow, result: Replay, partnership: bool, editable: bool
     return found
 
 
-FIGURES_KEPT = 20_000
-"""Games whose statistics figures a process keeps (about 1 kB each)."""
+FIGURES_KEPT = 4_000
+"""Games whose statistics figures a process keeps (about 1 kB each; the database keeps them
+all, so a process needs only the tables read lately)."""
 
 _figures: Kept[tuple[str, int], GameFigures] = Kept(FIGURES_KEPT)
 _statistics: Kept[bytes, TableStats] = Kept(64)
@@ -106,17 +118,28 @@ def _games_key(games: Sequence[tuple[str, int]]) -> bytes:
 
 def _figures_of(table: TableRow, stamps: Sequence[GameStamp]
                 ) -> tuple[list[tuple[str, int]], list[GameFigures]]:
-    """Each game's (token, version) and figures, read and replayed only for the games this
-    process has not kept at their version (a game saved since the stamps were read: its newer
-    version; a game deleted since: left out)."""
+    """Each game's (token, version) and figures: kept by this process, else stored in the
+    database at that version, else read and replayed (and stored for every process); a game
+    saved since the stamps were read: its newer version; a game deleted since: left out."""
     found: dict[int, tuple[str, int, GameFigures | None]] = {
         stamp.id: (stamp.token, stamp.version, _figures.get((stamp.token, stamp.version)))
         for stamp in stamps}
     missing = [game_id for game_id, (_, _, figures) in found.items() if figures is None]
+    stored = figures_in_database(missing) if missing else {}
+    for game_id, held in stored.items():
+        token, version, _ = found[game_id]
+        kept = stored_figures(held.head, held.tallies) if held.version == version else None
+        if kept is not None:
+            _figures.put((token, version), kept)
+            found[game_id] = (token, version, kept)
+    missing = [game_id for game_id, (_, _, figures) in found.items() if figures is None]
+    made_now: list[Stored] = []
     for row in games_by_id(table, missing):
         made = game_figures(record_of(row))
         _figures.put((row.token, row.version), made)
         found[row.id] = (row.token, row.version, made)
+        made_now.append(Stored(row.id, row.version, figures_head(made), made.tallies))
+    store_figures(made_now)
     games = [found[stamp.id] for stamp in stamps]
     return ([(token, version) for token, version, figures in games if figures is not None],
             [figures for _, _, figures in games if figures is not None])

@@ -18,9 +18,12 @@ from flask_babel import get_locale, get_translations, lazy_gettext
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-__all__ = ["LANGUAGES", "LANGUAGE_NAMES", "RTL_LANGUAGES", "choose_language", "current_language",
+from ..words.labels import WORD_CONTEXTS
+
+__all__ = ["LANGUAGES", "LANGUAGE_NAMES", "LANGUAGE_PARAMETER", "RTL_LANGUAGES",
+           "asked_language", "choose_language", "current_language",
            "direction", "gettext", "init_app", "lazy_gettext", "live_etag", "ngettext",
-           "plural_form", "select_locale"]
+           "pgettext", "plural_form", "select_locale", "use_words_of"]
 
 LANGUAGE_NAMES = {"ar": "العربية", "en": "English", "tr": "Türkçe", "ru": "Русский",
                   "hi": "हिन्दी"}
@@ -30,6 +33,8 @@ RTL_LANGUAGES = frozenset({"ar"})
 """Languages written right to left."""
 DEFAULT_LANGUAGE = "en"
 LANGUAGE_COOKIE = "lang"
+LANGUAGE_PARAMETER = "lang"
+"""`?lang=xx` on any address: that language, remembered as the switch remembers it."""
 
 
 def direction(language: str) -> str:
@@ -38,11 +43,14 @@ def direction(language: str) -> str:
 
 
 @lru_cache(maxsize=256)
-def choose_language(chosen: str | None, accept_language: str | None) -> str:
-    """The language the reader chose (cookie), else the browser's best match, else English."""
-    if chosen in LANGUAGES:
-        assert chosen is not None
-        return chosen
+def choose_language(chosen: str | None, accept_language: str | None,
+                    asked: str | None = None) -> str:
+    """The language a link asked for (`?lang=`), else the one the reader chose (cookie), else
+    the browser's best match, else English."""
+    for code in (asked, chosen):
+        if code in LANGUAGES:
+            assert code is not None
+            return code
     accepted = parse_accept_header(accept_language, LanguageAccept)
     return accepted.best_match(LANGUAGES) or DEFAULT_LANGUAGE
 
@@ -50,7 +58,14 @@ def choose_language(chosen: str | None, accept_language: str | None) -> str:
 def select_locale() -> str:
     """Flask-Babel's locale selector: `choose_language` for this request."""
     return choose_language(request.cookies.get(LANGUAGE_COOKIE),
-                           request.headers.get("Accept-Language"))
+                           request.headers.get("Accept-Language"),
+                           asked_language())
+
+
+def asked_language() -> str | None:
+    """The language this request's `?lang=` names, if it names one of the app's."""
+    asked = request.args.get(LANGUAGE_PARAMETER)
+    return asked if asked in LANGUAGES else None
 
 
 def current_language() -> str:
@@ -73,9 +88,28 @@ def translations() -> NullTranslations:
     return found
 
 
+def use_words_of(game: str) -> None:
+    """This request shows `game`: its messages in words of its own (Turkish King's deal is a
+    hand) are translated in its context."""
+    g.word_context = game if game in WORD_CONTEXTS else None
+
+
+def _translate(string: str) -> str:
+    """`string` in the reader's language, in the request's game context where it has one."""
+    context: str | None = g.get("word_context") if has_request_context() else None
+    if context is not None and string in WORD_CONTEXTS[context]:
+        return translations().upgettext(context, string)
+    return translations().ugettext(string)
+
+
+def pgettext(context: str, string: str) -> str:
+    """`string` in the reader's language, as said in `context`."""
+    return translations().upgettext(context, string)
+
+
 def gettext(string: str, **variables: Any) -> str:
     """`string` in the reader's language, %-formatted with `variables` when there are any."""
-    text = translations().ugettext(string)
+    text = _translate(string)
     return text % variables if variables else text
 
 
@@ -94,6 +128,6 @@ def plural_form(singular: str, plural: str, num: int) -> str:
 def init_app(app: Flask) -> None:
     """Templates translate through the request's catalogue too (Jinja's newstyle gettext)."""
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
-        lambda string: translations().ugettext(string),
+        _translate,
         lambda singular, plural, num: translations().ungettext(singular, plural, num),
         newstyle=True)

@@ -1,22 +1,27 @@
-"""A shortcut for the live view's poll when nothing changed (most of a server's requests).
+"""A shortcut for the polls of an unchanged game (most of a server's requests).
 
-Every viewer's phone asks `/v/<view_token>/live` every few seconds, with the version it shows
-(`?v=` from htmx, `If-None-Match` from the browser cache). While the game is unchanged the answer
-is an empty 304 or 204; this WSGI middleware gives it with one indexed lookup of the version and
-none of the rest of a Flask request (no view function, no session save, no after-request hooks).
+Every phone showing a game asks every few seconds whether it changed, with the version it shows:
+a view link `/v/<view_token>/live` (`?v=` from htmx, `If-None-Match` from the browser cache)
+and a scorekeeping page `/g/<token>/live?v=` (htmx only). While the game is unchanged the
+answer is an empty 304 or 204; this WSGI middleware gives it with one indexed lookup of the
+version and none of the rest of a Flask request (no view function, no session save, no
+after-request hooks).
 
 It answers only what Flask would answer the same way:
 
-- the ETag comes from the function the live view uses (`languages.live_etag`) with the reader's
+- the tag comes from the function the views use (`languages.live_etag`) with the reader's
   language from the function Flask-Babel's selector uses (`languages.choose_language`); with an
   access code set, the app's own check runs on the session in a request context;
-- the headers are copied from Flask's own 304/204 for this route, recorded the first time one
+- a scorekeeping page's poll is answered only when htmx sends it, as the view requires (else
+  Flask sends the browser to the game page);
+- the headers are copied from Flask's own 304/204 for each route, recorded the first time one
   passes through each worker; until then, and for everything else, Flask answers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -24,9 +29,9 @@ from flask import Flask
 from werkzeug.http import HTTP_STATUS_CODES, parse_cookie, parse_etags
 
 from ..store.db import db
-from ..store.games import VERSION_BY_VIEW_TOKEN, is_token
+from ..store.games import VERSION_BY_TOKEN, VERSION_BY_VIEW_TOKEN, is_token
 from .access import has_access
-from .languages import LANGUAGE_COOKIE, choose_language, live_etag
+from .languages import LANGUAGE_COOKIE, LANGUAGE_PARAMETER, choose_language, live_etag
 
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
@@ -36,52 +41,77 @@ _OWN_HEADERS = frozenset({"etag", "date", "server", "set-cookie", "content-lengt
                           "connection"})
 
 
+@dataclass(frozen=True)
+class _Poll:
+    """One polled route: its path's prefix, the read of its game's version by the token, and
+    how it is asked."""
+
+    prefix: str
+    version: Any  # a SELECT of the version by :token
+    etag: bool
+    """The view link's: an ETag on the answer, and If-None-Match (304) besides `?v=` (204)."""
+    htmx_only: bool
+    """The scorekeeping page's: Flask answers anything but an htmx request otherwise."""
+
+
+POLLS = (_Poll("/v/", VERSION_BY_VIEW_TOKEN, etag=True, htmx_only=False),
+         _Poll("/g/", VERSION_BY_TOKEN, etag=False, htmx_only=True))
+
+
 class LivePollShortcut:
-    """WSGI middleware: 304/204 for an unchanged live view without running the Flask app."""
+    """WSGI middleware: 304/204 for an unchanged game's poll without running the Flask app."""
 
     def __init__(self, app: Flask, wsgi_app: WSGIApp) -> None:
         self.app = app
         self.wsgi_app = wsgi_app
-        self.headers: dict[int, list[tuple[str, str]]] = {}
-        self.weak = True  # as Flask's own ETag for this route, once one has been seen
+        # Flask's own headers per (route, status), as first seen in this worker
+        self.headers: dict[tuple[str, int], list[tuple[str, str]]] = {}
+        self.weak = True  # as Flask's own ETag for the view link's poll, once one has been seen
         self.engine: Any = None
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse
                  ) -> Iterable[bytes]:
         path = environ.get("PATH_INFO", "")
-        if (environ.get("REQUEST_METHOD") != "GET" or not path.startswith("/v/")
-                or not path.endswith("/live")):
+        if environ.get("REQUEST_METHOD") != "GET" or not path.endswith("/live"):
             return self.wsgi_app(environ, start_response)
+        poll = next((poll for poll in POLLS if path.startswith(poll.prefix)), None)
         token = path[3:-5]
-        if not is_token(token):  # let Flask answer 404 (PostgreSQL refuses NUL bytes)
+        if poll is None or not is_token(token):  # let Flask answer (404: PostgreSQL refuses
+            return self.wsgi_app(environ, start_response)  # NUL bytes)
+        if poll.htmx_only and (environ.get("HTTP_HX_REQUEST") != "true"
+                               or environ.get("HTTP_HX_BOOSTED")):
             return self.wsgi_app(environ, start_response)
-        status, tag = self._unchanged(environ, token)
-        if status is None or status not in self.headers:
-            return self._through_flask(environ, start_response)
-        etag = f'W/"{tag}"' if self.weak else f'"{tag}"'
-        start_response(f"{status} {HTTP_STATUS_CODES[status]}",
-                       [*self.headers[status], ("ETag", etag)])
+        status, tag = self._unchanged(environ, poll, token)
+        headers = None if status is None else self.headers.get((poll.prefix, status))
+        if status is None or headers is None:
+            return self._through_flask(environ, start_response, poll)
+        if poll.etag:
+            headers = [*headers, ("ETag", f'W/"{tag}"' if self.weak else f'"{tag}"')]
+        start_response(f"{status} {HTTP_STATUS_CODES[status]}", headers)
         return [b""]
 
-    def _unchanged(self, environ: dict[str, Any], token: str) -> tuple[int | None, str]:
-        """(304 or 204, the tag) when the viewer shows the current version, else (None, "").
+    def _unchanged(self, environ: dict[str, Any], poll: _Poll, token: str
+                   ) -> tuple[int | None, str]:
+        """(304 or 204, the tag) when the phone shows the current version, else (None, "").
 
         Nothing here needs Flask's request or locale machinery: the query, If-None-Match and
         the language (by the function Flask-Babel's selector calls) come from the environ. Only
         an access code needs the session, so only then is a request context built."""
         if self.app.config.get("ACCESS_CODE") and not self._has_access(environ):
             return None, ""
-        shown = next((value for key, value in parse_qsl(environ.get("QUERY_STRING", ""),
-                                                         keep_blank_values=True)
-                      if key == "v"), None)
-        if_none_match = parse_etags(environ.get("HTTP_IF_NONE_MATCH"))
+        query: dict[str, str] = {}
+        for key, value in parse_qsl(environ.get("QUERY_STRING", ""), keep_blank_values=True):
+            query.setdefault(key, value)  # the first, as Flask's request.args.get takes it
+        shown, asked = query.get("v"), query.get(LANGUAGE_PARAMETER)
+        if_none_match = parse_etags(environ.get("HTTP_IF_NONE_MATCH") if poll.etag else None)
         if not shown and not if_none_match:
             return None, ""
-        version = self._version(token)
+        version = self._version(poll, token)
         if version is None:
             return None, ""
         chosen = parse_cookie(environ.get("HTTP_COOKIE")).get(LANGUAGE_COOKIE)
-        tag = live_etag(version, choose_language(chosen, environ.get("HTTP_ACCEPT_LANGUAGE")))
+        tag = live_etag(version, choose_language(chosen, environ.get("HTTP_ACCEPT_LANGUAGE"),
+                                                 asked))
         if if_none_match.contains_weak(tag):  # If-None-Match compares weakly
             return 304, tag
         if shown == tag:
@@ -93,26 +123,27 @@ class LivePollShortcut:
         with self.app.request_context(environ):
             return has_access()
 
-    def _version(self, token: str) -> int | None:
-        """The game's version by its view token (one indexed read), or None."""
+    def _version(self, poll: _Poll, token: str) -> int | None:
+        """The game's version by the route's token (one indexed read), or None."""
         if self.engine is None:
             with self.app.app_context():
                 self.engine = db.engine
         with self.engine.connect() as connection:
-            version = connection.execute(VERSION_BY_VIEW_TOKEN,
-                                         {"token": token}).scalar_one_or_none()
+            version = connection.execute(poll.version, {"token": token}).scalar_one_or_none()
         return None if version is None else int(version)
 
-    def _through_flask(self, environ: dict[str, Any], start_response: StartResponse
-                       ) -> Iterable[bytes]:
-        """Let Flask answer; remember the headers of its first 304 and first 204."""
+    def _through_flask(self, environ: dict[str, Any], start_response: StartResponse,
+                       poll: _Poll) -> Iterable[bytes]:
+        """Let Flask answer; remember the headers of its first 304 and first 204 (per route)."""
 
         def recording(status: str, headers: list[tuple[str, str]], *args: Any) -> Any:
             code = int(status.split()[0])
-            if code in (204, 304) and code not in self.headers:
-                self.headers[code] = [(k, v) for k, v in headers
-                                      if k.lower() not in _OWN_HEADERS]
-                self.weak = any(k.lower() == "etag" and v.startswith("W/") for k, v in headers)
+            if code in (204, 304) and (poll.prefix, code) not in self.headers:
+                self.headers[poll.prefix, code] = [(k, v) for k, v in headers
+                                                   if k.lower() not in _OWN_HEADERS]
+                if poll.etag:
+                    self.weak = any(k.lower() == "etag" and v.startswith("W/")
+                                    for k, v in headers)
             return start_response(status, headers, *args)
 
         return self.wsgi_app(environ, recording)

@@ -18,7 +18,7 @@ from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_P
 from ..words import labels
 from ..words.chart import chart_summary, running_totals_svg
 from ..words.takes import short_takes
-from .languages import current_language, direction, gettext, plural_form
+from .languages import current_language, direction, gettext, pgettext, plural_form
 
 
 def field_label(contract: str, path: str, players: Sequence[str]) -> str:
@@ -45,6 +45,16 @@ def game_name(game: str) -> str:
 def contract_name(contract: str) -> str:
     """The contract's display name in the reader's language."""
     return labels.contract_label(contract, gettext)
+
+
+def seed_name(contract: str) -> str:
+    """The contract's name as the rule text the reader's tables learn from writes it, where it
+    differs from the app's name (Russian «Без червей» beside «Не брать червей»); else ""."""
+    english = labels.SEED_NAMES.get(contract)
+    if english is None:
+        return ""
+    name = pgettext(labels.SEED_NAME_CONTEXT, english)
+    return "" if name == contract_name(contract) else name
 
 
 def takes(deal: Any, players: Sequence[str]) -> str:
@@ -99,6 +109,17 @@ def winner_names(result: Replay) -> list[str]:
     if result.winning_teams is not None:
         return [labels.team_label(players, team, gettext) for team in result.winning_teams]
     return [players[seat] for seat in result.winners]
+
+
+def card_totals(result: Replay) -> list[tuple[Markup | str, str]]:
+    """A game card's totals, highest first: the teams' in a partnership, else the players'
+    (each name isolated), with their signs."""
+    players = result.game.players
+    if result.team_totals is not None:
+        teams = result.team_totals
+        return [(team_name(players, team), signed(teams[team]))
+                for team in team_standings(result)]
+    return [(bidi(players[seat]), signed(result.totals[seat])) for seat in standings(result)]
 
 
 def signed(value: int) -> str:
@@ -161,6 +182,7 @@ def http_message(code: int) -> str:
 
 TEMPLATE_GLOBALS: dict[str, Any] = {
     "contract_name": contract_name,
+    "seed_name": seed_name,
     "game_name": game_name,
     "reason_label": reason_label,
     "field_label": field_label,

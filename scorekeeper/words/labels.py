@@ -60,6 +60,73 @@ NATIVE_NAMES: dict[str, str] = {
 }
 """Contract id → the name the game's home table uses (RULES.md); a proper name, not translated."""
 
+
+def pgettext(context: str, text: str) -> str:
+    """Mark `text` for the catalogues under `context` (Babel extracts ``pgettext`` calls as
+    message context and id); return it unchanged. The caller translates it in that context."""
+    del context
+    return text
+
+
+SEED_NAME_CONTEXT = "contract name in the rule texts"
+SEED_NAMES: dict[str, str] = {
+    "trump": pgettext("contract name in the rule texts", "Trump"),
+    "no-king": pgettext("contract name in the rule texts", "No King of Hearts"),
+    "no-queens": pgettext("contract name in the rule texts", "No Queens"),
+    "no-boys": pgettext("contract name in the rule texts", "No Boys"),
+    "no-hearts": pgettext("contract name in the rule texts", "No Hearts"),
+    "no-last-two": pgettext("contract name in the rule texts", "No Last Two"),
+    "no-tricks": pgettext("contract name in the rule texts", "No Tricks"),
+}
+"""Contract id → its name as the rule text a language's tables learn from writes it (Russian
+seed 003: «Без червей», «Без взяток»); the rules page shows it beside the app's name where the
+two differ (GLOSSARY.md)."""
+
+HAND_CONTEXT = "turkish-king"
+"""The message context of a game whose deal is a hand (Arabic يد)."""
+HAND_MESSAGES = frozenset({
+    pgettext("turkish-king", "Deal"),
+    pgettext("turkish-king", "Deal %(n)d"),
+    pgettext("turkish-king", "Deal %(n)d of %(total)d"),
+    pgettext("turkish-king", "Deal %(number)d saved."),
+    pgettext("turkish-king", "Deal %(number)d changed."),
+    pgettext("turkish-king", "Deal %(number)d restored."),
+    pgettext("turkish-king", "Deal %(number)d was removed."),
+    pgettext("turkish-king", "Deal %(number)d was already entered on another phone; yours "
+                             "was not saved. Check the history."),
+    pgettext("turkish-king", "Deal %(number)d was saved on another phone. This form is out of "
+                             "date: cancel to see the game."),
+    pgettext("turkish-king", "Restore deal %(n)d"),
+    pgettext("turkish-king", "Undo deal %(n)d"),
+    pgettext("turkish-king", "Save deal"),
+    pgettext("turkish-king", "No deals yet."),
+    pgettext("turkish-king", "Each cell: the deal's score, and below it the running total."),
+    pgettext("turkish-king", "After deal {number} of {total}: {totals}"),
+    pgettext("turkish-king", "The game changed on another phone; this deal was not saved."),
+    pgettext("turkish-king", "The game changed on another phone; deal %(number)d was not "
+                             "restored."),
+    pgettext("turkish-king", "The game changed on another phone. Check the current state and "
+                             "enter the deal again if it is still missing."),
+    pgettext("turkish-king", "The game has not started yet. This page follows it as soon as "
+                             "the first deal is entered."),
+    pgettext("turkish-king", "Every deal of this game will be gone for good."),
+    pgettext("turkish-king", "This change would make deal %(number)d illegal: %(reason)s"),
+    pgettext("turkish-king", "{field}: the game is finished; no more deals"),
+    pgettext("turkish-king", "The game is finished after its last deal. The highest total "
+                             "wins; equal totals share the win."),
+    pgettext("turkish-king", "The game is finished after its last deal. Everyone whose total "
+                             "is above zero wins (is out); below zero is sunk. If all four end "
+                             "at zero, nobody wins."),
+    pgettext("turkish-king", "%(reason)s The deal may have been saved: tap Save again, it is "
+                             "never saved twice."),
+    pgettext("turkish-king", "Editing a past deal checks every later deal again; a change "
+                             "that would make a later deal illegal is refused."),
+})
+"""Messages that name a deal, each also in the context of Turkish King, whose deal is a hand:
+its pages say يد in Arabic, as the glossary chose (English keeps "deal")."""
+WORD_CONTEXTS: dict[str, frozenset[str]] = {HAND_CONTEXT: HAND_MESSAGES}
+"""Game id → the messages it says in words of its own (translated in its context)."""
+
 APP_NAME = N_("Scorekeeper")
 APP_FULL_NAME = N_("Scorekeeper — Trix, Trix Complex, Turkish King")
 APP_DESCRIPTION = N_("Keep score at a real card table: Trix, Trix Complex and Turkish King.")
@@ -112,6 +179,8 @@ FIELD_LABELS: dict[tuple[str, str], str] = {
 """(contract, field of its deal) → what the deal form calls it."""
 
 CONTRACT_FIELD = N_("Contract")
+SENTENCE_END = N_("{sentence}.")
+"""A refusal closed as a sentence in the reader's script (Hindi "।")."""
 TEAM = N_("{first} & {second}")
 
 def contract_label(contract_id: str, translate: Translate = identity) -> str:
@@ -264,6 +333,6 @@ def problem_text(problem: Problem, contract: str, players: Sequence[str],
     if isinstance(seat, int) and 0 <= seat < len(players):  # a refusal about one player
         problem = Problem(problem.field, problem.code, {**problem.params, "name": players[seat]})
     text = problem.render(translate, field_label=label, translate_plural=translate_plural)
-    if text and text[-1] not in ".!?؟":
-        text += "."
+    if text and text[-1] not in ".!?؟।":
+        text = translate(SENTENCE_END).format(sentence=text)
     return text[:1].upper() + text[1:]

@@ -116,6 +116,25 @@ def running_wins_svg(running: RunningWins, translate: Translate = identity, rtl:
                 id_prefix)
 
 
+SPREAD = 3.0
+"""Pixels between lines that have the same wins after a game: drawn side by side there (in
+the standings' order), so no line hides another."""
+
+
+def _shifts(lines: Lines, drawn: Sequence[int]) -> list[list[float]]:
+    """Per line, per game drawn: how far it is moved up or down from its exact height, so the
+    lines that meet there are spread around it, none drawn over another."""
+    shifts = [[0.0] * len(drawn) for _ in lines]
+    for column, game in enumerate(drawn):
+        meeting: dict[int, list[int]] = {}
+        for index, (_, line) in enumerate(lines):
+            meeting.setdefault((0, *line)[game], []).append(index)
+        for together in meeting.values():
+            for rank, index in enumerate(together):
+                shifts[index][column] = (rank - (len(together) - 1) / 2) * SPREAD
+    return shifts
+
+
 def _x_labels(games: int) -> Sequence[int]:
     return range(0, games + 1, _round_step(games, 6))
 
@@ -162,10 +181,12 @@ def _svg(lines: Lines, title: str, summary: str, no_games: str, rtl: bool,
     canvas.parts.append("</g>")
 
     drawn = _sampled(games)
+    shifts = _shifts(lines, drawn)
     for index, (name, line) in enumerate(lines if games else ()):
         colour, dash, _ = _style(index)
         values = (0, *line)
-        points = canvas.points([(x_of(game), y_of(values[game])) for game in drawn])
+        points = canvas.points([(x_of(game), y_of(values[game]) + shift)
+                                for game, shift in zip(drawn, shifts[index], strict=True)])
         marker = f"url(#{id_prefix}-m{index})"
         marks = (f'marker-start="{marker}" marker-mid="{marker}" ' if games <= MARKED_GAMES
                  else "")

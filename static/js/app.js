@@ -48,6 +48,24 @@
     return (form && form.querySelector(".net-error")) || document.getElementById("net-error");
   }
 
+  /* A save that got no answer may still have been stored (a late answer): ask the server
+   * what it holds before saying anything. Held: its page says so; else "Not saved" is true
+   * (a save sent again is never stored twice). */
+  function ask(form, slot, words, reason) {
+    var headers = JSON.parse(document.body.getAttribute("hx-headers") || "{}");
+    function say(key) {
+      slot.textContent = words.getAttribute(key).replace("{}", reason);
+      slot.hidden = false;
+    }
+    headers["HX-Request"] = "true";
+    fetch(form.getAttribute("data-check"), {method: "POST", body: new FormData(form),
+                                           headers: headers, credentials: "same-origin"})
+      .then(function (answer) { if (!answer.ok) { throw answer; } return answer.json(); })
+      .then(function (answer) {
+        if (answer.go) { location.assign(answer.go); } else { say("data-save"); }
+      }).catch(function () { say("data-unsure"); });
+  }
+
   function failed(event) {
     var elt = event.detail.elt, status = event.detail.xhr ? event.detail.xhr.status : 0;
     var words = document.getElementById("net-error"), slot = slotOf(elt);
@@ -55,6 +73,10 @@
     if (!words || elt.closest("[data-quiet]")) { return; }
     var reason = words.getAttribute("data-" + (event.type === "htmx:timeout" ? "timeout"
       : !status ? "offline" : status === 429 ? "busy" : status >= 500 ? "server" : "stale"));
+    if (elt.hasAttribute("data-check") && (status === 0 || status >= 429)) {
+      ask(elt, slot, words, reason);
+      return;
+    }
     if (fields) {  /* a preview's: only why (nothing was being saved) */
       fields = fields.closest("form");
       fields.classList.add("stale");

@@ -66,6 +66,14 @@ def pick(player: Player, names: list[str], first_seat: int = 0) -> None:
         player.check(f"seat {seat + 1} picked")
 
 
+def clear_seats(player: Player) -> None:
+    """Free the seats the page filled with the last game's four, one tap each."""
+    page = player.page
+    while page.locator('.seats button[name="remove"]').count():
+        page.click('.seats button[name="remove"][value="0"]')
+        player.settle()
+
+
 def seats_shown(page: Page) -> list[str]:
     return [text.strip() for text in page.locator(".seats .seat-name").all_inner_texts()]
 
@@ -91,6 +99,8 @@ def test_roster_pick_and_rematch_in_turkish(new_context, screenshots, tmp_path) 
     page.click("a.button.primary[href$='/new']")
     page.wait_for_url(TABLE_GAME)
     expect(page.locator('input[name="game"][value="turkish-king"]')).to_be_checked()
+    assert seats_shown(page) == record["players"]  # the last four already seated
+    clear_seats(player)
     order = [record["players"][index] for index in (2, 0, 3, 1)]
     pick(player, order[:3])
     expect(page.locator(".roster-chips button")).to_have_count(1)  # seated ones are not offered
@@ -207,6 +217,7 @@ def test_roster_pick_without_javascript(new_context, screenshots, tmp_path) -> N
     import_into(player, table, [load_example("trix-complex-solo-complete")], tmp_path)
     page.click("a.button.primary[href$='/new']")
     names = load_example("trix-complex-solo-complete")["players"]
+    clear_seats(player)
     pick(player, [names[1], names[0], "Zoé", names[3]])
     expect(page.locator('input[name="game"][value="trix-complex"]')).to_be_checked()
     page.click("form button.primary[name=start]")

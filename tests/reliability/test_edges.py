@@ -7,7 +7,6 @@ told as a sentence (a 409, a 429), never a 500, never a game seating one person 
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import io
 import json
@@ -62,19 +61,22 @@ def at_once(*calls: Callable[[], Any]) -> list[Any]:
     return results
 
 
-def held(monkeypatch: pytest.MonkeyPatch, parties: int, *targets: tuple[Any, str]) -> None:
+def held(monkeypatch: pytest.MonkeyPatch, parties: int,
+         *targets: tuple[Any, str]) -> threading.Barrier:
     """Hold each call of these functions until `parties` calls have arrived: they run at once,
-    every request having read what it read before them."""
-    barrier = threading.Barrier(parties, timeout=20)
+    every request having read what it read before them. Calls from the test's own thread (its
+    set-ups) pass. A round whose requests did not all arrive fails (BrokenBarrierError)."""
+    barrier = threading.Barrier(parties, timeout=60)
     for module, name in targets:
         original = getattr(module, name)
 
         def together(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
-            with contextlib.suppress(threading.BrokenBarrierError):
+            if threading.current_thread() is not threading.main_thread():  # (not a set-up)
                 barrier.wait()
             return _original(*args, **kwargs)
 
         monkeypatch.setattr(module, name, together)
+    return barrier
 
 
 def post(client: FlaskClient, url: str, data: dict[str, str]) -> Callable[[], Any]:

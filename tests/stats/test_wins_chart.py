@@ -12,6 +12,7 @@ from scorekeeper.stats import RunningLine, RunningWins, TableStats, compute
 from scorekeeper.words.wins_chart import (
     MAX_LINES,
     MAX_POINTS,
+    SPREAD,
     running_wins_summary,
     running_wins_svg,
     win_ticks,
@@ -50,10 +51,14 @@ def test_a_line_per_player_from_zero() -> None:
     assert [line.findtext(f"{SVG}title") for line in lines] == [p.name for p in stats.players]
     omar = points(lines[0])
     assert len(omar) == 5  # before the first game, then after each of the four
+    # lines that meet are spread a few pixels around their height (none hides another)
+    near = 3 * SPREAD  # four lines at most meet
     ys = [y for _, y in omar]
-    assert ys[0] > ys[1] == ys[2] > ys[3] == ys[4]  # wins games 1 and 3 (y grows downwards)
+    assert ys[0] > ys[1] + near and abs(ys[1] - ys[2]) <= near  # wins games 1 and 3
+    assert ys[2] > ys[3] + near and abs(ys[3] - ys[4]) <= near  # (y grows downwards)
     lina = [y for _, y in points(lines[-1])]
-    assert lina == [ys[0]] * 4 + [ys[1]]  # on the zero line until her shared win
+    assert all(abs(y - ys[0]) <= near for y in lina[:4])  # on the zero line until her win
+    assert abs(lina[4] - ys[1]) <= near
     xs = [x for x, _ in omar]
     assert xs == sorted(xs)
 
@@ -156,3 +161,18 @@ def test_the_summary_lists_players_with_the_readers_comma() -> None:
     arabic = {LIST_SEPARATOR: "، "}
     summary = running_wins_summary(running, lambda text: arabic.get(text, text))
     assert "Rami 2، Lina 1" in summary
+
+
+def test_lines_that_meet_are_drawn_side_by_side_not_one_over_another() -> None:
+    """Two players with the same wins after every game (issue 24 item 6): both lines show."""
+    running = RunningWins(times=("2025-01-01", "2025-01-02"), lines=(
+        RunningLine("a", "Omar", (1, 2)), RunningLine("b", "Sami", (1, 2)),
+        RunningLine("c", "Dana", (0, 0)), RunningLine("d", "Lina", (0, 0))))
+    drawn = [e.get("points") for e in series(ET.fromstring(running_wins_svg(running)))]
+    assert len(set(drawn)) == 4, drawn  # no two lines on the same pixels
+    for first, second in ((0, 1), (2, 3)):
+        a = [tuple(map(float, p.split(","))) for p in (drawn[first] or "").split()]
+        b = [tuple(map(float, p.split(","))) for p in (drawn[second] or "").split()]
+        # beside each other, a few pixels apart: still read at the same number of wins
+        assert all(0 < abs(pa[1] - pb[1]) <= 4 and pa[0] == pb[0]
+                   for pa, pb in zip(a, b, strict=True))

@@ -55,7 +55,10 @@ def before(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
         uri = _sqlalchemy_url(_with_database(POSTGRES_URL, name))
     app = _make_app(tmp_path / "instance", uri)
     with app.app_context():
-        upgrade(revision="c3_tables")
+        from alembic.script import ScriptDirectory
+
+        scripts = ScriptDirectory.from_config(app.extensions["migrate"].migrate.get_config())
+        upgrade(revision=scripts.get_revision("d4_edges").down_revision)
     yield app
     _dispose(app)
     if name is not None:

@@ -173,3 +173,80 @@ def test_chart_cache_follows_language_and_direction(app: Flask) -> None:
             assert running_totals_svg(result, game.players, catalog.ugettext, rtl=rtl) == svg
             charts.add(svg)
     assert len(charts) == 2 * len(LANGUAGES)
+
+
+def test_a_link_with_lang_opens_in_that_language_and_keeps_it(app: Flask) -> None:
+    # /rules/turkish-king?lang=ru from a message or a bookmark: Russian, and Russian after it
+    client = app.test_client()
+    response = client.get("/rules/turkish-king?lang=ru", headers={"Accept-Language": "en"})
+    html = response.get_data(as_text=True)
+    assert '<html lang="ru"' in html
+    assert "lang=ru" in response.headers["Set-Cookie"]
+    assert '<html lang="ru"' in client.get("/", headers={"Accept-Language": "en"}).get_data(
+        as_text=True)
+    # a link wins over the cookie, and is kept in its place
+    assert '<html lang="ar"' in client.get("/?lang=ar").get_data(as_text=True)
+    assert '<html lang="ar"' in client.get("/rules/trix").get_data(as_text=True)
+    # the switch in the header does not carry the link's language along
+    html = client.get("/rules/trix?lang=hi").get_data(as_text=True)
+    assert "lang%3Dhi" not in html and "lang=hi&amp;" not in html
+    switch = client.get("/lang/tr?next=/rules/trix", follow_redirects=True)
+    assert '<html lang="tr"' in switch.get_data(as_text=True)
+    # an unknown language is ignored: the one chosen stays
+    response = client.get("/rules/trix?lang=xx")
+    assert '<html lang="tr"' in response.get_data(as_text=True)
+    assert "Set-Cookie" not in response.headers
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_one_deal_number_on_every_page(app: Flask, table: Table, lang: str) -> None:
+    # 11 deals played: the list says "11 of 20 played", the game "Deal 12 of 20" (not two
+    # different "Deal" numbers for one moment of the game)
+    table.load(record("trix-partnership-complete", 11))
+    table.client.set_cookie("lang", lang)
+    game = table.client.get(table.url).get_data(as_text=True)  # and remembered on this phone
+    home = table.client.get("/").get_data(as_text=True)
+    played = words(lang, "%(done)d of %(total)d played") % {"done": 11, "total": 20}
+    coming = words(lang, "Deal %(n)d of %(total)d") % {"n": 12, "total": 20}
+    assert played in home and coming not in home
+    assert coming in game
+    assert words(lang, "Deal %(n)d of %(total)d") % {"n": 11, "total": 20} not in home
+
+
+def test_turkish_king_pages_say_hand_in_arabic(app: Flask, table: Table) -> None:
+    # The glossary chose يد for Turkish King's hand; its pages say it everywhere (a Trix page
+    # keeps جولة); English says "Deal" in both
+    table.load(record("turkish-king-complete", 7))
+    turkish = table.url
+    table.load(record("trix-partnership-complete", 3))
+    trix = table.url
+    table.client.set_cookie("lang", "ar")
+    for url in (turkish, f"{turkish}/rules", "/rules/turkish-king", f"{turkish}/history"):
+        response = table.client.get(url)
+        if response.status_code == 404:
+            continue
+        html = response.get_data(as_text=True)
+        assert "جول" not in html, url
+    game = table.client.get(turkish).get_data(as_text=True)
+    assert "اليد 8 من 20" in game
+    assert "الجولة 4 من 20" in table.client.get(trix).get_data(as_text=True)
+    table.client.set_cookie("lang", "en")
+    assert "Deal 8 of 20" in table.client.get(turkish).get_data(as_text=True)
+    assert "Deal 4 of 20" in table.client.get(trix).get_data(as_text=True)
+
+
+def test_russian_rules_page_names_contracts_as_seed_003(client: Any) -> None:
+    html = client.get("/rules/turkish-king?lang=ru").get_data(as_text=True)
+    for name in ("Без червей", "Без взяток", "Не брать червей"):
+        assert name in html
+    english = client.get("/rules/turkish-king?lang=en").get_data(as_text=True)
+    assert "in the rule texts" not in english
+
+
+def test_turkish_king_help_says_the_trump_exception_with_follow_suit(client: Any) -> None:
+    html = client.get("/rules/turkish-king?lang=en").get_data(as_text=True)
+    follow = html.index("Follow suit if you can.")
+    assert html.index("in a trump hand you must trump if you can") > follow
+    assert "otherwise play any card" in html[follow:html.index("</li>", follow)]
+    assert "2♦" not in html and "often" not in html.lower()
+    assert "the app asks for that player" in html

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -98,3 +99,98 @@ def test_the_shortcut_reads_the_language_as_flask_does(
     client.set_cookie("lang", other)
     assert client.get(f"/v/{view_token}/live",
                       headers={**headers, "If-None-Match": etag}).status_code == 200
+
+
+# --- a scorekeeping page's follow poll (`/g/<token>/live?v=`) -------------------------------
+
+HTMX = {"HX-Request": "true"}
+
+
+def _follow_url(html: str) -> str:
+    found = re.search(r'<div id="follow"[^>]* hx-get="([^"]+)"', html)
+    assert found, "the page does not follow the game"
+    return found.group(1).replace("&amp;", "&")
+
+
+class _Counted:
+    """The Flask app behind the shortcut, counting the requests that reach it."""
+
+    def __init__(self, wsgi_app: Any) -> None:
+        self.wsgi_app = wsgi_app
+        self.calls = 0
+
+    def __call__(self, environ: Any, start_response: Any) -> Any:
+        self.calls += 1
+        return self.wsgi_app(environ, start_response)
+
+
+def _counted(app: Flask, monkeypatch: pytest.MonkeyPatch) -> _Counted:
+    shortcut = _shortcut(app)
+    counted = _Counted(shortcut.wsgi_app)
+    monkeypatch.setattr(shortcut, "wsgi_app", counted)
+    return counted
+
+
+def test_an_unchanged_follow_poll_is_answered_without_flask(
+        app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    table.new_game("trix", "solo", first=0)
+    url = _follow_url(table.game_page().get_data(as_text=True))
+    counted = _counted(app, monkeypatch)
+    by_flask = table.client.get(url, headers=HTMX)  # the first one teaches the headers
+    assert by_flask.status_code == 204 and counted.calls == 1
+    for _ in range(3):
+        by_shortcut = table.client.get(url, headers=HTMX)
+        assert by_shortcut.status_code == 204 and by_shortcut.get_data() == b""
+        assert _headers(by_shortcut) == _headers(by_flask)
+    open_form = table.client.get(url + "&number=1", headers=HTMX)  # a deal form is open
+    assert open_form.status_code == 204
+    assert counted.calls == 1
+    assert "ETag" not in by_shortcut.headers  # as Flask's own answer to this route
+
+
+def test_a_changed_game_reaches_flask_and_is_followed(
+        app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    table.new_game("trix", "solo", first=0)
+    url = _follow_url(table.game_page().get_data(as_text=True))
+    table.client.get(url, headers=HTMX)
+    counted = _counted(app, monkeypatch)
+    other = Table(app, app.test_client())
+    other.token = table.token
+    other.enter({"contract": "diamonds", "counts": [5, 4, 3, 1]})
+    calls = counted.calls
+    changed = table.client.get(url, headers=HTMX)
+    html = changed.get_data(as_text=True)
+    assert changed.status_code == 200 and counted.calls == calls + 1
+    assert "Deal 2 of 20" in html and _follow_url(html) != url
+    moved = table.client.get(url + "&number=1", headers=HTMX)  # its open form is told
+    assert "Deal 1 was saved on another phone" in moved.get_data(as_text=True)
+    assert counted.calls == calls + 2
+    assert table.client.get(_follow_url(html), headers=HTMX).status_code == 204
+    assert counted.calls == calls + 2
+
+
+def test_a_follow_poll_flask_would_not_answer_204_goes_to_flask(
+        app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    table.new_game("trix", "solo", first=0)
+    url = _follow_url(table.game_page().get_data(as_text=True))
+    table.client.get(url, headers=HTMX)
+    counted = _counted(app, monkeypatch)
+    plain = table.client.get(url)  # not htmx: the browser is sent to the game page
+    assert plain.status_code in (302, 303) and plain.headers["Location"].endswith(table.url)
+    boosted = table.client.get(url, headers={**HTMX, "HX-Boosted": "true"})
+    assert boosted.status_code in (302, 303)
+    assert table.client.get(url.replace(table.token, "A" * len(table.token)),
+                            headers=HTMX).status_code == 404
+    assert table.client.get(url.split("?")[0], headers=HTMX).status_code == 200
+    assert counted.calls == 4
+
+
+def test_the_access_code_still_applies_to_the_follow_poll(app: Flask, table: Table) -> None:
+    table.new_game("trix", "solo", first=0)
+    url = _follow_url(table.game_page().get_data(as_text=True))
+    table.client.get(url, headers=HTMX)
+    app.config["ACCESS_CODE"] = "a code for the evening"
+    stranger = app.test_client()
+    response = stranger.get(url, headers=HTMX)
+    assert response.status_code != 204 and "/access" in response.headers.get(
+        "HX-Redirect", response.headers.get("Location", ""))

@@ -55,6 +55,13 @@ def _bound_form(view: GameView) -> DealForm:
     if form.errors.get("csrf_token") or any(
             form.errors.get(name) for name in ("number", "version", "editing")):
         abort(400)
+    editing = form.editing.data
+    if editing is not None and not 1 <= editing <= len(view.game.deals):
+        # a correction of a deal the game no longer holds (undone on another phone)
+        message = gettext("This game has no deal %(number)d (it may have been undone on "
+                          "another phone); nothing was saved.", number=editing)
+        template = "fragments/message.html" if is_htmx() else "pages/error.html"
+        abort(make_response(render_template(template, code=409, message=message), 409))
     return form
 
 
@@ -223,8 +230,6 @@ def preview(token: str) -> Any:
     view = _started(token)
     form = _bound_form(view)
     editing = form.editing.data
-    if editing is not None and not 1 <= editing <= len(view.game.deals):
-        abort(400)
     if editing is None and view.result.next is None:
         if is_htmx():  # a form left open on another phone: say so where the scores would be
             return render_template("fragments/message.html", message=_finished_text(view)), 409
@@ -274,10 +279,12 @@ def save_deal(token: str) -> Any:
         case deals.Saved():
             flash(gettext("Deal %(number)d changed.", number=number) if entry.editing
                   else gettext("Deal %(number)d saved.", number=number), "success")
-        case deals.AlreadySaved(same=same):
-            if not same:
-                flash(gettext("Deal %(number)d was already entered on another phone; yours "
-                              "was not saved. Check the history.", number=number), "warning")
+        case deals.AlreadySaved(same=True):  # saved by an earlier tap whose answer was lost
+            flash(gettext("Deal %(number)d changed.", number=number) if entry.editing
+                  else gettext("Deal %(number)d saved.", number=number), "success")
+        case deals.AlreadySaved():
+            flash(gettext("Deal %(number)d was already entered on another phone; yours "
+                          "was not saved. Check the history.", number=number), "warning")
         case deals.Stale(raced=True):
             flash(gettext("The game changed on another phone; this deal was not saved."),
                   "warning")
@@ -296,3 +303,26 @@ def save_deal(token: str) -> Any:
         case deals.Impossible():
             abort(400)
     return _to_game(token, inline)
+
+
+@bp.post("/g/<token:token>/deal/check")
+def check_deal(token: str) -> Any:
+    """After a save got no answer: ask whether the game holds it before anything is said
+    (JSON). Held: the outcome is flashed and `go` is the game page; else nothing is saved yet
+    (a save sent again is never stored twice)."""
+    view = _started(token)
+    form = _bound_form(view)
+    _fill_in(form)
+    if form.chip_errors():
+        return {"saved": False}
+    entry = form.entry()
+    held = deals.holds_entry(view.row, view.result, entry)
+    if held is None:
+        return {"saved": False}
+    if held:
+        flash(gettext("Deal %(number)d changed.", number=entry.number) if entry.editing
+              else gettext("Deal %(number)d saved.", number=entry.number), "success")
+    else:
+        flash(gettext("Deal %(number)d was already entered on another phone; yours "
+                      "was not saved. Check the history.", number=entry.number), "warning")
+    return {"saved": held, "go": url_for("games.game_page", token=token)}

@@ -10,6 +10,7 @@ import mimetypes
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
@@ -30,7 +31,15 @@ from ...rules.games import (
 from ...store.games import house_rules_of
 from ...words.labels import contract_native_name
 from ..assets import PUBLIC_ENDPOINTS
-from ..languages import LANGUAGE_COOKIE, LANGUAGE_NAMES, LANGUAGES, direction
+from ..languages import (
+    LANGUAGE_COOKIE,
+    LANGUAGE_NAMES,
+    LANGUAGE_PARAMETER,
+    LANGUAGES,
+    asked_language,
+    direction,
+    use_words_of,
+)
 from ..links import local_path
 from .common import game_or_404
 
@@ -121,6 +130,7 @@ def doubling_scores(rules: HouseRules) -> dict[str, int]:
 
 
 def _rules_page(game: str, rules: HouseRules | None, row: Any = None) -> str:
+    use_words_of(game)
     definition = GAMES[game]
     shown = rules or HouseRules()
     return render_template(
@@ -161,9 +171,24 @@ def set_language(code: str) -> Response:
     if code not in LANGUAGES:
         abort(404)
     response = redirect(local_path(request.args.get("next"), url_for("games.home")), 303)
+    _remember_language(response, code)
+    return response
+
+
+def _remember_language(response: Response, code: str) -> None:
+    """The long-lived cookie that keeps the reader's language."""
     secure = bool(current_app.config.get("SESSION_COOKIE_SECURE", False))
     response.set_cookie(LANGUAGE_COOKIE, code, max_age=LANGUAGE_COOKIE_AGE, samesite="Lax",
                         httponly=True, secure=secure)
+
+
+@bp.after_app_request
+def _remember_asked_language(response: Response) -> Response:
+    """A link with `?lang=xx` opens in that language and keeps it, as the switch does."""
+    asked = asked_language()
+    if (asked is not None and request.endpoint != "pages.set_language"
+            and request.cookies.get(LANGUAGE_COOKIE) != asked):
+        _remember_language(response, asked)
     return response
 
 
@@ -181,7 +206,10 @@ def _vary_on_language(response: Response) -> Response:
 def _languages() -> dict[str, Any]:
     """The language switch in the header: every language, and this page to come back to."""
     if request.method == "GET":
-        here = request.full_path if request.query_string else request.path
+        # the switch must win over a `?lang=` the address came with, so it goes from `here`
+        query = urlencode([(key, value) for key, value in request.args.items(multi=True)
+                            if key != LANGUAGE_PARAMETER])
+        here = f"{request.path}?{query}" if query else request.path
     elif request.view_args and "token" in request.view_args:
         here = url_for("games.game_page", token=request.view_args["token"])
     else:

@@ -13,9 +13,10 @@ from ...stats import player_key
 from ...store import tables as store
 from ...store.games import find_game
 from ...store.models import TableRow
+from ..caches import replay_of
 from ..forms import ConfirmForm, setup_defaults
 from ..languages import gettext
-from ..present import problem_text
+from ..present import card_totals, problem_text, winner_names
 from ..table_forms import SEAT_LABELS, SEATS, Pick, TableForm, TableGameForm
 from .common import remember, remember_table, table_or_404, viewed_table_or_404
 
@@ -41,10 +42,15 @@ def new_table() -> Any:
 def _table_page(table: TableRow, viewing: bool) -> str:
     games = store.table_games(table)
     games.reverse()
+    # each card tells its game apart: who won and the totals (the replay, kept per version)
+    results = {row.token: replay_of(row) for row in games if row.first is not None}
     return render_template(
         "pages/table.html", table=table, viewing=viewing, roster=store.roster(table),
         played=store.games_played(table), playing=[row for row in games if not row.finished],
-        finished=[row for row in games if row.finished])
+        finished=[row for row in games if row.finished],
+        winners={token: winner_names(result) for token, result in results.items()
+                 if result.finished},
+        totals={token: card_totals(result) for token, result in results.items()})
 
 
 @bp.get("/t/<token:token>")
@@ -113,7 +119,13 @@ def table_game(token: str) -> Any:
     if request.method == "GET":
         defaults = setup_defaults(last.game, last.mode, last.house_rules) if last else {}
         form = TableGameForm(formdata=None, data=defaults)
-        return _table_game_page(table, form, [], [])
+        # the last game's four already seated, in its order of play (a tap removes one)
+        picks = [Pick(player_id=player) for player in store.seat_players(last)] if last else []
+        names = _seat_names(table, picks)
+        if names is None:
+            picks, names = [], []
+        form.set_picks(picks)
+        return _table_game_page(table, form, picks, names)
     form = TableGameForm()
     valid = form.validate()
     if form.errors.get("csrf_token"):

@@ -9,7 +9,7 @@
   and keys, and table names.
 
 Revision ID: d4_edges
-Revises: c3_tables
+Revises: e5_figures
 Create Date: 2026-12-02 05:15:00
 
 """
@@ -21,7 +21,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "d4_edges"
-down_revision = "c3_tables"
+down_revision = "e5_figures"
 branch_labels = None
 depends_on = None
 

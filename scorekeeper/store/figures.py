@@ -1,0 +1,75 @@
+"""Each game's share of its table's statistics, kept in the database by game and version.
+
+A cache every worker and host shares: the first reader of a table's statistics makes the
+figures of the games nobody stored at their current version (the engine's replay) and stores
+them; every later reader, in any process, reads them back instead of replaying. A save bumps
+the game's version, so the stored figures of the version before are stale and made again by
+the next reader; a deleted game takes its figures with it (the foreign key cascades).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import SQLAlchemyError
+
+from .db import db
+from .models import FiguresRow
+
+_IDS_AT_ONCE = 500
+"""Ids per query (within every database's limit of bound parameters)."""
+_ROWS_AT_ONCE = 200
+"""Rows per INSERT (four parameters each)."""
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A game's figures as stored: the version they were made from, their head and tallies
+    (`scorekeeper.stats.figures_head`, `GameFigures.tallies`)."""
+
+    game_id: int
+    version: int
+    head: str
+    tallies: bytes
+
+
+def stored_figures(game_ids: Sequence[int]) -> dict[int, Stored]:
+    """The stored figures of these games (any version), by game id."""
+    found: dict[int, Stored] = {}
+    for start in range(0, len(game_ids), _IDS_AT_ONCE):
+        for game_id, version, head, tallies in db.session.execute(
+                select(FiguresRow.game_id, FiguresRow.version, FiguresRow.head,
+                       FiguresRow.tallies)
+                .where(FiguresRow.game_id.in_(game_ids[start:start + _IDS_AT_ONCE]))):
+            found[int(game_id)] = Stored(int(game_id), int(version), head, bytes(tallies))
+    return found
+
+
+def store_figures(made: Sequence[Stored]) -> bool:
+    """Store figures made from the records, each replacing what its game had stored unless
+    that is of a newer version (so two readers storing at once, of the same version or of two,
+    leave one row with the newest). In a transaction of its own, apart from the request's; a
+    failure (a game deleted meanwhile, a database that cannot be written) leaves the cache as
+    it was: returns whether they were stored."""
+    if not made:
+        return True
+    engine = db.engine
+    insert = postgresql.insert if engine.dialect.name == "postgresql" else sqlite.insert
+    try:
+        with engine.begin() as connection:
+            for start in range(0, len(made), _ROWS_AT_ONCE):
+                statement = insert(FiguresRow).values([
+                    {"game_id": item.game_id, "version": item.version, "head": item.head,
+                     "tallies": item.tallies} for item in made[start:start + _ROWS_AT_ONCE]])
+                connection.execute(statement.on_conflict_do_update(
+                    index_elements=[FiguresRow.game_id],
+                    set_={"version": statement.excluded.version,
+                          "head": statement.excluded.head,
+                          "tallies": statement.excluded.tallies},
+                    where=FiguresRow.version <= statement.excluded.version))
+    except SQLAlchemyError:
+        return False
+    return True

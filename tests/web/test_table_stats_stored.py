@@ -1,0 +1,167 @@
+"""Each game's statistics figures are kept in the database by (game, version): a process that
+has kept none of them (a fresh worker, another host) reads them there instead of replaying; a
+missing, stale or unreadable row is made again from the record; a save invalidates by version;
+two readers storing at once leave one row, of the newest version. Counted, never timed."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from flask import Flask
+from sqlalchemy import delete, select, update
+
+from scorekeeper.stats import figures_head, game_figures, stored_figures
+from scorekeeper.store.db import db
+from scorekeeper.store.figures import Stored, store_figures
+from scorekeeper.store.figures import stored_figures as in_database
+from scorekeeper.store.games import find_game, record_of
+from scorekeeper.store.models import FiguresRow
+from scorekeeper.web import caches
+from tests.web.table_phone import TablePhone
+from tests.web.test_table_stats_kept import (
+    QUEENS_EDITED,
+    assert_page_agrees,
+    counted,
+    phone,
+    with_games,
+)
+
+__all__ = ["phone"]
+
+
+def _stats(phone: TablePhone) -> None:
+    assert phone.client.get(f"{phone.table_url}/stats").status_code == 200
+
+
+def _rows(app: Flask) -> dict[int, int]:
+    with app.app_context():
+        return {game_id: version for game_id, version in db.session.execute(
+            select(FiguresRow.game_id, FiguresRow.version)).all()}
+
+
+def _game_id(phone: TablePhone, token: str) -> int:
+    with phone.app.app_context():
+        row = find_game(token)
+        assert row is not None
+        return row.id
+
+
+def test_a_fresh_process_reads_the_stored_figures_and_replays_nothing(
+        phone: TablePhone, monkeypatch: pytest.MonkeyPatch) -> None:
+    with_games(phone, 12)
+    with counted(monkeypatch) as first:
+        _stats(phone)
+    assert (len(first.rows), first.replayed) == (12, 12)
+    assert len(_rows(phone.app)) == 12
+    caches.forget_statistics()  # what a new worker holds
+    with counted(monkeypatch) as fresh:
+        _stats(phone)
+    assert (fresh.rows, fresh.replayed) == ([], 0)
+    caches.forget_statistics()
+    assert_page_agrees(phone)
+
+
+def test_a_save_invalidates_by_version_and_only_that_game_is_made_again(
+        phone: TablePhone, monkeypatch: pytest.MonkeyPatch) -> None:
+    with_games(phone, 6)
+    _stats(phone)
+    phone.token = phone.game_tokens()[0]
+    saved = _game_id(phone, phone.token)
+    before = _rows(phone.app)
+    phone.edit(1, QUEENS_EDITED)
+    caches.forget_statistics()  # another worker reads the table after the save
+    with counted(monkeypatch) as after_save:
+        _stats(phone)
+    assert (after_save.rows, after_save.replayed) == ([saved], 1)
+    after = _rows(phone.app)
+    assert after[saved] > before[saved]
+    assert {k: v for k, v in after.items() if k != saved} == {
+        k: v for k, v in before.items() if k != saved}
+    caches.forget_statistics()
+    assert_page_agrees(phone)
+
+
+@pytest.mark.parametrize("damage", ["missing", "stale", "other format", "short tallies"])
+def test_a_missing_stale_or_unreadable_row_is_made_again(
+        phone: TablePhone, monkeypatch: pytest.MonkeyPatch, damage: str) -> None:
+    with_games(phone, 4)
+    _stats(phone)
+    game_id = _game_id(phone, phone.game_tokens()[1])
+    with phone.app.app_context():
+        where = FiguresRow.game_id == game_id
+        if damage == "missing":
+            db.session.execute(delete(FiguresRow).where(where))
+        elif damage == "stale":
+            db.session.execute(update(FiguresRow).where(where)
+                               .values(version=FiguresRow.version - 1))
+        elif damage == "other format":
+            db.session.execute(update(FiguresRow).where(where).values(head='[0,"trix"]'))
+        else:
+            db.session.execute(update(FiguresRow).where(where).values(tallies=b"\0" * 8))
+        db.session.commit()
+    caches.forget_statistics()
+    with counted(monkeypatch) as reread:
+        _stats(phone)
+    assert (reread.rows, reread.replayed) == ([game_id], 1)
+    with phone.app.app_context():
+        row = db.session.get(FiguresRow, game_id)
+        game = find_game(phone.game_tokens()[1])
+        assert row is not None and game is not None and row.version == game.version
+        assert stored_figures(row.head, row.tallies) == game_figures(record_of(game))
+    caches.forget_statistics()
+    assert_page_agrees(phone)
+
+
+def test_stored_figures_read_back_equal(phone: TablePhone) -> None:
+    with_games(phone, 4)  # the three kinds, solo and partnership
+    with phone.app.app_context():
+        for token in phone.game_tokens():
+            game = find_game(token)
+            assert game is not None
+            made = game_figures(record_of(game))
+            assert stored_figures(figures_head(made), made.tallies) == made
+
+
+def test_a_deleted_game_takes_its_figures_with_it(phone: TablePhone) -> None:
+    with_games(phone, 3)
+    _stats(phone)
+    game_id = _game_id(phone, phone.game_tokens()[0])
+    with phone.app.app_context():
+        from scorekeeper.store.games import delete_game
+        game = find_game(phone.game_tokens()[0])
+        assert game is not None
+        delete_game(game)
+    assert game_id not in _rows(phone.app) and len(_rows(phone.app)) == 2
+
+
+def test_readers_storing_at_once_leave_one_row_of_the_newest_version(
+        phone: TablePhone) -> None:
+    with_games(phone, 1)
+    app: Any = phone.app
+    with app.app_context():
+        game = find_game(phone.game_tokens()[0])
+        assert game is not None
+        made = game_figures(record_of(game))
+        game_id, version = game.id, game.version
+    versions = [version + step % 4 for step in range(8)]  # two of each, newest version + 3
+    barrier = threading.Barrier(len(versions))
+    outcomes: list[bool] = []
+
+    def store(at: int) -> None:
+        with app.app_context():
+            barrier.wait()
+            outcomes.append(store_figures([Stored(game_id, at, figures_head(made),
+                                                  made.tallies)]))
+            db.session.remove()
+
+    threads = [threading.Thread(target=store, args=(at,)) for at in versions]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(outcomes) == len(versions)
+    with app.app_context():
+        rows = in_database([game_id])
+    assert list(rows) == [game_id] and rows[game_id].version == max(versions)
