@@ -93,13 +93,14 @@ def temp_instance() -> Iterator[str]:
 @contextlib.contextmanager
 def server(instance: str, *, workers: int = WORKERS, database_url: str | None = None,
            hello: bool = False) -> Iterator[str]:
-    """Run `scorekeeper serve` (or the hello app under the same settings); yield its base URL."""
+    """Run `scorekeeper serve` (or the hello app under the same settings); yield its base URL.
+    `workers` 0: as many as `scorekeeper serve` chooses for the machine."""
     port = free_port()
     if hello:
         command = [sys.executable, str(ROOT / "bench" / "hello_app.py"), str(port), str(workers)]
     else:
         command = [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1",
-                   "--port", str(port), "--workers", str(workers)]
+                   "--port", str(port)] + (["--workers", str(workers)] if workers else [])
     log = open(os.path.join(instance, f"server-{port}.log"), "w")  # noqa: SIM115
     process = subprocess.Popen(command, env=bench_env(instance, database_url), cwd=str(ROOT),
                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)

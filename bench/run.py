@@ -22,7 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import Results, log
 
-BENCHES = ("taps", "bytes", "throughput", "tables", "slow", "growth", "table_stats", "engine")
+BENCHES = ("taps", "bytes", "throughput", "tables", "slow", "growth", "table_stats", "engine",
+           "tap_latency")
 
 
 def _loader(name: str) -> Callable[[bool], Results]:

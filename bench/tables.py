@@ -56,7 +56,6 @@ from urllib.parse import unquote, urlencode
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import (
-    WORKERS,
     Results,
     form_fields,
     game_plan,
@@ -555,7 +554,7 @@ class Options:
     history: int = 2
     curve: tuple[int, ...] = ()
     curve_seconds: float = 20.0
-    workers: int = WORKERS
+    workers: int = 0  # as `scorekeeper serve` sizes itself to the machine
     sqlite: bool = True
     postgres: bool | None = None
     postgres_url: str | None = None
@@ -620,6 +619,10 @@ def own_database(server_url: str) -> Iterator[str]:
             connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def _workers(options: Options) -> str:
+    return f"{options.workers} workers" if options.workers else "serve's own workers"
+
+
 def run(quick: bool = False, options: Options | None = None) -> Results:
     """SQLite with the default workers, then (full runs) PostgreSQL with as many."""
     options = options or Options(quick=quick)
@@ -637,7 +640,7 @@ def run(quick: bool = False, options: Options | None = None) -> Results:
             log(f"tables: storing {largest} tables (SQLite)")
             made = make_tables(instance, largest, history=options.history)
             with server(instance, workers=options.workers) as base:
-                _measure(results, f"SQLite, {options.workers} workers", [base], made, options,
+                _measure(results, f"SQLite, {_workers(options)}", [base], made, options,
                          seconds)
     if options.postgres is not False:
         with postgres(options.postgres_url) as url, temp_instance() as instance:
@@ -649,7 +652,7 @@ def run(quick: bool = False, options: Options | None = None) -> Results:
             log(f"tables: storing {largest} tables (PostgreSQL)")
             made = make_tables(instance, largest, history=options.history, database_url=url)
             with server(instance, database_url=url, workers=options.workers) as base:
-                _measure(results, f"PostgreSQL, {options.workers} workers", [base], made,
+                _measure(results, f"PostgreSQL, {_workers(options)}", [base], made,
                          options, seconds)
     return results
 
@@ -671,7 +674,8 @@ if __name__ == "__main__":
                         help="tables at each step of the capacity curve (full run: "
                              "500,1000,1500,2000)")
     parser.add_argument("--curve-seconds", type=float, default=20.0)
-    parser.add_argument("--workers", type=int, default=WORKERS)
+    parser.add_argument("--workers", type=int, default=0,
+                        help="server processes (default: as `scorekeeper serve` chooses)")
     parser.add_argument("--sqlite-only", action="store_true")
     parser.add_argument("--postgres-only", action="store_true")
     parser.add_argument("--postgres-url", help="an existing PostgreSQL server: the bench "

@@ -37,7 +37,10 @@ window.__taps = [];
 window.__t0 = null;
 addEventListener("click", () => { if (window.__t0 === null) window.__t0 = performance.now(); },
                  true);
-let swapped = null;
+let beforeSwap = null;
+document.addEventListener("htmx:beforeSwap", () => {
+  if (window.__t0 !== null && beforeSwap === null) beforeSwap = performance.now() - window.__t0;
+});
 document.addEventListener("htmx:afterSwap", (event) => {
   const start = window.__t0;
   if (start === null) return;
@@ -47,17 +50,15 @@ document.addEventListener("htmx:afterSwap", (event) => {
     (entry) => entry.name.includes(path.split("?")[0]));
   const entry = entries[entries.length - 1];
   const tap = {path: path, ms: null, settled: null, sent: entry ? entry.startTime - start : null,
-               answered: entry ? entry.responseEnd - start : null};
-  swapped = tap;
-  requestAnimationFrame(() => setTimeout(() => {
-    tap.ms = performance.now() - start;
-    if (tap.settled !== null) window.__taps.push(tap);
-  }, 0));
+               answered: entry ? entry.responseEnd - start : null, swapping: beforeSwap,
+               swapped: performance.now() - start};
+  beforeSwap = null;
+  window.__taps.push(tap);
+  requestAnimationFrame(() => setTimeout(() => { tap.ms = performance.now() - start; }, 0));
   const settled = () => {
     document.removeEventListener("htmx:afterSettle", settled);
     requestAnimationFrame(() => setTimeout(() => {
       tap.settled = performance.now() - start;
-      if (tap.ms !== null) window.__taps.push(tap);
     }, 0));
   };
   document.addEventListener("htmx:afterSettle", settled);
@@ -78,10 +79,13 @@ def timed(page: Any, action: Any, parts: dict[str, list[float]]) -> float:
     count = int(page.evaluate("() => window.__taps.length"))
     page.evaluate("() => { window.__t0 = null; }")
     action()
-    page.wait_for_function("(count) => window.__taps.length > count", arg=count)
+    page.wait_for_function(
+        "(count) => window.__taps.length > count && window.__taps[count].ms !== null",
+        arg=count)
     page.wait_for_function(IDLE)
+    page.wait_for_timeout(50)  # settling's frame, if it comes
     tap = page.evaluate("(count) => window.__taps[count]", count)
-    for part in ("sent", "answered", "settled"):
+    for part in ("sent", "answered", "swapping", "swapped", "settled"):
         if tap[part] is not None:
             parts.setdefault(part, []).append(float(tap[part]))
     return float(tap["ms"])
@@ -158,7 +162,9 @@ def run(quick: bool = False, rounds: int | None = None) -> Results:
                     f"{median - floor:+.0f} ms over the floor (an empty answer plus a frame, "
                     f"{floor:.0f} ms); medians from the click: request sent "
                     f"{_median(parts[kind], 'sent')}, answer received "
-                    f"{_median(parts[kind], 'answered')}, settled and painted "
+                    f"{_median(parts[kind], 'answered')}, htmx swapping "
+                    f"{_median(parts[kind], 'swapping')}, swapped "
+                    f"{_median(parts[kind], 'swapped')}, settled and painted "
                     f"{_median(parts[kind], 'settled')} ms; load average {load}")
     return results
 

@@ -43,4 +43,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     settings.prepare_sqlite(app.config["SQLALCHEMY_DATABASE_URI"])
     store.init_app(app)
     web.init_app(app)
+    code = app.config.get("ACCESS_CODE")
+    if code and not (app.config.get("TESTING") or app.debug or settings.weak_code_allowed(
+            app.config)) and store.limits.code_guesses(code) < store.limits.STRONG_CODE_GUESSES:
+        raise settings.SetupError(settings.weak_code_message(store.limits.new_code()))
     return app

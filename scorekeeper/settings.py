@@ -178,6 +178,23 @@ WEAK_KEY_MESSAGE = (
     "one (python -c 'import secrets; print(secrets.token_hex(32))').")
 
 
+WEAK_CODE_VARIABLE = "SCOREKEEPER_WEAK_ACCESS_CODE"
+
+
+def weak_code_allowed(config: Any) -> bool:
+    """Whether the operator insists on a weak access code (`scorekeeper serve
+    --weak-access-code`, SCOREKEEPER_WEAK_ACCESS_CODE=1, or WEAK_ACCESS_CODE = True)."""
+    return bool(config.get("WEAK_ACCESS_CODE")) or os.environ.get(WEAK_CODE_VARIABLE) == "1"
+
+
+def weak_code_message(suggestion: str) -> str:
+    """Why the server refuses to start with a guessable access code, and what to do."""
+    return ("Refusing to start: the access code is too easy to guess (a few thousand addresses "
+            "trying it could find it). Use a strong one such as "
+            f"SCOREKEEPER_ACCESS_CODE='{suggestion}' (or start with --new-access-code for a "
+            "new one), or keep yours with --weak-access-code.")
+
+
 def base_config(instance_path: str) -> dict[str, Any]:
     """The app's settings before instance/config.py and the caller's overrides."""
     https = os.environ.get("SCOREKEEPER_HTTPS", "") == "1"

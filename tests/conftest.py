@@ -6,6 +6,12 @@ or from the ``hx-headers`` attribute on ``<body>``, as a browser would.
 
 When ``TEST_POSTGRES_URL`` names a PostgreSQL server, every test using ``app`` runs twice, on
 SQLite and on a fresh PostgreSQL database created for the session (and dropped at its end).
+
+Hypothesis runs under one of two profiles, chosen by ``HYPOTHESIS_PROFILE``: ``explore`` (the
+default: new random examples each run, remembered failures replayed first) for local runs, and
+``ci`` (``scripts/test`` chooses it): the same examples every run (``derandomize``), no example
+database, no health check that times the machine. Neither has a deadline: a busy machine is
+slow, not wrong.
 """
 
 from __future__ import annotations
@@ -22,10 +28,16 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
+from hypothesis import HealthCheck, settings
 from werkzeug.test import TestResponse
 
 from scorekeeper import create_app
 from scorekeeper.settings import database_url
+
+settings.register_profile("explore", deadline=None, derandomize=False)
+settings.register_profile("ci", deadline=None, derandomize=True, database=None,
+                          print_blob=True, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "explore"))
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "").strip()
 BACKENDS = ["sqlite", "postgresql"] if POSTGRES_URL else ["sqlite"]
@@ -362,9 +374,9 @@ class Table:
                  name: str = "", *, doubling: bool = True, doubled_self_take: str = "net",
                  swap_diamonds_ltoosh: bool = False, first: int | None = None,
                  doubled_queen_of_diamonds: str | None = None,
-                 winners: str | None = None) -> TestResponse:
+                 winners: str | None = None, complex_tricks: str | None = None) -> TestResponse:
         """Fill in the new-game form and start; with `first`, also choose the first seat.
-        The two choices left at None are not sent (the default)."""
+        The choices left at None are not sent (the default)."""
         form = page(self.client.get("/new"))
         data: dict[str, Any] = {"csrf_token": form.hidden("/new")["csrf_token"], "game": game,
                                 "mode": mode, "doubled_self_take": doubled_self_take,
@@ -379,6 +391,8 @@ class Table:
             data["doubled_queen_of_diamonds"] = doubled_queen_of_diamonds
         if winners is not None:
             data["winners"] = winners
+        if complex_tricks is not None:
+            data["complex_tricks"] = complex_tricks
         response = self.client.post("/new", data=data)
         assert response.status_code == 303, response.get_data(as_text=True)
         self.token = response.headers["Location"].rstrip("/").rsplit("/", 1)[-1]

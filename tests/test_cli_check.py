@@ -296,3 +296,24 @@ def test_check_needs_a_file(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as caught:
         main(["check"])
     assert caught.value.code == 2
+
+
+def test_complex_tricks_penalty_worked_example(write: Any) -> None:
+    """RULES.md, Trix Complex, house rule complex_tricks "penalty": its worked example."""
+    worked = {"contract": "complex", "tricks": [3, 2, 0, 1], "diamonds": [6, 4, 0, 3],
+              "queens": {"S": 0, "H": 0, "D": 1, "C": 1}, "king_of_hearts": 3}
+    trix = {"contract": "trix", "order": [0, 1, 2, 3]}
+    data = record([trix, worked], game="trix-complex", house_rules={"complex_tricks": "penalty"})
+    done = run(write(data))
+    assert (done.returncode, done.stderr) == (0, "")
+    assert json.loads(done.stdout)["deals"][1]["scores"] == [-155, -120, 0, -120]
+    # the same counts read as every trick: refused, exit 1, one line naming the deal
+    done = run(write(record([trix, worked], game="trix-complex")))
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == "deal 2 (complex): tricks add up to 6; there are 13 tricks\n"
+    over = {**worked, "tricks": [3, 6, 0, 1]}
+    done = run(write(record([trix, over], game="trix-complex",
+                            house_rules={"complex_tricks": "penalty"})))
+    assert done.returncode == 1
+    assert done.stderr == ("deal 2 (complex): tricks[1]: 6 tricks held a penalty card, but the "
+                           "player took 5 penalty cards\n")

@@ -192,3 +192,23 @@ def test_positive_winners_round_trip(instance: Path, tmp_path: Path) -> None:
     assert main(["import", str(source)]) == 0
     [game] = exported(tmp_path / "out.json")
     assert game["house_rules"] == {"winners": "positive"} and game["winners"] == [1, 3]
+
+
+def test_complex_tricks_penalty_round_trips(instance: Path, tmp_path: Path) -> None:
+    """Issue 22: a Trix Complex record under complex_tricks "penalty" goes out and comes back
+    with its rule and RULES.md's worked example's scores."""
+    from tests.rules.builders import TRIX, raw_record
+    from tests.rules.test_complex_tricks import WORKED
+
+    source = tmp_path / "game.json"
+    record = raw_record("trix-complex", [TRIX, WORKED], house_rules={"complex_tricks": "penalty"})
+    source.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["import", str(source)]) == 0
+    [game] = exported(tmp_path / "out.json")
+    assert game["house_rules"]["complex_tricks"] == "penalty"
+    assert game["deals"][1]["scores"] == [-155, -120, 0, -120]
+    again = tmp_path / "again.json"
+    again.write_text(json.dumps(game), encoding="utf-8")
+    assert main(["import", str(again)]) == 0
+    games = exported(tmp_path / "both.json")
+    assert [load_record(json.dumps(one)) for one in games] == [load_record(json.dumps(game))] * 2

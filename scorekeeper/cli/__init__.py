@@ -136,12 +136,25 @@ def can_listen(host: str, port: int) -> None:
                              "Choose another --port, or stop the program using it.") from error
 
 
-def serve(host: str, port: int, workers: int) -> int:
-    """Migrate the database, then run the app under granian with several worker processes."""
-    from .server import run
+def serve(host: str, port: int, workers: int | None, threads: int | None, *,
+          new_code: bool = False, weak_code: bool = False) -> int:
+    """Migrate the database, then run the app under granian with several worker processes.
 
+    `new_code`: a new strong access code for this run (printed); `weak_code`: the operator
+    insists on a weak one (warned about) — the workers read both from the environment."""
+    import os
+
+    from .. import settings
+    from ..store import limits
+    from .server import run, sized
+
+    workers, threads = sized(workers, threads)
     can_listen(host, port)
-    upgrade_database()
+    if new_code:
+        os.environ["SCOREKEEPER_ACCESS_CODE"] = limits.new_code()
+    if weak_code:
+        os.environ[settings.WEAK_CODE_VARIABLE] = "1"
+    code = _app_with_database().config.get("ACCESS_CODE")  # refuses a weak code, unless told
     shown = local_addresses() if host in ("0.0.0.0", "::", "") else [host]
     print("Scorekeeper is running. Open it from a phone on the same network:")
     for address in shown or ["127.0.0.1"]:
@@ -149,9 +162,28 @@ def serve(host: str, port: int, workers: int) -> int:
     if host in ("0.0.0.0", "::", ""):
         print(f"  (on this machine: http://127.0.0.1:{port}/)")
     print_qr(f"http://{(shown or ['127.0.0.1'])[0]}:{port}/")
+    if code:
+        print(f"Access code: {code}" if new_code else "Access code: as configured")
+        guesses = limits.code_guesses(code)
+        if guesses < limits.STRONG_CODE_GUESSES:
+            years = limits.years_to_guess(guesses)
+            print(f"Warning: the access code is weak: about {guesses:.0e} guesses, which "
+                  f"{limits.GUESSES_A_SECOND:,} a second would find in "
+                  f"{_duration(years)}. Start with --new-access-code for a strong one.",
+                  file=sys.stderr)
     sys.stdout.flush()
-    run(host, port, workers)
+    run(host, port, workers, threads=threads)
     return 0
+
+
+def _duration(years: float) -> str:
+    """'3 hours', '12 days', '4 years': how long, roughly."""
+    seconds = years * 365.25 * 24 * 3600
+    for unit, size in (("years", 365.25 * 24 * 3600), ("days", 24 * 3600), ("hours", 3600),
+                       ("minutes", 60)):
+        if seconds >= size:
+            return f"about {seconds / size:.0f} {unit}"
+    return "seconds"
 
 
 def print_qr(address: str) -> None:
@@ -253,7 +285,16 @@ def build_parser() -> argparse.ArgumentParser:
     server = commands.add_parser("serve", help="run the app for the table (production server)")
     server.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
     server.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
-    server.add_argument("--workers", type=int, default=4, help="worker processes (default: 4)")
+    server.add_argument("--workers", type=int, metavar="N",
+                        help="worker processes (default: SCOREKEEPER_WORKERS, else one per "
+                             "CPU core)")
+    server.add_argument("--threads", type=int, metavar="N",
+                        help="threads per worker that run the app (default: "
+                             "SCOREKEEPER_THREADS, else 2)")
+    server.add_argument("--new-access-code", action="store_true",
+                        help="ask every browser for a new strong access code (printed)")
+    server.add_argument("--weak-access-code", action="store_true",
+                        help="start even though the access code is easy to guess (warned)")
     commands.add_parser("init-db", help="create or migrate the database, then exit")
     exporter = commands.add_parser("export", help="write every game as a JSON array of records")
     exporter.add_argument("file", metavar="FILE", help="where to write, or - for stdout")
@@ -300,7 +341,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "stats":
             return stats(args.file)
         if args.command == "serve":
-            return serve(args.host, args.port, args.workers)
+            return serve(args.host, args.port, args.workers, args.threads,
+                         new_code=args.new_access_code, weak_code=args.weak_access_code)
         if args.command == "init-db":
             upgrade_database()
             print("database is up to date")

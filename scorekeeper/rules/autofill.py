@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import SEATS
-from .contracts import CONTRACTS
+from .contracts import CONTRACTS, HouseRules
 from .deal import FieldKind, is_int
 from .errors import Problem
 
@@ -26,6 +26,9 @@ class Sum:
 
     entered: int
     total: int
+    at_most: bool = False
+    """The total is a ceiling, not the sum ("5 / at most 13": Complex's tricks that held a
+    penalty card)."""
 
     @property
     def over(self) -> bool:
@@ -46,14 +49,16 @@ class Filled:
     """What is already wrong before the entry is complete (a player placed twice)."""
 
 
-def autofill(raw: Mapping[str, Any], refill: Collection[Place] = ()) -> Filled:
+def autofill(raw: Mapping[str, Any], refill: Collection[Place] = (),
+             rules: HouseRules | None = None) -> Filled:
     """A copy of a raw deal with each sequence's single missing value filled in when determined.
 
     A count is filled when the other three are whole numbers and the remainder is in range; a
     finishing place when the other three are three different seats. `refill` names values the
     app filled in before: they count as missing again, so correcting another count (5 → 6 after
     5/4/3 filled 1) fills 0 rather than leaving a sum of 14; one that is no longer determined is
-    cleared.
+    cleared. A count whose total is only a ceiling (`at_most`, under the game's house `rules`)
+    determines nothing.
     """
     filled = dict(raw)
     places: set[Place] = set()
@@ -62,7 +67,7 @@ def autofill(raw: Mapping[str, Any], refill: Collection[Place] = ()) -> Filled:
     contract = CONTRACTS.get(str(raw.get("contract")))
     if contract is None:
         return Filled(filled)
-    for spec in contract.fields:
+    for spec in contract.specs(rules if rules is not None else HouseRules()):
         values = filled.get(spec.name)
         if spec.kind not in (FieldKind.COUNTS, FieldKind.ORDER):
             continue
@@ -74,7 +79,7 @@ def autofill(raw: Mapping[str, Any], refill: Collection[Place] = ()) -> Filled:
         known = [value for i, value in enumerate(values) if i not in missing]
         if all(is_int(value) for value in known):
             value = _determined(spec.kind, spec.total, spec.maximum, known) \
-                if len(missing) == 1 else None
+                if len(missing) == 1 and not spec.at_most else None
             if value is not None:
                 values[missing[0]] = value
                 places.add((spec.name, missing[0]))
@@ -87,7 +92,7 @@ def autofill(raw: Mapping[str, Any], refill: Collection[Place] = ()) -> Filled:
         filled[spec.name] = values
         present = [value for value in values if is_int(value)]
         if spec.kind == FieldKind.COUNTS:
-            sums[spec.name] = Sum(sum(present), spec.total)
+            sums[spec.name] = Sum(sum(present), spec.total, spec.at_most)
         else:
             problems += _placed_twice(spec.name, values)
     return Filled(filled, frozenset(places), sums, tuple(problems))

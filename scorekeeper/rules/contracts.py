@@ -24,6 +24,16 @@ class QueenOfDiamonds(StrEnum):
     """The whole card: −70 to its taker, +35 to the doubler."""
 
 
+class ComplexTricks(StrEnum):
+    """House rule `complex_tricks` (Trix Complex): which tricks of a Complex deal cost −15."""
+
+    EVERY = "every"
+    """Every trick (the Complex text's score list): `tricks` counts all 13."""
+    PENALTY = "penalty"
+    """Only a trick that held a penalty card (a diamond, a queen, the K♥): `tricks` counts those
+    alone, at most 13 in all, and a kingdom no longer sums to zero."""
+
+
 class Winners(StrEnum):
     """House rule `winners` (Turkish King): who wins a finished game."""
 
@@ -41,6 +51,7 @@ class HouseRules:
     doubled_self_take: str = NET
     swap_diamonds_ltoosh: bool = False
     doubled_queen_of_diamonds: QueenOfDiamonds = QueenOfDiamonds.QUEEN
+    complex_tricks: ComplexTricks = ComplexTricks.EVERY
     winners: Winners = Winners.HIGHEST
 
 
@@ -50,6 +61,7 @@ HOUSE_RULE_KEYS: tuple[str, ...] = tuple(f.name for f in fields(HouseRules))
 HOUSE_RULE_CHOICES: dict[str, tuple[str, ...]] = {
     "doubled_self_take": (NET, FULL),
     "doubled_queen_of_diamonds": tuple(QueenOfDiamonds),
+    "complex_tricks": tuple(ComplexTricks),
     "winners": tuple(Winners),
 }
 """The house rules that take one of a few words, with the words; the others are true/false."""
@@ -57,6 +69,7 @@ HOUSE_RULE_CHOICES: dict[str, tuple[str, ...]] = {
 BAD_CHOICE: dict[str, str] = {
     "doubled_self_take": "bad_self_take",
     "doubled_queen_of_diamonds": "bad_queen_of_diamonds",
+    "complex_tricks": "bad_complex_tricks",
     "winners": "bad_winners",
 }
 """The message id refusing a word that is not one of HOUSE_RULE_CHOICES[key]."""
@@ -99,6 +112,13 @@ class Contract:
     kind: ContractKind
     score: Scorer
     check: Checker = _no_checks
+    shaped: Callable[[HouseRules], tuple[FieldSpec, ...]] | None = None
+    """Its fields as a house rule shapes them (what a count means, whether its total is only a
+    ceiling), when one does; `fields` are the defaults' shape."""
+
+    def specs(self, rules: HouseRules) -> tuple[FieldSpec, ...]:
+        """The fields it records under `rules` (the same names and kinds as `fields`)."""
+        return self.fields if self.shaped is None else self.shaped(rules)
 
     def field(self, name: str) -> FieldSpec:
         """The spec of one field by name."""
@@ -219,15 +239,21 @@ def _check_complex(deal: Deal, rules: HouseRules) -> list[Problem]:
     tricks, diamonds = deal.counts("tricks"), deal.counts("diamonds")
     queens = deal.cards("queens")
     king = deal.seat("king_of_hearts")
+    penalty_tricks = rules.complex_tricks == ComplexTricks.PENALTY
     for seat in SEATS:
         queens_taken = sum(1 for taker in queens.values() if taker == seat)
         has_queen_of_diamonds = queens["D"] == seat
+        # the penalty cards a seat took (the Q♦ is one card, though a diamond and a queen)
         cards = (diamonds[seat] + queens_taken + (1 if king == seat else 0)
                  - (1 if has_queen_of_diamonds else 0))
         if tricks[seat] == 0 and (diamonds[seat] or queens_taken or king == seat):
             problems.append(Problem(f"tricks[{seat}]", "no_tricks_no_cards"))
         elif cards > 4 * tricks[seat]:
             problems.append(Problem(f"tricks[{seat}]", "cards_exceed_tricks",
+                                    {"cards": cards, "tricks": tricks[seat]}))
+        elif penalty_tricks and tricks[seat] > cards:
+            # each trick counted holds at least one of the seat's penalty cards
+            problems.append(Problem(f"tricks[{seat}]", "tricks_exceed_cards",
                                     {"cards": cards, "tricks": tricks[seat]}))
     if diamonds[queens["D"]] == 0:
         problems.append(Problem("queens.D", "queen_diamond_without_diamond"))
@@ -260,6 +286,20 @@ def _counts(name: str, maximum: int, unit: str) -> FieldSpec:
     return FieldSpec(name, FieldKind.COUNTS, maximum=maximum, total=maximum, unit=unit)
 
 
+_COMPLEX_TRICKS = _counts("tricks", 13, "tricks")
+_COMPLEX_PENALTY_TRICKS = FieldSpec("tricks", FieldKind.COUNTS, maximum=13, total=13,
+                                    unit="tricks", at_most=True)
+"""Under `complex_tricks` "penalty": the tricks that held a penalty card, at most 13 in all."""
+
+
+def _shape_complex(rules: HouseRules) -> tuple[FieldSpec, ...]:
+    complex_contract = CONTRACTS["complex"]
+    if rules.complex_tricks == ComplexTricks.EVERY:
+        return complex_contract.fields
+    return tuple(_COMPLEX_PENALTY_TRICKS if spec.name == "tricks" else spec
+                 for spec in complex_contract.fields)
+
+
 QUEEN_CARDS = SUITS
 COMPLEX_DOUBLE_CARDS = (KING_OF_HEARTS_CARD, *SUITS)
 
@@ -280,12 +320,12 @@ CONTRACTS: dict[str, Contract] = {
         Contract("ltoosh", (_counts("tricks", 13, "tricks"),), _NEG, _score_ltoosh),
         Contract("trix", (FieldSpec("order", FieldKind.ORDER),), _POS, _score_trix),
         Contract("complex",
-                 (_counts("tricks", 13, "tricks"), _counts("diamonds", 13, "diamonds"),
+                 (_COMPLEX_TRICKS, _counts("diamonds", 13, "diamonds"),
                   FieldSpec("queens", FieldKind.CARD_SEATS, cards=QUEEN_CARDS),
                   FieldSpec("king_of_hearts", FieldKind.SEAT),
                   FieldSpec("doubled_by", FieldKind.OPTIONAL_CARD_SEATS,
                             cards=COMPLEX_DOUBLE_CARDS)),
-                 _NEG, _score_complex, _check_complex),
+                 _NEG, _score_complex, _check_complex, _shape_complex),
         Contract("trump", (FieldSpec("suit", FieldKind.SUIT), _counts("tricks", 13, "tricks")),
                  _TRUMP, _score_trump),
         Contract("no-king", (FieldSpec("taker", FieldKind.SEAT),), _NEG, _score_no_king),

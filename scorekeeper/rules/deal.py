@@ -57,6 +57,8 @@ class FieldSpec:
     maximum: int = 13
     total: int = 13
     unit: str = ""
+    at_most: bool = False
+    """Counts: `total` is a ceiling, not the sum (Complex's tricks that held a penalty card)."""
 
     @property
     def required(self) -> bool:
@@ -176,8 +178,9 @@ def _parse_sequence(spec: FieldSpec, raw: object) -> tuple[Value, list[Problem]]
     if problems:
         return None, problems
     values = tuple(int(item) for item in raw)
-    if spec.kind == FieldKind.COUNTS and sum(values) != spec.total:
-        return None, [Problem(name, "sum_mismatch",
+    if spec.kind == FieldKind.COUNTS and (sum(values) > spec.total if spec.at_most
+                                          else sum(values) != spec.total):
+        return None, [Problem(name, "sum_over" if spec.at_most else "sum_mismatch",
                               {"total": sum(values), "expected": spec.total, "unit": spec.unit})]
     if spec.kind == FieldKind.ORDER and sorted(values) != list(SEATS):
         return None, [Problem(name, "not_permutation")]

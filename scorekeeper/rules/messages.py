@@ -57,6 +57,9 @@ TEMPLATES: dict[str, Template] = {
     "sum_mismatch": ngettext("{field} add up to {total}; there is {expected} {unit}",
                              "{field} add up to {total}; there are {expected} {unit}",
                              "expected"),
+    "sum_over": ngettext("{field} add up to {total}; there is at most {expected} {unit}",
+                         "{field} add up to {total}; there are at most {expected} {unit}",
+                         "expected"),
     "not_permutation": N_("{field} must name each of the four players exactly once"),
     "placed_twice": N_("{field}: {name} is placed twice"),
     "not_suit": N_("{field} must be one of S, H, D, C"),
@@ -78,6 +81,7 @@ TEMPLATES: dict[str, Template] = {
                         "1 to 9999"),
     "bad_self_take": N_("{field} must be net or full"),
     "bad_queen_of_diamonds": N_("{field} must be queen or whole"),
+    "bad_complex_tricks": N_("{field} must be every or penalty"),
     "bad_winners": N_("{field} must be highest or positive"),
     "rule_not_for_game": N_("{field} does not apply to this game"),
     "derived_mismatch": N_("{field} does not match what the rules compute"),
@@ -95,6 +99,9 @@ TEMPLATES: dict[str, Template] = {
     "cards_exceed_tricks": ngettext(
         "{field}: {cards} cannot fit in {tricks} trick (at most 4 cards a trick)",
         "{field}: {cards} cannot fit in {tricks} tricks (at most 4 cards a trick)", "tricks"),
+    "tricks_exceed_cards": ngettext(
+        "{field}: {tricks} trick held a penalty card, but the player took {cards}",
+        "{field}: {tricks} tricks held a penalty card, but the player took {cards}", "tricks"),
     "queen_diamond_without_diamond": N_(
         "{field}: the player who took the Q♦ must have taken at least one diamond"
     ),
@@ -104,6 +111,8 @@ Problem.params."""
 
 PIECES: dict[str, dict[str, Counted]] = {
     "cards_exceed_tricks": {"cards": ngettext("{cards} card", "{cards} cards", "cards")},
+    "tricks_exceed_cards": {"cards": ngettext("{cards} penalty card", "{cards} penalty cards",
+                                              "cards")},
 }
 """Message id → parameters shown as a counted phrase of their own ("5 cards") before they go
 into the template: a message counting two things gets its second count's words here."""

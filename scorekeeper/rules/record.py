@@ -13,6 +13,7 @@ from .contracts import (
     CONTRACTS,
     HOUSE_RULE_CHOICES,
     HOUSE_RULE_KEYS,
+    ComplexTricks,
     HouseRules,
     QueenOfDiamonds,
     Winners,
@@ -137,7 +138,7 @@ def _parse_raw_deal(game: Game, raw: Any) -> tuple[Deal | None, Problem | None]:
         if key not in allowed:
             return None, Problem(key, "unknown_key")
     entered = {k: v for k, v in raw.items() if k not in DEAL_DERIVED_KEYS}
-    deal, problems = parse_deal(definition, entered)
+    deal, problems = parse_deal(definition, entered, game.house_rules)
     return deal, (problems[0] if deal is None else None)
 
 
@@ -268,6 +269,7 @@ def _load_house_rules(raw: Any) -> HouseRules:
             _fail(Problem(f"house_rules.{key}", BAD_CHOICE[key]))
     self_take = raw.get("doubled_self_take")
     queen = raw.get("doubled_queen_of_diamonds")
+    complex_tricks = raw.get("complex_tricks")
     winners = raw.get("winners")
     return HouseRules(
         doubling=defaults.doubling if doubling is None else doubling,
@@ -275,6 +277,8 @@ def _load_house_rules(raw: Any) -> HouseRules:
         swap_diamonds_ltoosh=defaults.swap_diamonds_ltoosh if swap is None else swap,
         doubled_queen_of_diamonds=(defaults.doubled_queen_of_diamonds if queen is None
                                    else QueenOfDiamonds(queen)),
+        complex_tricks=(defaults.complex_tricks if complex_tricks is None
+                        else ComplexTricks(complex_tricks)),
         winners=defaults.winners if winners is None else Winners(winners),
     )
 

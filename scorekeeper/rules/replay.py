@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import assert_never
 
 from .cards import team_of, team_totals
-from .contracts import CONTRACTS, ContractKind, Winners
+from .contracts import CONTRACTS, ContractKind, HouseRules, Winners
 from .deal import Deal, Value, parse_field
 from .errors import Problem, RuleError
 from .games import (
@@ -188,17 +188,20 @@ def _no_quota(contract: str) -> ValueError:
     return ValueError(f"{contract}: a positive contract in a game without kingdoms")
 
 
-def parse_deal(definition: GameDef, raw: Mapping[str, object]) -> tuple[Deal | None, list[Problem]]:
-    """Type and range-check a raw deal (from JSON or a form) for this game; no context yet."""
+def parse_deal(definition: GameDef, raw: Mapping[str, object],
+               rules: HouseRules | None = None) -> tuple[Deal | None, list[Problem]]:
+    """Type and range-check a raw deal (from JSON or a form) for this game, its fields as the
+    game's house `rules` shape them (the defaults' when None); no context yet."""
     contract_id = raw.get("contract")
     if not isinstance(contract_id, str) or contract_id not in definition.contracts:
         return None, [Problem("contract", "unknown_contract")]
     contract = CONTRACTS[contract_id]
-    names = {spec.name for spec in contract.fields}
+    specs = contract.specs(rules if rules is not None else HouseRules())
+    names = {spec.name for spec in specs}
     problems = [Problem(key, "unknown_key")
                 for key in raw if key != "contract" and key not in names]
     values: dict[str, Value] = {}
-    for spec in contract.fields:
+    for spec in specs:
         if spec.name not in raw and spec.required:
             problems.append(Problem(spec.name, "missing"))
             continue
@@ -300,7 +303,7 @@ def evaluate(game: Game, raw: Mapping[str, object], index: int | None = None) ->
     definition = game.definition
     position = len(game.deals) if index is None else index
     before = replace(game, deals=game.deals[:position])
-    deal, problems = parse_deal(definition, raw)
+    deal, problems = parse_deal(definition, raw, game.house_rules)
     # the menu in force at that point, even when the game is over after it
     step = replay(before).next
     if deal is None:

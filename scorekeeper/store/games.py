@@ -107,13 +107,13 @@ def game_of(row: GameRow) -> Game:
     assert row.first is not None
     definition = GAMES[row.game]
     deals = []
+    rules = house_rules_of(row)
     for raw in row.deals:
-        deal, problems = parse_deal(definition, raw)
+        deal, problems = parse_deal(definition, raw, rules)
         if deal is None:  # stored deals were checked on save; this is a damaged row
             raise ValueError(f"stored deal is invalid: {problems[0].message}")
         deals.append(deal)
-    return Game(row.game, row.mode, tuple(row.players), row.first, house_rules_of(row),
-                tuple(deals))
+    return Game(row.game, row.mode, tuple(row.players), row.first, rules, tuple(deals))
 
 
 def parse_timestamp(value: str | None) -> datetime | None:

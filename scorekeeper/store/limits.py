@@ -14,13 +14,18 @@ workers, several hosts nor rotating source addresses multiply what a limit allow
 Access codes: a code is counted as wrong before it is checked (so concurrent guesses cannot
 slip past the allowance together) and taken back when it was right, so only wrong codes count;
 a right code is let in whenever it is checked, and an address that has used its allowance is
-checked again a few seconds later, not locked out for minutes.
+checked again a few seconds later, not locked out for minutes. There is no limit for everyone
+together: addresses rotating through it would spend it and keep every honest user out. What
+holds them off is the code's strength (:func:`code_guesses`): a code `scorekeeper serve`
+accepts takes at least STRONG_CODE_GUESSES guesses, years at any rate this server can check.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import secrets
 import time
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,10 +76,13 @@ class Limit:
     everyone_interval: float = 0.0
 
 
-WRONG_CODES = Limit("code", window=300.0, per_address=10, everyone=100,
-                    address_interval=6.0, everyone_interval=2.0)
-"""Wrong access codes: 10 per address and 100 in all per 5 minutes, then one check every 6 s
-per address and one every 2 s for everyone (about 0.8 guesses/s at most, however spread)."""
+WRONG_CODES = Limit("code", window=300.0, per_address=10, address_interval=6.0)
+"""Wrong access codes: 10 per address per 5 minutes, then one check every 6 s per address (at
+most 60 in 5 minutes, 0.2 a second, per address or IPv6 /64). None for everyone together."""
+STRONG_CODE_GUESSES = 10**12
+"""Guesses a code must take, as zxcvbn estimates them (an attacker who tries words, names,
+dates and patterns first): half of them at 1,000 checked a second, more than this server can
+check, is 16 years."""
 IMPORT_REQUESTS = Limit("import", window=3600.0, per_address=30)
 """Import requests from one address in an hour (refused ones too: each costs a replay)."""
 IMPORTED_GAMES_PER_HOUR = 1000
@@ -284,3 +292,46 @@ def release_games(ticket: int) -> None:
 def note_import(address: str, games: int) -> None:
     """Count one import request from `address` that stored `games` games (0 if refused)."""
     note(IMPORT_REQUESTS.kind, address, games)
+
+
+def _ascii_digit(character: str) -> str:
+    value = unicodedata.decimal(character, None)
+    return str(value) if value is not None else character
+
+
+def spoken(code: str) -> str:
+    """The code as it is compared: its Unicode compatibility form, any script's digits as
+    0-9 (an Arabic or Hindi keyboard types its own), spaces and hyphens left out (it may be
+    read out in groups)."""
+    text = unicodedata.normalize("NFKC", code)
+    return "".join(_ascii_digit(character) for character in text
+                   if not character.isspace() and character != "-")
+
+
+def code_guesses(code: str) -> float:
+    """How many guesses the code takes, by zxcvbn's estimate, on the form that is compared."""
+    from zxcvbn import zxcvbn
+
+    return float(zxcvbn(spoken(code)[:100])["guesses"])
+
+
+GUESSES_A_SECOND = 1000
+"""The fastest an attacker's guesses can be checked, for the time it takes: more than this
+server answers (`bench/guesses.py`: about 100 a second on 2 cores, from any number of
+addresses), and five times what 1,000 addresses get at the per-address limit (200 a second)."""
+
+
+def years_to_guess(guesses: float) -> float:
+    """An attacker's expected time to find a code, in years: half its guesses, at
+    GUESSES_A_SECOND."""
+    return guesses / 2 / GUESSES_A_SECOND / (365.25 * 24 * 3600)
+
+
+def new_code() -> str:
+    """A strong code that any table can read out and type: 16 random digits in 4 groups
+    (10^16 codes; zxcvbn estimates each at 10^14 guesses or more)."""
+    while True:
+        digits = f"{secrets.randbelow(10**16):016d}"
+        code = " ".join(digits[start:start + 4] for start in range(0, 16, 4))
+        if code_guesses(code) >= STRONG_CODE_GUESSES * 100:
+            return code

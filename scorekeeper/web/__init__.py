@@ -6,7 +6,7 @@ and given a database.
 
 from __future__ import annotations
 
-from flask import Flask, Response, current_app, request, session
+from flask import Flask, Response, abort, current_app, request, session
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
 
 from . import access, assets, languages, live_poll, views
@@ -23,6 +23,9 @@ CAPABILITY_ARGS = frozenset({"token", "view_token"})
 CAPABILITY_ENDPOINTS = frozenset({"games.home", "exports.backup", "games.new_game"})
 """Pages without a token that list this browser's games or its players' names."""
 HSTS = "max-age=31536000"  # one year; set only when served over HTTPS (SCOREKEEPER_HTTPS=1)
+BODY_TIMED_OUT = "scorekeeper.body_timed_out"
+"""Environ key the server (scorekeeper.cli.gateway) sets on a request whose body did not arrive
+in time: it is handed over with an empty body, to be answered 408 and nothing else."""
 
 
 class _SessionInterface(SecureCookieSessionInterface):
@@ -32,6 +35,11 @@ class _SessionInterface(SecureCookieSessionInterface):
     def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
         return (request.endpoint not in assets.PUBLIC_ENDPOINTS
                 and super().should_set_cookie(app, session))
+
+
+def _body_timed_out() -> None:
+    if request.environ.get(BODY_TIMED_OUT):
+        abort(408)  # before the CSRF check, which would read the empty form
 
 
 def _keep_session() -> None:
@@ -61,6 +69,7 @@ def init_app(app: Flask) -> None:
     app.session_interface = _SessionInterface()
     app.url_map.converters["token"] = TokenConverter
     app.url_map.converters["number"] = NumberConverter
+    app.before_request(_body_timed_out)  # first of the request hooks
     csrf.init_app(app)
     babel.init_app(app, locale_selector=languages.select_locale)
     languages.init_app(app)  # after Flask-Babel, whose own callables it replaces

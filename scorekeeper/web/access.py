@@ -3,9 +3,11 @@
 When the operator sets `ACCESS_CODE` (config) or `SCOREKEEPER_ACCESS_CODE` (environment), every
 request except static files and the code page itself is sent to a small page asking for the code.
 The session keeps a keyed fingerprint of the code, not the code, so changing the code asks every
-browser again. Wrong codes are counted in the database (:mod:`scorekeeper.store.limits`), per
-address and for everyone, so workers, hosts and rotating addresses share one limit; beyond it a
-code is checked only when a slot is free, and a right one is let in then.
+browser again. Wrong codes are counted in the database (:mod:`scorekeeper.store.limits`) per
+address, so workers and hosts share one limit; beyond it a code is checked only when the
+address's slot is free, and a right one is let in then. Nothing is counted for everyone together
+(rotating addresses would spend it for the honest users): the code's strength, checked when the
+server starts, is what makes guessing hopeless.
 """
 
 from __future__ import annotations
@@ -106,8 +108,9 @@ def ask() -> Any:
                                    "seconds, then try again.")]
             return render_template("pages/access.html", form=form), 429, {
                 "Retry-After": str(math.ceil(limits.WRONG_CODES.address_interval))}
-        entered = (form.code.data or "").encode()
-        if hmac.compare_digest(entered, code.encode()):
+        # compared as read out: spaces, hyphens and any script's digits do not matter
+        entered = limits.spoken(form.code.data or "").encode()
+        if hmac.compare_digest(entered, limits.spoken(code).encode()):
             limits.right_code(ticket)
             session[SESSION_KEY] = _fingerprint(code)
             return redirect(_local_path(form.next.data), 303)

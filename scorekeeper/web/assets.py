@@ -9,7 +9,8 @@
   ``static/manifest.webmanifest`` with its name and description in the page's language, served
   the same way: ``/manifest/<language>.webmanifest?v=<hash>``.
 - The stylesheet and our script are served minified by rcssmin and rjsmin (the vendored htmx
-  comes minified already).
+  comes minified already). A browser that takes gzip but neither zstd nor brotli gets static
+  files compressed once per process by zopfli (gzip's format, 3 % smaller than its best level).
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ import rcssmin
 import rjsmin
 from flask import Flask, Response, abort, current_app, request, url_for
 from flask_compress import Compress
+from werkzeug.datastructures import Accept
+from werkzeug.http import parse_accept_header
+from zopfli.gzip import compress as zopfli_gzip
 
 from ..words.labels import APP_DESCRIPTION, APP_FULL_NAME, APP_NAME
 from .languages import LANGUAGES
@@ -86,8 +90,31 @@ def _static_for_compression(response: Response) -> Response:
         elif response.mimetype in ("text/javascript", "application/javascript") and not (
                 request.path.endswith(".min.js")):
             data = minified_js(data)
+        if _gzip_only() and response.mimetype in _ZOPFLI_TYPES:
+            data = _zopfli(data)
+            response.headers["Content-Encoding"] = "gzip"  # Flask-Compress leaves it alone
         response.set_data(data)
     return response
+
+
+_ZOPFLI_TYPES = frozenset({"text/css", "text/javascript", "application/javascript",
+                           "image/svg+xml"})
+
+
+def _gzip_only() -> bool:
+    """Whether the browser takes gzip but neither zstd nor brotli (which Flask-Compress
+    prefers), while the app compresses at all."""
+    if not current_app.config.get("COMPRESS_REGISTER", True):
+        return False
+    accepted = parse_accept_header(request.headers.get("Accept-Encoding"), Accept)
+    return (accepted.quality("gzip") > 0 and not accepted.quality("br")
+            and not accepted.quality("zstd"))
+
+
+@lru_cache(maxsize=16)
+def _zopfli(data: bytes) -> bytes:
+    """A static file gzip-compressed by zopfli (one iteration: 60 ms for htmx, once)."""
+    return bytes(zopfli_gzip(data, numiterations=1))
 
 
 @lru_cache(maxsize=16)
@@ -142,6 +169,10 @@ def init_app(app: Flask) -> None:
     """Compression and the `static_url` template global (call before other after_request hooks,
     so compression runs last)."""
     app.config.setdefault("COMPRESS_MIN_SIZE", 300)
+    # gzip's best: a deal form is 14 kB of markup, 1.5 kB compressed; level 9 takes 1.5 % more
+    # off it than the default 6, for a few microseconds more (browsers taking brotli or zstd
+    # keep their own levels)
+    app.config.setdefault("COMPRESS_LEVEL", 9)
     compress.init_app(app)
     app.after_request(_static_for_compression)  # runs before Flask-Compress's hook
     app.after_request(_vary_on_boost)

@@ -21,7 +21,7 @@ from wtforms.widgets import HiddenInput
 
 from ..rules import CONTRACTS, SUITS, FieldSpec, HouseRules, house_rules_for
 from ..rules.autofill import Filled
-from ..rules.contracts import QueenOfDiamonds, Winners
+from ..rules.contracts import ComplexTricks, QueenOfDiamonds, Winners
 from ..rules.deal import FieldKind
 from ..rules.text import table_text
 from ..store.deals import Entry
@@ -310,12 +310,17 @@ class GameSetupForm(FlaskForm):
         choices=((QueenOfDiamonds.QUEEN, _l("doubles its queen part (−60 / +25)")),
                  (QueenOfDiamonds.WHOLE, _l("doubles the whole card (−70 / +35)"))),
         default=QueenOfDiamonds.QUEEN, validators=[Optional()])
+    complex_tricks = RadioField(
+        _l("Which tricks cost in Complex"),
+        choices=((ComplexTricks.EVERY, _l("every trick")),
+                 (ComplexTricks.PENALTY, _l("only a trick that held a penalty card"))),
+        default=ComplexTricks.EVERY, validators=[Optional()])
     winners = RadioField(
         _l("Who wins"),
         choices=((Winners.HIGHEST, _l("the highest total")),
                  (Winners.POSITIVE, _l("everyone above zero"))),
         default=Winners.HIGHEST, validators=[Optional()])
-    # these two may be missing from a form sent by a page loaded before they were offered:
+    # these three may be missing from a form sent by a page loaded before they were offered:
     # missing means the default; a value not offered is refused
     name = StringField(_l("Name for the evening (optional)"),
                        validators=[Optional(), TableText("name")],
@@ -329,6 +334,7 @@ class GameSetupForm(FlaskForm):
             swap_diamonds_ltoosh=bool(self.swap_diamonds_ltoosh.data),
             doubled_queen_of_diamonds=QueenOfDiamonds(
                 self.doubled_queen_of_diamonds.data or QueenOfDiamonds.QUEEN),
+            complex_tricks=ComplexTricks(self.complex_tricks.data or ComplexTricks.EVERY),
             winners=Winners(self.winners.data or Winners.HIGHEST)))
 
     def field_of(self, path: str) -> Field:
@@ -347,6 +353,7 @@ def setup_defaults(game: str, mode: str, house_rules: Mapping[str, Any]) -> dict
             "doubled_self_take": rules.doubled_self_take,
             "swap_diamonds_ltoosh": rules.swap_diamonds_ltoosh,
             "doubled_queen_of_diamonds": rules.doubled_queen_of_diamonds,
+            "complex_tricks": rules.complex_tricks,
             "winners": rules.winners}
 
 

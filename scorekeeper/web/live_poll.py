@@ -71,24 +71,46 @@ class LivePollShortcut:
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse
                  ) -> Iterable[bytes]:
+        poll = self._poll(environ)
+        if poll is None:
+            return self.wsgi_app(environ, start_response)
+        answer = self._answer(environ, poll)
+        if answer is None:
+            return self._through_flask(environ, start_response, poll)
+        status, headers, body = answer
+        start_response(f"{status} {HTTP_STATUS_CODES[status]}", headers)
+        return [body]
+
+    def quick_answer(self, environ: dict[str, Any]
+                     ) -> tuple[int, list[tuple[str, str]], bytes] | None:
+        """The 304/204 of an unchanged game's poll, as Flask would give it, or None (Flask must
+        answer). The server asks it before handing a request to a thread (one indexed read)."""
+        poll = self._poll(environ)
+        return None if poll is None else self._answer(environ, poll)
+
+    @staticmethod
+    def _poll(environ: dict[str, Any]) -> _Poll | None:
+        """The polled route this request may be answered for here, or None (Flask answers)."""
         path = environ.get("PATH_INFO", "")
         if environ.get("REQUEST_METHOD") != "GET" or not path.endswith("/live"):
-            return self.wsgi_app(environ, start_response)
+            return None
         poll = next((poll for poll in POLLS if path.startswith(poll.prefix)), None)
-        token = path[3:-5]
-        if poll is None or not is_token(token):  # let Flask answer (404: PostgreSQL refuses
-            return self.wsgi_app(environ, start_response)  # NUL bytes)
+        if poll is None or not is_token(path[3:-5]):  # let Flask answer (404: PostgreSQL
+            return None  # refuses NUL bytes)
         if poll.htmx_only and (environ.get("HTTP_HX_REQUEST") != "true"
                                or environ.get("HTTP_HX_BOOSTED")):
-            return self.wsgi_app(environ, start_response)
-        status, tag = self._unchanged(environ, poll, token)
+            return None
+        return poll
+
+    def _answer(self, environ: dict[str, Any], poll: _Poll
+                ) -> tuple[int, list[tuple[str, str]], bytes] | None:
+        status, tag = self._unchanged(environ, poll, environ["PATH_INFO"][3:-5])
         headers = None if status is None else self.headers.get((poll.prefix, status))
         if status is None or headers is None:
-            return self._through_flask(environ, start_response, poll)
+            return None
         if poll.etag:
             headers = [*headers, ("ETag", f'W/"{tag}"' if self.weak else f'"{tag}"')]
-        start_response(f"{status} {HTTP_STATUS_CODES[status]}", headers)
-        return [b""]
+        return status, headers, b""
 
     def _unchanged(self, environ: dict[str, Any], poll: _Poll, token: str
                    ) -> tuple[int | None, str]:
@@ -149,6 +171,13 @@ class LivePollShortcut:
         return self.wsgi_app(environ, recording)
 
 
+QUICK_ANSWER = "scorekeeper.quick_answer"
+"""Where the server (scorekeeper.cli.gateway) finds the shortcut, to ask it on its event loop
+before handing a request to a thread."""
+
+
 def init_app(app: Flask) -> None:
-    """Put the shortcut in front of the app."""
-    app.wsgi_app = LivePollShortcut(app, app.wsgi_app)  # type: ignore[method-assign]
+    """Put the shortcut in front of the app, and offer it to the server."""
+    shortcut = LivePollShortcut(app, app.wsgi_app)
+    app.wsgi_app = shortcut  # type: ignore[method-assign]
+    app.extensions[QUICK_ANSWER] = shortcut.quick_answer

@@ -12,24 +12,27 @@ import segno
 from markupsafe import Markup
 
 from ..rules import CONTRACTS, GAMES, SUIT_SYMBOLS, SUITS, TEAMS, Problem, Replay
-from ..rules.contracts import ContractKind, Winners
+from ..rules.contracts import ContractKind, HouseRules, Winners
 from ..rules.deal import FieldKind
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
 from ..words import labels
 from ..words.chart import chart_summary, running_totals_svg
+from ..words.share import result_text
 from ..words.takes import short_takes
 from .languages import current_language, direction, gettext, pgettext, plural_form
 
 
-def field_label(contract: str, path: str, players: Sequence[str]) -> str:
-    """A field of a deal form, or a problem's path, in the reader's words."""
-    return labels.field_label(contract, path, players, gettext)
+def field_label(contract: str, path: str, players: Sequence[str],
+                rules: HouseRules | None = None) -> str:
+    """A field of a deal form, or a problem's path, in the reader's words (as the game's house
+    `rules` name it)."""
+    return labels.field_label(contract, path, players, gettext, rules)
 
 
 def problem_text(problem: Problem, contract: str, players: Sequence[str],
-                 label: str | None = None) -> str:
+                 label: str | None = None, rules: HouseRules | None = None) -> str:
     """A refusal as a sentence in the reader's language (`label` names the field instead)."""
-    return labels.problem_text(problem, contract, players, gettext, label, plural_form)
+    return labels.problem_text(problem, contract, players, gettext, label, plural_form, rules)
 
 
 def reason_label(reason: str | None) -> str:
@@ -175,12 +178,21 @@ def http_message(code: int) -> str:
         400: gettext("The request could not be understood."),
         404: gettext("There is nothing here. Check the link, or start from the home page."),
         405: gettext("That action is not available here."),
+        408: gettext("That took too long to arrive, so nothing was saved. Try again."),
         413: gettext("That was too much data to send at once."),
     }
     return messages.get(code, gettext("Something went wrong on our side. Nothing was saved."))
 
 
+def share_text(result: Replay, name: str | None, day: str) -> str:
+    """A finished game's result as a message to share, in the reader's language (its title:
+    the game's name, else which game, and the day it was played)."""
+    title = f"{name or game_name(result.game.game)} · {day}"
+    return result_text(result, title, gettext, rtl=direction(current_language()) == "rtl")
+
+
 TEMPLATE_GLOBALS: dict[str, Any] = {
+    "share_text": share_text,
     "contract_name": contract_name,
     "seed_name": seed_name,
     "game_name": game_name,

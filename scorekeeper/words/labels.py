@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 
 from ..rules.cards import SUIT_SYMBOLS, TEAMS
-from ..rules.contracts import KING_OF_HEARTS_CARD
+from ..rules.contracts import KING_OF_HEARTS_CARD, HouseRules
 from ..rules.errors import Problem, TranslatePlural, english_plural
 from ..rules.messages import N_, REASONS
 
@@ -117,8 +117,6 @@ HAND_MESSAGES = frozenset({
     pgettext("turkish-king", "The game is finished after its last deal. Everyone whose total "
                              "is above zero wins (is out); below zero is sunk. If all four end "
                              "at zero, nobody wins."),
-    pgettext("turkish-king", "%(reason)s The deal may have been saved: tap Save again, it is "
-                             "never saved twice."),
     pgettext("turkish-king", "Editing a past deal checks every later deal again; a change "
                              "that would make a later deal illegal is refused."),
 })
@@ -177,6 +175,12 @@ FIELD_LABELS: dict[tuple[str, str], str] = {
     ("no-tricks", "tricks"): N_("Tricks"),
 }
 """(contract, field of its deal) → what the deal form calls it."""
+
+RULED_FIELD_LABELS: dict[tuple[str, str, str, str], str] = {
+    ("complex", "tricks", "complex_tricks", "penalty"): N_("Tricks that held a penalty card"),
+}
+"""(contract, field, house rule, its value) → what the field is called when that house rule
+makes it count something else (Complex's tricks under `complex_tricks` "penalty")."""
 
 CONTRACT_FIELD = N_("Contract")
 SENTENCE_END = N_("{sentence}.")
@@ -302,12 +306,18 @@ def reason_label(reason: str | None, translate: Translate = identity) -> str:
 
 
 def field_label(contract: str, path: str, players: Sequence[str],
-                translate: Translate = identity) -> str:
-    """A problem's field path in the reader's words: "Diamonds (Lina)", "Who took each queen"."""
+                translate: Translate = identity, rules: HouseRules | None = None) -> str:
+    """A problem's field path in the reader's words: "Diamonds (Lina)", "Who took each queen";
+    under the game's house `rules` where one changes what the field counts."""
     base = field_group(path)
     if base == "contract":
         return translate(CONTRACT_FIELD)
-    label = translate(FIELD_LABELS.get((contract, base), base))
+    label = FIELD_LABELS.get((contract, base), base)
+    if rules is not None:
+        label = next((text for (ruled, name, rule, value), text in RULED_FIELD_LABELS.items()
+                      if (ruled, name) == (contract, base)
+                      and str(getattr(rules, rule)) == value), label)
+    label = translate(label)
     if "[" in path:
         index = int(path.split("[")[1].rstrip("]"))
         if base == "order":
@@ -325,10 +335,11 @@ def field_group(path: str) -> str:
 
 def problem_text(problem: Problem, contract: str, players: Sequence[str],
                  translate: Translate = identity, label: str | None = None,
-                 translate_plural: TranslatePlural = english_plural) -> str:
+                 translate_plural: TranslatePlural = english_plural,
+                 rules: HouseRules | None = None) -> str:
     """A refusal as a sentence in the reader's language (`label` names the field instead)."""
     if label is None:
-        label = field_label(contract, problem.field, players, translate)
+        label = field_label(contract, problem.field, players, translate, rules)
     seat = problem.params.get("seat")
     if isinstance(seat, int) and 0 <= seat < len(players):  # a refusal about one player
         problem = Problem(problem.field, problem.code, {**problem.params, "name": players[seat]})

@@ -48,33 +48,19 @@
     return (form && form.querySelector(".net-error")) || document.getElementById("net-error");
   }
 
-  /* A save that got no answer may still have been stored (a late answer): ask the server
-   * what it holds before saying anything. Held: its page says so; else "Not saved" is true
-   * (a save sent again is never stored twice). */
-  function ask(form, slot, words, reason) {
-    var headers = JSON.parse(document.body.getAttribute("hx-headers") || "{}");
-    function say(key) {
-      slot.textContent = words.getAttribute(key).replace("{}", reason);
-      slot.hidden = false;
-    }
-    headers["HX-Request"] = "true";
-    fetch(form.getAttribute("data-check"), {method: "POST", body: new FormData(form),
-                                           headers: headers, credentials: "same-origin"})
-      .then(function (answer) { if (!answer.ok) { throw answer; } return answer.json(); })
-      .then(function (answer) {
-        if (answer.go) { location.assign(answer.go); } else { say("data-save"); }
-      }).catch(function () { say("data-unsure"); });
-  }
-
   function failed(event) {
     var elt = event.detail.elt, status = event.detail.xhr ? event.detail.xhr.status : 0;
     var words = document.getElementById("net-error"), slot = slotOf(elt);
-    var fields = elt.closest("[data-preview]");
+    var fields = elt.closest("[data-preview]"), why = event.type === "htmx:timeout" ? "timeout"
+      : !status ? "offline" : status === 429 ? "busy" : status >= 500 ? "server" : "stale";
     if (!words || elt.closest("[data-quiet]")) { return; }
-    var reason = words.getAttribute("data-" + (event.type === "htmx:timeout" ? "timeout"
-      : !status ? "offline" : status === 429 ? "busy" : status >= 500 ? "server" : "stale"));
-    if (elt.hasAttribute("data-check") && (status === 0 || status >= 429)) {
-      ask(elt, slot, words, reason);
+    /* A save that went wrong may still have been stored (a late answer): the server is asked
+     * what it holds before anything is said. Held: its page says so; else it says "Not saved"
+     * (true: a save sent again is never stored twice). The question unanswered too: only why,
+     * and to try again. */
+    if (elt.id === "deal-form" && event.detail.target !== slot) {  /* (not the question's) */
+      htmx.ajax("POST", elt.action + "/check",
+                {source: elt, target: slot, swap: "outerHTML", values: {why: why}});
       return;
     }
     if (fields) {  /* a preview's: only why (nothing was being saved) */
@@ -86,8 +72,8 @@
       fields.autofilled.value = "";
       fields.querySelectorAll("[data-filled]").forEach(function (c) { c.removeAttribute("data-filled"); });
     }
-    slot.textContent = fields ? reason
-      : words.getAttribute(slot === words ? "data-say" : "data-save").replace("{}", reason);
+    why = words.getAttribute("data-" + why);
+    slot.textContent = fields ? why : words.getAttribute("data-say").replace("{}", why);
     slot.hidden = false;
   }
 
@@ -121,26 +107,19 @@
     if (event.target.closest("form.stale .chip")) { setTimeout(resend, 0); }
   });
 
-  document.addEventListener("visibilitychange", acquire);
-  /* htmx swaps pages in place (hx-boost): look again after each swap. */
-  document.addEventListener("htmx:afterSettle", function () { releaseIfLeft(); acquire(); });
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", acquire);
-  } else {
-    acquire();
+  /* What only some pages need comes in its own script, fetched when such a page is shown
+   * (data-script: a finished game's "Share the result", the new-game page's names); each
+   * script runs its work once however often it is fetched. */
+  function scripts() {
+    document.querySelectorAll("[data-script]").forEach(function (elt) {
+      document.head.appendChild(document.createElement("script")).src = elt.getAttribute("data-script");
+    });
   }
 
-  /* The new-game page: a tapped name ("played here before") goes into the first empty player
-   * field at once, without asking the server (which does the same when JavaScript is off). */
-  document.addEventListener("click", function (event) {
-    var chip = event.target.closest("button[data-name]"), empty;
-    if (!chip || !chip.form) { return; }
-    empty = Array.prototype.find.call(chip.form.querySelectorAll("input[data-player]"),
-                                      function (field) { return !field.value.trim(); });
-    if (empty) {
-      event.preventDefault();
-      empty.value = chip.value;
-      chip.hidden = true;
-    }
-  });
+  function settled() { releaseIfLeft(); acquire(); scripts(); }
+  document.addEventListener("visibilitychange", acquire);
+  /* htmx swaps pages in place (hx-boost): look again after each swap. */
+  document.addEventListener("htmx:afterSettle", settled);
+  settled();  /* (a deferred script: the page is parsed) */
+
 }());

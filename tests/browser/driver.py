@@ -179,6 +179,9 @@ class Player:
             self.tap_choice("doubled_self_take", rules["doubled_self_take"])
         if "doubling" in rules and not rules["doubling"]:
             page.uncheck('input[name="doubling"]')
+        for choice in ("doubled_queen_of_diamonds", "complex_tricks", "winners"):
+            if rules.get(choice):
+                self.tap_choice(choice, rules[choice])
         self.check("new game, filled in")
         self.tap("form button[type=submit].primary")
         page.wait_for_url(GAME_PAGE)
@@ -211,7 +214,8 @@ class Player:
         """Tap the chip of every value the deal records."""
         taps = list(chip_taps(raw))
         for name, value in taps:
-            if not self.chip(name, value)[0].count():  # a folded group (Complex's doubles)
+            if not self.page.locator(f'input[name="{name}"][value="{value}"]').count():
+                # a folded group (Complex's doubles, folded in a form inside the game page)
                 self.page.locator("details:has(> .folded) > summary").first.click()
                 self.settle()
             self.chip(name, value)[1].click()

@@ -20,7 +20,7 @@ from .driver import check_layout
 
 pytestmark = pytest.mark.browser
 
-CODE = "blue tiger 42"
+CODE = "7301 4482 9921 0573"  # strong: the server refuses a weak one
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ refused right above it, and a second phone following the first one's saves."""
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import pytest
@@ -96,9 +95,8 @@ def test_a_save_without_connection_says_so_and_one_tap_retries(new_context) -> N
     _offline(page, True)
     page.locator(SAVE).click()
     message = page.locator(NET_ERROR)
-    # the server cannot be asked whether it got the save: the page says what it knows
-    expect(message).to_have_text(
-        "لا اتصال. ربما حُفظت الجولة: اضغط «حفظ» مرة أخرى، فلا تُحفظ الجولة مرتين أبداً.")
+    # the server cannot be asked whether it got the save: not "Not saved", only why
+    expect(message).to_have_text("لا اتصال. حاول مرة أخرى.")
     expect(page.locator("#deal-form")).to_be_visible()  # the entry is kept
     expect(player.chip("counts-0", "5")[0]).to_be_checked()
     save_box = page.locator(SAVE).bounding_box()
@@ -309,10 +307,9 @@ def test_a_second_phone_follows_a_save_and_keeps_an_open_form(new_context) -> No
     expect(second_page.locator("#play .where")).to_contain_text("Deal 1 of")
     first.choose("diamonds")
     first.enter({"contract": "diamonds", "counts": [5, 4, 3, 1]})
-    started = time.monotonic()
     first.save(1)
-    expect(second_page.locator("#play .where")).to_contain_text("Deal 2 of", timeout=6000)
-    assert time.monotonic() - started < 6
+    # a poll every 3 s; generous, so that a busy machine is slow, not wrong
+    expect(second_page.locator("#play .where")).to_contain_text("Deal 2 of", timeout=20_000)
     expect(second_page.locator("#history-rows tr:not(.deal-details)")).to_have_count(1)
     expect(second_page.locator(".scoreboard .total").first).to_have_text(
         first.page.locator(".scoreboard .total").first.inner_text())

@@ -101,3 +101,39 @@ def test_trix_complex_without_javascript(new_context, screenshots) -> None:  # t
     player.play(record)
     _finish(player, record, "Trix Complex without JavaScript")
     assert GAME_PAGE.search(page.url)
+
+
+def test_trix_complex_penalty_tricks_in_arabic(new_context, screenshots) -> None:  # type: ignore[no-untyped-def]
+    """House rule complex_tricks "penalty" (issue 22), chosen by its chip: each Complex deal
+    taps per player the tricks that held a penalty card, the sum reads "n من 13 على الأكثر",
+    nothing is filled in for the last player, and the totals are the engine's."""
+    record = load_example("trix-complex-penalty-complete")
+    page = new_context(locale="ar").new_page()
+    assert page.viewport_size == {"width": 390, "height": 844}
+    player = Player(page, javascript=True, shots=screenshots, prefix="ar-complex-penalty")
+    player.start_game(record)
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    for number, raw in enumerate(record["deals"], start=1):
+        player.check(f"game page before deal {number}")
+        player.choose(raw["contract"])
+        if raw["contract"] == "complex":
+            group = page.locator("fieldset.group", has=page.locator('input[name="tricks-0"]'))
+            expect(group.locator("> legend")).to_have_text("لطشات فيها ورقة عقوبة")
+            for seat in range(3):
+                player.chip(f"tricks-{seat}", str(raw["tricks"][seat]))[1].click()
+                player.settle()
+            expect(page.locator("#e-tricks .sum")).to_have_text(
+                f"{sum(raw['tricks'][:3])} من 13 على الأكثر")
+            # three counts do not say the fourth: the app leaves it to the player
+            expect(page.locator('input[name^="tricks-3"]:checked')).to_have_count(0)
+            player.shot("penalty-tricks", element="#deal-form")
+        player.enter(raw)
+        player.check(f"deal {number} filled in ({raw['contract']})")
+        player.save(number)
+    _finish(player, record, "Arabic Trix Complex, penalty tricks")
+    totals, _ = engine_totals(record)
+    assert sum(totals) != 0  # a kingdom no longer adds up to zero under this rule
+    page.click(".rules-link a")
+    page.wait_for_url(re.compile(r"/rules$"))
+    player.check("rules of this game")
+    expect(page.locator(".house-rules")).to_contain_text("اللطشة التي فيها ورقة عقوبة فقط")

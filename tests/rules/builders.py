@@ -153,7 +153,7 @@ def game_of(game: str = "trix", deals: list[dict[str, Any]] | None = None, *, mo
     definition = GAMES[game]
     parsed = []
     for raw in deals or []:
-        deal, problems = parse_deal(definition, raw)
+        deal, problems = parse_deal(definition, raw, house_rules)
         assert deal is not None, problems
         parsed.append(deal)
     return Game(game, mode, tuple(PLAYERS), first, house_rules or HouseRules(), tuple(parsed))

@@ -180,10 +180,10 @@ def test_positive_winners_through_a_record_and_its_export() -> None:
 def test_each_game_lists_its_house_rules() -> None:
     assert GAMES["trix"].house_rules == ("doubling", "doubled_self_take", "swap_diamonds_ltoosh")
     assert GAMES["trix-complex"].house_rules == (
-        "doubling", "doubled_self_take", "doubled_queen_of_diamonds")
+        "doubling", "doubled_self_take", "doubled_queen_of_diamonds", "complex_tricks")
     assert GAMES["turkish-king"].house_rules == ("winners",)
     assert HOUSE_RULE_KEYS == ("doubling", "doubled_self_take", "swap_diamonds_ltoosh",
-                               "doubled_queen_of_diamonds", "winners")
+                               "doubled_queen_of_diamonds", "complex_tricks", "winners")
 
 
 EVERY_SWITCH = HouseRules(doubling=False, doubled_self_take=FULL, swap_diamonds_ltoosh=True,
@@ -309,9 +309,11 @@ def test_missing_keys_take_their_defaults() -> None:
     ("trix", HouseRules(), {"doubling": True, "doubled_self_take": "net",
                             "swap_diamonds_ltoosh": False}),
     ("trix-complex", HouseRules(), {"doubling": True, "doubled_self_take": "net",
-                                    "doubled_queen_of_diamonds": "queen"}),
+                                    "doubled_queen_of_diamonds": "queen",
+                                    "complex_tricks": "every"}),
     ("trix-complex", WHOLE_FULL, {"doubling": True, "doubled_self_take": "full",
-                                  "doubled_queen_of_diamonds": "whole"}),
+                                  "doubled_queen_of_diamonds": "whole",
+                                  "complex_tricks": "every"}),
     ("turkish-king", HouseRules(), {"winners": "highest"}),
     ("turkish-king", POSITIVE, {"winners": "positive"}),
 ])

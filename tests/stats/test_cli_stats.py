@@ -132,3 +132,20 @@ def test_a_missing_file(tmp_path: Path) -> None:
     done = run("stats", str(tmp_path / "nowhere.json"))
     assert done.returncode == 2
     assert done.stderr.startswith("cannot read ")
+
+
+def test_a_complex_tricks_penalty_record_counts_as_scored(write: Any) -> None:
+    # issue 22: a record under complex_tricks "penalty" loads with its rule, and its points are
+    # the engine's (RULES.md's worked example: −155, −120, 0, −120)
+    worked = {"contract": "complex", "tricks": [3, 2, 0, 1], "diamonds": [6, 4, 0, 3],
+              "queens": {"S": 0, "H": 0, "D": 1, "C": 1}, "king_of_hearts": 3}
+    record = raw_record("trix-complex", [{"contract": "trix", "order": [0, 1, 2, 3]}, worked],
+                        house_rules={"complex_tricks": "penalty"})
+    done = run("stats", write(record))
+    assert done.returncode == 0, done.stderr
+    players = {player["name"]: player for player in json.loads(done.stdout)["players"]}
+    complex_points = {name: player["contracts"]["complex"]["points"]
+                      for name, player in players.items()}
+    assert complex_points == {"Rami": -155, "Lina": -120, "Omar": 0, "Dana": -120}
+    # what the table recorded: the tricks that held a penalty card
+    assert players["Rami"]["details"]["complex"]["taken"]["tricks"] == 3

@@ -123,3 +123,39 @@ def test_each_seats_contracts_are_its_deals(record: Record) -> None:
     assert figures.keys == tuple(player_key(name) for name in record.game.players)
     assert figures.finished == result.finished
     assert figures.winners == (result.winners or ())
+
+
+def _seat_after(deal: dict[str, object]) -> dict[str, object]:
+    """The same deal with every seat moved one place on (what seat 0 did, seat 1 does)."""
+    moved: dict[str, object] = {}
+    for key, value in deal.items():
+        if key in ("counts", "tricks"):  # per seat
+            assert isinstance(value, list)
+            moved[key] = value[-1:] + value[:-1]
+        elif isinstance(value, list):  # seats
+            moved[key] = [(seat + 1) % 4 for seat in value]
+        elif isinstance(value, dict):  # a seat per card
+            moved[key] = {card: (seat + 1) % 4 for card, seat in value.items()}
+        elif isinstance(value, int):  # a seat
+            moved[key] = (value + 1) % 4
+        else:
+            moved[key] = value
+    return moved
+
+
+def test_a_partnership_won_by_the_second_team_is_theirs() -> None:
+    """Team B (seats 1 and 3) wins; the statistics must not give it to team A (seat 0)."""
+    from tests.stats.records import TRIX_GAME
+
+    record = trix(["Rami", "Lina", "Omar", "Dana"], [_seat_after(deal) for deal in TRIX_GAME],
+                  mode="partnership")
+    figures = game_figures(record)
+    assert figures.finished and figures.team_totals == (-560, 560)
+    assert [figures.won(seat) for seat in range(4)] == [False, True, False, True]
+    wins = {pair.names: pair.wins for pair in compute([record]).partnerships}
+    assert wins == {("Omar", "Rami"): 0, ("Dana", "Lina"): 1}
+
+
+def test_no_seat_has_won_an_unfinished_game() -> None:
+    figures = game_figures(unfinished_trix())
+    assert [figures.won(seat) for seat in range(4)] == [False] * 4

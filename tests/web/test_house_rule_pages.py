@@ -74,7 +74,8 @@ def test_whole_is_kept_for_trix_complex_and_carried_in_its_export(table: Table) 
     record = json.loads(export(table.client, table.token).get_data(as_text=True))
     # Turkish King's rule does not reach a Trix Complex game
     assert record["house_rules"] == {"doubling": True, "doubled_self_take": "net",
-                                     "doubled_queen_of_diamonds": "whole"}
+                                     "doubled_queen_of_diamonds": "whole",
+                                     "complex_tricks": "every"}
     text = text_of(table.client, table.url + "/rules")
     assert "doubles the whole card (−70 / +35)" in text
     assert "its taker scores −70 and the doubler +35; a doubler who takes it scores −35" in text

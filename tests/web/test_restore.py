@@ -68,6 +68,7 @@ def test_no_restore_once_another_phone_changed_the_game(table: Table) -> None:
     assert response.status_code == 303
     shown = page(table.client.get(response.headers["Location"]))
     assert "deal 2 was not restored" in shown.text
+    assert "Restore" not in shown.text  # not offered again: it may no longer fit
     assert snapshot(table.app) == before
     assert table.record().game.deals[1].contract == "king-of-hearts"
     assert "Restore" not in shown.text
@@ -94,3 +95,24 @@ def test_restore_of_a_tampered_form_is_refused(table: Table) -> None:
     table.undo()
     fields = {**page(table.game_page()).hidden("/restore"), "number": "x"}
     assert table.client.post(f"{table.url}/restore", data=fields).status_code == 400
+
+
+def test_no_restore_once_another_phone_entered_and_undid_a_deal(table: Table) -> None:
+    """The game has as many deals as the undo left, but it is not the game the undo left:
+    another phone saved a deal and undid it since (its version moved on)."""
+    _two_deals(table)
+    table.undo()
+    fields = page(table.game_page()).hidden("/restore")
+    other = Table(table.app, table.app.test_client())
+    other.token = table.token
+    other.enter({"contract": "king-of-hearts", "taker": 2})
+    other.undo()
+    assert table.row().deal_count == 1
+    assert "Restore" not in page(table.game_page()).text  # not offered: it may no longer fit
+    before = snapshot(table.app)
+    response = table.client.post(f"{table.url}/restore", data=fields)
+    assert response.status_code == 303
+    shown = page(table.client.get(response.headers["Location"]))
+    assert "deal 2 was not restored" in shown.text
+    assert "Restore" not in shown.text  # not offered again: it may no longer fit
+    assert snapshot(table.app) == before

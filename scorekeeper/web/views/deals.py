@@ -20,8 +20,9 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from ...rules import Evaluation, Problem, evaluate
+from ...rules import Evaluation, HouseRules, Problem, evaluate
 from ...rules.autofill import autofill
+from ...rules.messages import N_
 from ...store import deals
 from ...words.labels import field_group
 from ..caches import keep_replay
@@ -65,12 +66,12 @@ def _bound_form(view: GameView) -> DealForm:
     return form
 
 
-def _fill_in(form: DealForm) -> dict[str, Any]:
+def _fill_in(form: DealForm, rules: HouseRules) -> dict[str, Any]:
     """The entry with what it determines filled in (the last count, the 4th place), what the
     app filled before recomputed; the chips it changed are left in `form.filled` (the preview
     sends those rows again), the engine's running sums and early refusals in `form.help`."""
     before = {name: form[name].data for group in form.groups() for name in group.names}
-    result = autofill(form.raw(), form.still_filled())
+    result = autofill(form.raw(), form.still_filled(), rules)
     form.fill(result.raw)
     form.mark_filled(result.filled)
     form.filled = sorted(name for name, value in before.items() if form[name].data != value)
@@ -90,14 +91,14 @@ def _messages(view: GameView, form: DealForm,
     early = form.help.problems if form.help is not None else ()
     for problem in early:  # a player placed twice: said at once, naming them
         errors.setdefault(field_group(problem.field), []).append(
-            problem_text(problem, contract, view.players))
+            problem_text(problem, contract, view.players, rules=view.game.house_rules))
     if evaluation is None:
         return errors
     for problem in evaluation.problems:
         if problem.code == "not_permutation" and problem.field in errors:
             continue  # already said, with the player's name
         errors.setdefault(field_group(problem.field), []).append(
-            problem_text(problem, contract, view.players))
+            problem_text(problem, contract, view.players, rules=view.game.house_rules))
     if evaluation.later is not None:
         later = evaluation.later
         reason = problem_text(later.problems[0], later.contract or "", view.players)
@@ -121,12 +122,13 @@ def _render_form(view: GameView, form: DealForm, evaluation: Evaluation | None =
         chooser, kingdom = past.chooser, past.kingdom
     groups = form.groups()
     if form.help is None:  # nothing filled in yet: only the running sums
-        form.help = autofill(form.raw())
+        form.help = autofill(form.raw(), rules=view.game.house_rules)
     errors = _messages(view, form, evaluation)
     args = view.template_args(
         form=form, contract=form.contract.data, editing=editing, number=form.number.data,
         chooser=chooser, kingdom=kingdom, evaluation=evaluation, errors=errors, groups=groups,
         unset=form.unset(), preview_on_load=preview_on_load, inline=inline,
+        moved=editing is None and form.version.data != view.row.version,
         doubling=view.game.house_rules.doubling, filled=form.filled, sums=form.help.sums,
         folded=[group.spec.name for group in groups if inline and group.folded
                 and all(form[name].data is None for name in group.names)
@@ -234,7 +236,7 @@ def preview(token: str) -> Any:
         if is_htmx():  # a form left open on another phone: say so where the scores would be
             return render_template("fragments/message.html", message=_finished_text(view)), 409
         return render_template("pages/error.html", code=409, message=_finished_text(view)), 409
-    raw = _fill_in(form)
+    raw = _fill_in(form, view.game.house_rules)
     evaluation = None
     if not form.chip_errors() and not form.unset():
         evaluation = evaluate(view.game, raw, None if editing is None else editing - 1)
@@ -258,7 +260,7 @@ def save_deal(token: str) -> Any:
     view = _started(token)
     form = _bound_form(view)
     inline = is_htmx() and form.editing.data is None  # the form inside the game page
-    _fill_in(form)
+    _fill_in(form, view.game.house_rules)
     if form.chip_errors():  # a value no chip offers: refused before anything is judged
         template = "fragments/deal_form.html" if inline else "pages/deal.html"
         return _render_form(view, form, status=422, template=template, inline=inline)
@@ -305,24 +307,62 @@ def save_deal(token: str) -> Any:
     return _to_game(token, inline)
 
 
+NOT_THROUGH = {
+    "offline": N_("No connection."),
+    "timeout": N_("No answer from the server."),
+    "busy": N_("The server is busy: wait a moment."),
+    "server": N_("The server had a problem."),
+    "stale": N_("This page is out of date: reload it."),
+}
+"""Why a save did not go through, as the page said it (its #net-error words)."""
+
+
 @bp.post("/g/<token:token>/deal/check")
 def check_deal(token: str) -> Any:
-    """After a save got no answer: ask whether the game holds it before anything is said
-    (JSON). Held: the outcome is flashed and `go` is the game page; else nothing is saved yet
-    (a save sent again is never stored twice)."""
+    """After a save went wrong (no answer, a 5xx): whether the game holds it, asked before
+    anything is said (htmx). Held (or another phone's deal in its place): the game page, which
+    says so; else "Not saved" above Save, with why (a save sent again is never stored twice)."""
     view = _started(token)
     form = _bound_form(view)
-    _fill_in(form)
-    if form.chip_errors():
-        return {"saved": False}
+    _fill_in(form, view.game.house_rules)
     entry = form.entry()
-    held = deals.holds_entry(view.row, view.result, entry)
+    held = None if form.chip_errors() else deals.holds_entry(view.row, view.result, entry)
     if held is None:
-        return {"saved": False}
+        reason = gettext(NOT_THROUGH.get(request.form.get("why", ""), NOT_THROUGH["stale"]))
+        return render_template("fragments/not_saved.html", message=gettext(
+            "Not saved. %(reason)s Try again.", reason=reason))
     if held:
         flash(gettext("Deal %(number)d changed.", number=entry.number) if entry.editing
               else gettext("Deal %(number)d saved.", number=entry.number), "success")
     else:
         flash(gettext("Deal %(number)d was already entered on another phone; yours "
                       "was not saved. Check the history.", number=entry.number), "warning")
-    return {"saved": held, "go": url_for("games.game_page", token=token)}
+    return make_response("", {"HX-Redirect": url_for("games.game_page", token=token)})
+
+
+@bp.post("/g/<token:token>/deal/carry")
+def carry(token: str) -> Any:
+    """A deal form the game moved on under (another phone saved that deal): its taps, one tap
+    away from being the next deal's, judged again there (its chooser, its rules)."""
+    view = _started(token)
+    form = _bound_form(view)
+    inline = is_htmx()
+    contract = form.contract.data or ""
+    following = view.result.next
+    if form.editing.data is not None or following is None or not following.is_open(contract):
+        flash(_finished_text(view) if following is None else gettext(
+            "%(contract)s cannot be chosen now.", contract=contract_name(contract)), "warning")
+        return _to_game(token, inline)
+    moved = blank_deal_form(contract, len(view.game.deals) + 1, view.row.version)
+    moved.fill(form.raw())  # every chip as this phone showed it counts as tapped
+    raw = _fill_in(moved, view.game.house_rules)
+    evaluation = None
+    if not moved.chip_errors() and not moved.unset():
+        evaluation = evaluate(view.game, raw)
+    template = "fragments/deal_form.html" if inline else "pages/deal.html"
+    html, status = _render_form(view, moved, evaluation, template=template, inline=inline)
+    response = make_response(html, status)
+    if inline:
+        response.headers["HX-Replace-Url"] = url_for("deals.new_deal", token=token,
+                                                      contract=contract)
+    return response
