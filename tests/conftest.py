@@ -308,16 +308,16 @@ def signed(value: int) -> str:
 
 def form_fields(deal: Mapping[str, Any]) -> dict[str, str]:
     """A record's deal as the chips a player taps (field name → value; unset chips are "")."""
-    from scorekeeper.rules.deal import CARD_SEATS, COUNTS, OPTIONAL_CARD_SEATS, ORDER, SEAT_PAIR
+    from scorekeeper.rules.deal import FieldKind
     from scorekeeper.web.forms import chip_groups
 
     fields: dict[str, str] = {"contract": str(deal["contract"])}
     for group in chip_groups(str(deal["contract"])):
         value = deal.get(group.spec.name)
-        if group.spec.kind in (COUNTS, ORDER, SEAT_PAIR):
+        if group.spec.kind in (FieldKind.COUNTS, FieldKind.ORDER, FieldKind.SEAT_PAIR):
             for name, key in zip(group.names, group.keys, strict=True):
                 fields[name] = "" if value is None else str(value[key])
-        elif group.spec.kind in (CARD_SEATS, OPTIONAL_CARD_SEATS):
+        elif group.spec.kind in (FieldKind.CARD_SEATS, FieldKind.OPTIONAL_CARD_SEATS):
             for name, key in zip(group.names, group.keys, strict=True):
                 seat = (value or {}).get(key)
                 fields[name] = "" if seat is None else str(seat)

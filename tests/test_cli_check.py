@@ -277,6 +277,15 @@ def test_main_invalid(write: Any, capsys: pytest.CaptureFixture[str]) -> None:
     assert (out, err) == ("", "deal 3 (diamonds): counts add up to 12; there are 13 diamonds\n")
 
 
+def test_one_person_in_two_unicode_forms_is_refused(write: Any,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    # composed, and with a combining accent: the statistics count one person, so does check
+    data = record([], players=["\u00c9mile", "Lina", "Omar", "E\u0301mile"])
+    assert main(["check", write(data)]) == 1
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", "players[3]: two players cannot have the same name\n")
+
+
 def test_main_not_a_record(write: Any, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", write("[1, 2, 3]")]) == 2
     out, err = capsys.readouterr()

@@ -6,7 +6,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from scorekeeper.rules import GAMES, HouseRules, QueenOfDiamonds
-from scorekeeper.web.views.pages import contract_rules, doubling_scores
+from scorekeeper.rules.examples import contract_numbers, doubling_scores
 
 
 @pytest.mark.parametrize(("target", "expected"), [
@@ -53,16 +53,23 @@ def test_every_rules_page_in_every_language(client: FlaskClient, game: str,
 
 
 def test_scores_on_the_rules_page_come_from_the_engine() -> None:
-    trix = {rule.id: rule for rule in contract_rules("trix", HouseRules())}
-    assert trix["king-of-hearts"].each == -75 and trix["queens"].each == -25
-    assert trix["diamonds"].each == -10 and trix["ltoosh"].each == -15
-    assert trix["trix"].places == (200, 150, 100, 50)
-    swapped = {rule.id: rule for rule in contract_rules("trix", HouseRules(
-        swap_diamonds_ltoosh=True))}
-    assert swapped["diamonds"].each == -15 and swapped["ltoosh"].each == -10
-    king = {rule.id: rule.each for rule in contract_rules("turkish-king", HouseRules())}
-    assert king == {"trump": 50, "no-king": -320, "no-queens": -100, "no-boys": -60,
-                    "no-hearts": -30, "no-last-two": -180, "no-tricks": -50}
+    def each(game: str, rules: HouseRules) -> dict[str, int]:
+        return {contract: contract_numbers(contract, rules)["score"]
+                for contract in GAMES[game].contracts}
+
+    trix = each("trix", HouseRules())
+    assert trix["king-of-hearts"] == -75 and trix["queens"] == -25
+    assert trix["diamonds"] == -10 and trix["ltoosh"] == -15
+    places = contract_numbers("trix", HouseRules())
+    assert [places[place] for place in ("first", "second", "third", "fourth")] == [
+        200, 150, 100, 50]
+    swapped = each("trix", HouseRules(swap_diamonds_ltoosh=True))
+    assert swapped["diamonds"] == -15 and swapped["ltoosh"] == -10
+    assert each("turkish-king", HouseRules()) == {
+        "trump": 50, "no-king": -320, "no-queens": -100, "no-boys": -60, "no-hearts": -30,
+        "no-last-two": -180, "no-tricks": -50}
+    assert contract_numbers("complex", HouseRules()) == {
+        "score": -15, "trick": -15, "diamond": -10, "queen": -25, "king": -75, "both": -35}
     assert doubling_scores(HouseRules()) == {
         "king_taker": -150, "king_doubler": 75, "queen_taker": -50, "queen_doubler": 25,
         "king_self": -75, "queen_self": -25, "queen_diamond": -60,

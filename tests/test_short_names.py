@@ -1,11 +1,11 @@
-"""Short forms of the players' names for rows of chips (scorekeeper.words.labels.short_names):
+"""Short forms of the players' names for rows of chips (scorekeeper.words.names.short_names):
 derived in one place, unique among the four, cut at their end, never their start."""
 
 from __future__ import annotations
 
 import pytest
 
-from scorekeeper.words.labels import short_names
+from scorekeeper.words.names import short_names
 
 
 @pytest.mark.parametrize(("players", "expected"), [

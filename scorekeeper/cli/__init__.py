@@ -62,7 +62,8 @@ def check(path: str) -> int:
 def stats(path: str) -> int:
     """Print the statistics of an array of records (or one) as JSON (exit 0), or refuse the
     input as `check` does: 1 naming the record and the deal that breaks a rule, 2 if not records."""
-    from scorekeeper.stats import RecordsRefused, compute, load_records, to_json
+    from scorekeeper.rules.record import RecordsRefused, load_records
+    from scorekeeper.stats import compute, to_json
 
     data = _read(path)
     if data is None:
@@ -90,30 +91,18 @@ def upgrade_database() -> None:
 def local_addresses() -> list[str]:
     """This machine's IPv4 addresses other than loopback, for the phones on the same Wi-Fi.
 
-    Read from the network interfaces (Linux ioctl) and the host name; nothing is sent.
+    Read from the network interfaces (ifaddr) and the host name; nothing is sent.
     """
     import socket
 
-    found: list[str] = []
-    candidates: list[str] = []
-    try:
-        import fcntl
-        import struct
+    import ifaddr
 
-        probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        with probe:
-            for _, name in socket.if_nameindex():
-                try:
-                    packed = fcntl.ioctl(probe.fileno(), 0x8915,  # SIOCGIFADDR
-                                         struct.pack("256s", name[:15].encode()))
-                except OSError:
-                    continue
-                candidates.append(socket.inet_ntoa(packed[20:24]))
-    except (ImportError, OSError):
-        pass
+    candidates = [ip.ip for adapter in ifaddr.get_adapters() for ip in adapter.ips
+                  if isinstance(ip.ip, str)]  # IPv6 addresses come as tuples
     with contextlib.suppress(OSError):
         candidates += [str(info[4][0]) for info in
                        socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+    found: list[str] = []
     for address in candidates:
         if not address.startswith("127.") and address not in found:
             found.append(address)
@@ -248,7 +237,8 @@ def import_games(path: str, table: str | None = None) -> int:
     """Load a record or an array of records, all or nothing; exit 1 (rule) or 2 (not records).
     With `table` (a table's scorekeeper link or its token), as games of that table."""
     from ..rules.errors import NotARecordError
-    from ..store.records import ImportRefused, import_records
+    from ..rules.record import RecordsRefused
+    from ..store.records import import_records
     from ..store.tables import find_table, import_into_table
 
     data = _read(path)
@@ -264,7 +254,7 @@ def import_games(path: str, table: str | None = None) -> int:
                 return 2
         try:
             rows = import_records(data) if target is None else import_into_table(target, data)
-        except ImportRefused as refused:
+        except RecordsRefused as refused:
             print(f"nothing imported: {refused.headline()}", file=sys.stderr)
             return 2 if isinstance(refused.error, NotARecordError) else 1
         print(f"imported {len(rows)} games", file=sys.stderr)

@@ -5,18 +5,7 @@ next; nothing here imports Flask, SQLAlchemy or WTForms.
 """
 
 from .cards import SEATS, SUIT_SYMBOLS, SUITS, TEAMS, next_seat, team_of, team_totals
-from .contracts import (
-    CONTRACTS,
-    FULL,
-    HOUSE_RULE_KEYS,
-    NET,
-    ComplexTricks,
-    Contract,
-    ContractKind,
-    HouseRules,
-    QueenOfDiamonds,
-    Winners,
-)
+from .contracts import CONTRACTS, Contract, ContractKind
 from .deal import Deal, FieldKind, FieldSpec
 from .errors import NotARecordError, Problem, RuleError
 from .games import (
@@ -31,6 +20,15 @@ from .games import (
     check_players,
     check_setup,
     house_rules_for,
+)
+from .house_rules import (
+    FULL,
+    HOUSE_RULE_KEYS,
+    NET,
+    ComplexTricks,
+    HouseRules,
+    QueenOfDiamonds,
+    Winners,
 )
 from .messages import REASONS, TEMPLATES, UNITS, ClosedReason
 from .record import (
@@ -50,8 +48,6 @@ from .replay import (
     Quota,
     Replay,
     evaluate,
-    first_illegal,
-    inserting_deal,
     parse_deal,
     replay,
     with_deal,
@@ -105,9 +101,7 @@ __all__ = [
     "dump_record",
     "dumps_record",
     "evaluate",
-    "first_illegal",
     "house_rules_for",
-    "inserting_deal",
     "load_record",
     "next_seat",
     "parse_deal",

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import SEATS
-from .contracts import CONTRACTS, HouseRules
+from .contracts import CONTRACTS
 from .deal import FieldKind, is_int
 from .errors import Problem
+from .house_rules import HouseRules
 
 Place = tuple[str, int]
 """A value of a sequence field: (field name, index), e.g. ("counts", 3) or ("order", 3)."""

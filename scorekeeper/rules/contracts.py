@@ -2,82 +2,39 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import assert_never
 
 from .cards import SEATS, SUITS
-from .deal import Deal, FieldKind, FieldSpec
+from .deal import Deal, FieldKind, FieldSpec, Value
 from .errors import Problem
-
-NET = "net"
-FULL = "full"
-
-
-class QueenOfDiamonds(StrEnum):
-    """House rule `doubled_queen_of_diamonds` (Trix Complex): what a doubled Q♦ doubles."""
-
-    QUEEN = "queen"
-    """Only its queen part: −50 − 10 = −60 to its taker, +25 to the doubler."""
-    WHOLE = "whole"
-    """The whole card: −70 to its taker, +35 to the doubler."""
-
-
-class ComplexTricks(StrEnum):
-    """House rule `complex_tricks` (Trix Complex): which tricks of a Complex deal cost −15."""
-
-    EVERY = "every"
-    """Every trick (the Complex text's score list): `tricks` counts all 13."""
-    PENALTY = "penalty"
-    """Only a trick that held a penalty card (a diamond, a queen, the K♥): `tricks` counts those
-    alone, at most 13 in all, and a kingdom no longer sums to zero."""
-
-
-class Winners(StrEnum):
-    """House rule `winners` (Turkish King): who wins a finished game."""
-
-    HIGHEST = "highest"
-    """The highest total (equal totals share the win)."""
-    POSITIVE = "positive"
-    """Every player whose total is above zero (possibly several, possibly nobody)."""
-
-
-@dataclass(frozen=True)
-class HouseRules:
-    """The switches RULES.md allows a table; GameDef.house_rules says which a game uses."""
-
-    doubling: bool = True
-    doubled_self_take: str = NET
-    swap_diamonds_ltoosh: bool = False
-    doubled_queen_of_diamonds: QueenOfDiamonds = QueenOfDiamonds.QUEEN
-    complex_tricks: ComplexTricks = ComplexTricks.EVERY
-    winners: Winners = Winners.HIGHEST
-
-
-HOUSE_RULE_KEYS: tuple[str, ...] = tuple(f.name for f in fields(HouseRules))
-"""Every house rule's key, in the order records write them."""
-
-HOUSE_RULE_CHOICES: dict[str, tuple[str, ...]] = {
-    "doubled_self_take": (NET, FULL),
-    "doubled_queen_of_diamonds": tuple(QueenOfDiamonds),
-    "complex_tricks": tuple(ComplexTricks),
-    "winners": tuple(Winners),
-}
-"""The house rules that take one of a few words, with the words; the others are true/false."""
-
-BAD_CHOICE: dict[str, str] = {
-    "doubled_self_take": "bad_self_take",
-    "doubled_queen_of_diamonds": "bad_queen_of_diamonds",
-    "complex_tricks": "bad_complex_tricks",
-    "winners": "bad_winners",
-}
-"""The message id refusing a word that is not one of HOUSE_RULE_CHOICES[key]."""
-
+from .house_rules import FULL, ComplexTricks, HouseRules, QueenOfDiamonds
 
 Scores = tuple[int, ...]
 Scorer = Callable[[Deal, HouseRules], Scores]
 Checker = Callable[[Deal, HouseRules], list[Problem]]
+
+
+class Item(StrEnum):
+    """What a player can take in a deal (RULES.md's cards and tricks): what a contract's fields
+    count, and what the statistics add up."""
+
+    KING_OF_HEARTS = "king_of_hearts"
+    """The K♥."""
+    QUEENS = "queens"
+    DIAMONDS = "diamonds"
+    TRICKS = "tricks"
+    """Tricks taken (trump tricks in Turkish King's trump contract)."""
+    HEARTS = "hearts"
+    KINGS_AND_JACKS = "kings_and_jacks"
+    LAST_TWO = "last_two"
+    """The last two tricks (0, 1 or 2 of them)."""
+
+
+DOUBLING_KINDS = (FieldKind.OPTIONAL_SEAT, FieldKind.OPTIONAL_CARD_SEATS)
+"""The kinds of field a double is recorded in (`doubled_by`): the only optional ones."""
 
 
 
@@ -93,25 +50,31 @@ class ContractKind(StrEnum):
     """Turkish King's trump contract: tricks to win."""
 
 
-# the names the web layer imports (aliases of the members)
-POSITIVE = ContractKind.POSITIVE
-NEGATIVE = ContractKind.NEGATIVE
-TRUMP = ContractKind.TRUMP
-
-
 def _no_checks(deal: Deal, rules: HouseRules) -> list[Problem]:
     return []
 
 
 @dataclass(frozen=True)
 class Contract:
-    """A contract: its id, the fields it records, its kind, how it scores, its own checks."""
+    """A contract and every fact about it, so nothing outside the engine switches on its id
+    (python-chess's variant classes are the model): the fields it records and what each counts,
+    its kind, how it scores, its own checks, the cards it can double and a sample deal.
+
+    A field of kind SEAT or OPTIONAL_SEAT names in its spec's `cards` the card its seat took
+    (or doubled); the optional fields are the doubles."""
 
     id: str
     fields: tuple[FieldSpec, ...]
     kind: ContractKind
     score: Scorer
     check: Checker = _no_checks
+    items: tuple[tuple[Item, str], ...] = ()
+    """What its fields count: (item, the field it is read from), in the order they are shown."""
+    sample: Mapping[str, Value] = field(default_factory=dict)
+    """A deal of it in which seat 0 takes one of each item it counts (or the card, or the first
+    place): scored by :meth:`score`, it gives the per-item scores the rules page shows."""
+    per_item: Callable[[HouseRules], Mapping[Item, int]] | None = None
+    """The score of one item taken, when the sample cannot say it (several items in one deal)."""
     shaped: Callable[[HouseRules], tuple[FieldSpec, ...]] | None = None
     """Its fields as a house rule shapes them (what a count means, whether its total is only a
     ceiling), when one does; `fields` are the defaults' shape."""
@@ -126,6 +89,48 @@ class Contract:
             if spec.name == name:
                 return spec
         raise KeyError(name)
+
+    @property
+    def doubles(self) -> tuple[str, ...]:
+        """The cards it lets a player double (none: it records no doubles)."""
+        return tuple(card for spec in self.fields if spec.kind in DOUBLING_KINDS
+                     for card in spec.cards)
+
+    @property
+    def doubles_field(self) -> str | None:
+        """The field its doubles are recorded in (`doubled_by`), if it records any."""
+        return next((spec.name for spec in self.fields if spec.kind in DOUBLING_KINDS), None)
+
+    @property
+    def takes(self) -> tuple[FieldSpec, ...]:
+        """The fields saying what was taken, in the order its takes read in short form (the
+        doubles are read with the cards they double)."""
+        return tuple(spec for spec in self.fields if spec.kind not in DOUBLING_KINDS)
+
+    @property
+    def place_field(self) -> str | None:
+        """The field holding a finishing order (Trix), if it records one."""
+        return next((spec.name for spec in self.fields if spec.kind == FieldKind.ORDER), None)
+
+    @property
+    def suit_field(self) -> str | None:
+        """The field holding a suit its deal names (Turkish King's trump), if it records one."""
+        return next((spec.name for spec in self.fields if spec.kind == FieldKind.SUIT), None)
+
+    def item_scores(self, rules: HouseRules) -> Mapping[Item, int]:
+        """What one of each item it counts scores its taker under `rules` (by the engine)."""
+        if self.per_item is not None:
+            return self.per_item(rules)
+        taker = self.score(Deal(self.id, self.sample), rules)[0]
+        return {item: taker for item, _ in self.items}
+
+    def places(self, rules: HouseRules) -> Scores:
+        """A finishing-order contract's score for 1st, 2nd, 3rd and 4th place; () for others."""
+        if self.place_field is None:
+            return ()
+        order = Deal(self.id, self.sample).counts(self.place_field)
+        scores = self.score(Deal(self.id, self.sample), rules)
+        return tuple(scores[seat] for seat in order)
 
 
 def _charge_card(scores: list[int], taker: int, doubler: int | None, penalty: int,
@@ -234,6 +239,11 @@ def _score_complex(deal: Deal, rules: HouseRules) -> Scores:
     return tuple(scores)
 
 
+def _complex_items(rules: HouseRules) -> Mapping[Item, int]:
+    return {Item.TRICKS: -COMPLEX_TRICK, Item.DIAMONDS: -COMPLEX_DIAMOND,
+            Item.QUEENS: -QUEEN_PENALTY, Item.KING_OF_HEARTS: -KING_OF_HEARTS_PENALTY}
+
+
 def _check_complex(deal: Deal, rules: HouseRules) -> list[Problem]:
     problems = _doubling_checks(deal, rules)
     tricks, diamonds = deal.counts("tricks"), deal.counts("diamonds")
@@ -302,6 +312,8 @@ def _shape_complex(rules: HouseRules) -> tuple[FieldSpec, ...]:
 
 QUEEN_CARDS = SUITS
 COMPLEX_DOUBLE_CARDS = (KING_OF_HEARTS_CARD, *SUITS)
+_KING = (KING_OF_HEARTS_CARD,)
+_ONE = (1, 0, 0, 0)
 
 _NEG, _POS, _TRUMP = ContractKind.NEGATIVE, ContractKind.POSITIVE, ContractKind.TRUMP
 
@@ -309,33 +321,52 @@ CONTRACTS: dict[str, Contract] = {
     contract.id: contract
     for contract in (
         Contract("king-of-hearts",
-                 (FieldSpec("taker", FieldKind.SEAT),
-                  FieldSpec("doubled_by", FieldKind.OPTIONAL_SEAT)),
-                 _NEG, _score_king_of_hearts, _doubling_checks),
+                 (FieldSpec("taker", FieldKind.SEAT, cards=_KING),
+                  FieldSpec("doubled_by", FieldKind.OPTIONAL_SEAT, cards=_KING)),
+                 _NEG, _score_king_of_hearts, _doubling_checks,
+                 items=((Item.KING_OF_HEARTS, "taker"),), sample={"taker": 0}),
         Contract("queens",
                  (FieldSpec("takers", FieldKind.CARD_SEATS, cards=QUEEN_CARDS),
                   FieldSpec("doubled_by", FieldKind.OPTIONAL_CARD_SEATS, cards=QUEEN_CARDS)),
-                 _NEG, _score_queens, _doubling_checks),
-        Contract("diamonds", (_counts("counts", 13, "diamonds"),), _NEG, _score_diamonds),
-        Contract("ltoosh", (_counts("tricks", 13, "tricks"),), _NEG, _score_ltoosh),
-        Contract("trix", (FieldSpec("order", FieldKind.ORDER),), _POS, _score_trix),
+                 _NEG, _score_queens, _doubling_checks,
+                 items=((Item.QUEENS, "takers"),),
+                 sample={"takers": {"S": 0, "H": 1, "D": 1, "C": 1}}),
+        Contract("diamonds", (_counts("counts", 13, "diamonds"),), _NEG, _score_diamonds,
+                 items=((Item.DIAMONDS, "counts"),), sample={"counts": _ONE}),
+        Contract("ltoosh", (_counts("tricks", 13, "tricks"),), _NEG, _score_ltoosh,
+                 items=((Item.TRICKS, "tricks"),), sample={"tricks": _ONE}),
+        Contract("trix", (FieldSpec("order", FieldKind.ORDER),), _POS, _score_trix,
+                 sample={"order": (0, 1, 2, 3)}),
         Contract("complex",
                  (_COMPLEX_TRICKS, _counts("diamonds", 13, "diamonds"),
                   FieldSpec("queens", FieldKind.CARD_SEATS, cards=QUEEN_CARDS),
-                  FieldSpec("king_of_hearts", FieldKind.SEAT),
+                  FieldSpec("king_of_hearts", FieldKind.SEAT, cards=_KING),
                   FieldSpec("doubled_by", FieldKind.OPTIONAL_CARD_SEATS,
                             cards=COMPLEX_DOUBLE_CARDS)),
-                 _NEG, _score_complex, _check_complex, _shape_complex),
+                 _NEG, _score_complex, _check_complex,
+                 items=((Item.TRICKS, "tricks"), (Item.DIAMONDS, "diamonds"),
+                        (Item.QUEENS, "queens"), (Item.KING_OF_HEARTS, "king_of_hearts")),
+                 sample={"tricks": (4, 3, 3, 3), "diamonds": (1, 4, 4, 4),
+                         "queens": {"S": 2, "H": 2, "D": 0, "C": 2}, "king_of_hearts": 2},
+                 per_item=_complex_items, shaped=_shape_complex),
         Contract("trump", (FieldSpec("suit", FieldKind.SUIT), _counts("tricks", 13, "tricks")),
-                 _TRUMP, _score_trump),
-        Contract("no-king", (FieldSpec("taker", FieldKind.SEAT),), _NEG, _score_no_king),
-        Contract("no-queens", (_counts("counts", 4, "queens"),), _NEG, _per_item(100, "counts")),
+                 _TRUMP, _score_trump,
+                 items=((Item.TRICKS, "tricks"),), sample={"suit": "S", "tricks": _ONE}),
+        Contract("no-king", (FieldSpec("taker", FieldKind.SEAT, cards=_KING),), _NEG,
+                 _score_no_king,
+                 items=((Item.KING_OF_HEARTS, "taker"),), sample={"taker": 0}),
+        Contract("no-queens", (_counts("counts", 4, "queens"),), _NEG, _per_item(100, "counts"),
+                 items=((Item.QUEENS, "counts"),), sample={"counts": _ONE}),
         Contract("no-boys", (_counts("counts", 8, "kings and jacks"),), _NEG,
-                 _per_item(60, "counts")),
-        Contract("no-hearts", (_counts("counts", 13, "hearts"),), _NEG, _per_item(30, "counts")),
+                 _per_item(60, "counts"),
+                 items=((Item.KINGS_AND_JACKS, "counts"),), sample={"counts": _ONE}),
+        Contract("no-hearts", (_counts("counts", 13, "hearts"),), _NEG, _per_item(30, "counts"),
+                 items=((Item.HEARTS, "counts"),), sample={"counts": _ONE}),
         Contract("no-last-two", (FieldSpec("last_two", FieldKind.SEAT_PAIR),), _NEG,
-                 _score_no_last_two),
-        Contract("no-tricks", (_counts("tricks", 13, "tricks"),), _NEG, _per_item(50, "tricks")),
+                 _score_no_last_two,
+                 items=((Item.LAST_TWO, "last_two"),), sample={"last_two": (0, 1)}),
+        Contract("no-tricks", (_counts("tricks", 13, "tricks"),), _NEG, _per_item(50, "tricks"),
+                 items=((Item.TRICKS, "tricks"),), sample={"tricks": _ONE}),
     )
 }
 """Every contract by its id (RULES.md tables)."""

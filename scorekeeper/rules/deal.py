@@ -36,17 +36,6 @@ class FieldKind(StrEnum):
     """{card: seat} for some of the spec's cards (may be empty or absent)."""
 
 
-# the names the web layer imports (aliases of the members)
-SEAT = FieldKind.SEAT
-OPTIONAL_SEAT = FieldKind.OPTIONAL_SEAT
-COUNTS = FieldKind.COUNTS
-ORDER = FieldKind.ORDER
-SEAT_PAIR = FieldKind.SEAT_PAIR
-SUIT = FieldKind.SUIT
-CARD_SEATS = FieldKind.CARD_SEATS
-OPTIONAL_CARD_SEATS = FieldKind.OPTIONAL_CARD_SEATS
-
-
 @dataclass(frozen=True)
 class FieldSpec:
     """One field of a contract's record: its key, its kind and, for counts, range and total."""

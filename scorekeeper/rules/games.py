@@ -5,26 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .contracts import (
-    BAD_CHOICE,
-    CONTRACTS,
-    HOUSE_RULE_CHOICES,
-    HOUSE_RULE_KEYS,
-    ContractKind,
-    HouseRules,
-)
+from .contracts import CONTRACTS, ContractKind
 from .deal import Deal
 from .errors import Problem
-from .text import PLAYER_NAME_LENGTH, name_problem
+from .house_rules import BAD_CHOICE, HOUSE_RULE_CHOICES, HOUSE_RULE_KEYS, HouseRules
+from .text import name_problem, player_key
 
 TRIX = "trix"
 TRIX_COMPLEX = "trix-complex"
 TURKISH_KING = "turkish-king"
 SOLO = "solo"
 PARTNERSHIP = "partnership"
-
-MAX_NAME_LENGTH = PLAYER_NAME_LENGTH
-
 
 @dataclass(frozen=True)
 class GameDef:
@@ -114,14 +105,11 @@ def house_rules_for(game: str, rules: HouseRules) -> HouseRules:
     })
 
 
-def name_key(name: str) -> str:
-    """How names are compared for sameness: ignoring case and surrounding spaces."""
-    return name.strip().casefold()
-
-
 def check_players(players: Sequence[object]) -> list[Problem]:
     """Four names, each visible, free of controls, at most PLAYER_NAME_LENGTH characters long
-    (:func:`~scorekeeper.rules.text.name_problem`), all different."""
+    (:func:`~scorekeeper.rules.text.name_problem`), all different: one person (by
+    :func:`~scorekeeper.rules.text.player_key`: case, spaces around and Unicode forms aside)
+    sits once."""
     if len(players) != 4:
         return [Problem("players", "wrong_length", {"expected": 4})]
     problems: list[Problem] = []
@@ -132,10 +120,10 @@ def check_players(players: Sequence[object]) -> list[Problem]:
             problems.append(Problem(path, "not_text"))
         elif (problem := name_problem(path, name)) is not None:
             problems.append(problem)
-        elif name_key(name) in seen:
+        elif player_key(name) in seen:
             problems.append(Problem(path, "same_name"))
         else:
-            seen.add(name_key(name))
+            seen.add(player_key(name))
     return problems
 
 

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from .contracts import (
+from .contracts import CONTRACTS
+from .deal import Deal, dump_value, is_int
+from .errors import NotARecordError, Problem, RuleError
+from .games import GAMES, Game, check_players, check_setup
+from .house_rules import (
     BAD_CHOICE,
-    CONTRACTS,
     HOUSE_RULE_CHOICES,
     HOUSE_RULE_KEYS,
     ComplexTricks,
@@ -18,10 +21,8 @@ from .contracts import (
     QueenOfDiamonds,
     Winners,
 )
-from .deal import Deal, dump_value, is_int
-from .errors import NotARecordError, Problem, RuleError
-from .games import GAMES, Game, check_players, check_setup
 from .replay import Replay, parse_deal, replay
+from .strict_json import parse_json
 from .text import TEXT_LIMITS, lone_surrogate_at, table_text
 
 FORMAT = "scorekeeper-game/1"
@@ -42,36 +43,6 @@ class Record:
     updated_at: str | None = None
 
 
-class _Object(dict[str, Any]):
-    """A JSON object that remembers the keys it saw twice."""
-
-    duplicates: list[str]
-
-
-def _object_hook(pairs: list[tuple[str, Any]]) -> _Object:
-    result = _Object()
-    result.duplicates = []
-    for key, value in pairs:
-        if key in result:
-            result.duplicates.append(key)
-        result[key] = value
-    return result
-
-
-def _refuse_constant(name: str) -> None:
-    raise NotARecordError(f"not JSON: {name} is not a JSON value")
-
-
-def parse_json(text: str | bytes) -> Any:
-    """Parse strict JSON (no NaN/Infinity), remembering duplicate keys; NotARecordError if not."""
-    try:
-        return json.loads(text, object_pairs_hook=_object_hook, parse_constant=_refuse_constant)
-    except NotARecordError:
-        raise
-    except (ValueError, RecursionError) as error:
-        raise NotARecordError(f"not JSON: {error}") from None
-
-
 def _fail(problem: Problem, deal_number: int | None = None, contract: str | None = None) -> None:
     raise RuleError([problem], deal_number=deal_number, contract=contract)
 
@@ -88,6 +59,68 @@ def _check_keys(obj: Mapping[str, Any], allowed: tuple[str, ...], prefix: str = 
 def load_record(text: str | bytes) -> Record:
     """Parse, check and replay a record; NotARecordError or RuleError (first violation) if bad."""
     return record_from_json(parse_json(text))
+
+
+class RecordsRefused(ValueError):
+    """Input that is not a set of valid records; nothing of it is taken.
+
+    `error` is the engine's reason, `record` the bad record's 1-based position in an array (None
+    for a lone record or for input that is not JSON), `count` how many records the input holds
+    and `players` the bad record's names when they could be read.
+    """
+
+    def __init__(self, error: RuleError | NotARecordError, *, record: int | None = None,
+                 count: int = 1, players: Sequence[str] | None = None) -> None:
+        self.error = error
+        self.record = record
+        self.count = count
+        self.players = tuple(players) if players else None
+        super().__init__(self.headline())
+
+    @property
+    def is_rule(self) -> bool:
+        """True when a record breaks a rule (exit 1), False when the input is not records (2)."""
+        return isinstance(self.error, RuleError)
+
+    def headline(self) -> str:
+        """One English line, as the commands print it: "record 2: deal 3 (diamonds): ..."."""
+        reason = self.error.headline() if isinstance(self.error, RuleError) else str(self.error)
+        return reason if self.record is None else f"record {self.record}: {reason}"
+
+
+def _players_of(data: Any) -> list[str] | None:
+    players = data.get("players") if isinstance(data, dict) else None
+    if isinstance(players, list) and len(players) == 4 and all(
+            isinstance(name, str) for name in players):
+        return players
+    return None
+
+
+def load_records(text: str | bytes, *, empty: bool = True,
+                 before_replay: Callable[[list[Any]], None] | None = None) -> list[Record]:
+    """The one loader of several records: a JSON array of records or one record, each checked
+    and replayed as `scorekeeper check` does; RecordsRefused naming the first bad one.
+
+    `empty`: whether an empty array is a set of none (statistics) or refused (an import);
+    `before_replay` sees the parsed items first and may refuse them (an import's size caps)."""
+    try:
+        parsed = parse_json(text)
+    except NotARecordError as error:
+        raise RecordsRefused(error) from None
+    several = isinstance(parsed, list)
+    items = parsed if several else [parsed]
+    if several and not items and not empty:
+        raise RecordsRefused(NotARecordError("not a game record: the array is empty"), count=0)
+    if before_replay is not None:
+        before_replay(items)
+    records = []
+    for position, item in enumerate(items, start=1):
+        try:
+            records.append(record_from_json(item))
+        except (RuleError, NotARecordError) as error:
+            raise RecordsRefused(error, record=position if several else None, count=len(items),
+                                 players=_players_of(item)) from None
+    return records
 
 
 def record_from_json(data: Any) -> Record:

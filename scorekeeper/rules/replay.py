@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import assert_never
 
 from .cards import team_of, team_totals
-from .contracts import CONTRACTS, ContractKind, HouseRules, Winners
+from .contracts import CONTRACTS, ContractKind
 from .deal import Deal, Value, parse_field
 from .errors import Problem, RuleError
 from .games import (
@@ -19,6 +19,7 @@ from .games import (
     Game,
     GameDef,
 )
+from .house_rules import HouseRules, Winners
 from .messages import ClosedReason
 
 
@@ -298,41 +299,51 @@ class Evaluation:
         return not self.problems and self.later is None
 
 
-def evaluate(game: Game, raw: Mapping[str, object], index: int | None = None) -> Evaluation:
-    """Judge a raw deal as the next deal (index None) or as a replacement for deal `index`."""
-    definition = game.definition
-    position = len(game.deals) if index is None else index
-    before = replace(game, deals=game.deals[:position])
-    deal, problems = parse_deal(definition, raw, game.house_rules)
-    # the menu in force at that point, even when the game is over after it
-    step = replay(before).next
+def evaluate(current: Replay, raw: Mapping[str, object], index: int | None = None, *,
+             replay_after: bool = True) -> Evaluation:
+    """Judge a raw deal as the next deal (index None) or as a replacement for deal `index` of
+    the game `current` is the replay of (the caller's: it is not replayed again).
+
+    The deal is parsed once; the game with it is replayed once (`after`, what a save writes):
+    a new deal is judged against `current.next`, an edit by that replay itself. A preview of a
+    new deal, which writes nothing, may skip that replay (`replay_after=False`)."""
+    game = current.game
+    deal, problems = parse_deal(game.definition, raw, game.house_rules)
     if deal is None:
-        if step is None:
-            # nothing can be entered after the last deal, however the entry is filled in
-            problems = [Problem("contract", "game_finished"), *problems]
-        elif isinstance(raw.get("contract"), str):
-            closed = _context_problems(before, step, Deal(str(raw["contract"])))
-            if closed and not any(p.code == "unknown_contract" for p in problems):
-                problems = closed + problems
-        return Evaluation(None, problems)
-    problems = deal_problems(before, step, deal)
-    if problems:
-        return Evaluation(deal, problems)
+        return Evaluation(None, _with_closed(current, raw, index, problems))
+    if index is None:
+        problems = deal_problems(game, current.next, deal)
+        if problems:
+            return Evaluation(deal, problems)
     scores = CONTRACTS[deal.contract].score(deal, game.house_rules)
+    if index is None and not replay_after:
+        return Evaluation(deal, [], scores)
     try:
         after = replay(with_deal(game, deal, index))
-    except RuleError as error:  # an edit that makes a later deal illegal
-        return Evaluation(deal, [], scores, later=error)
+    except RuleError as error:
+        if index is not None and error.deal_number == index + 1:  # the edit itself
+            return Evaluation(deal, error.problems)
+        return Evaluation(deal, [], scores, later=error)  # an edit making a later deal illegal
     return Evaluation(deal, [], scores, after=after)
 
 
-def first_illegal(game: Game) -> RuleError | None:
-    """The first deal that breaks a rule after an edit, insertion or removal, or None."""
-    try:
-        replay(game)
-    except RuleError as error:
-        return error
-    return None
+def _with_closed(current: Replay, raw: Mapping[str, object], index: int | None,
+                 problems: list[Problem]) -> list[Problem]:
+    """A deal that does not parse: its problems, after what its place in the game says (the
+    game is over; its contract is closed there)."""
+    if index is None:
+        before, step = current.game, current.next
+    else:  # the menu in force at that point (an edit, rarely refused this way)
+        before = replace(current.game, deals=current.game.deals[:index])
+        step = replay(before).next
+    if step is None:
+        # nothing can be entered after the last deal, however the entry is filled in
+        return [Problem("contract", "game_finished"), *problems]
+    if isinstance(raw.get("contract"), str):
+        closed = _context_problems(before, step, Deal(str(raw["contract"])))
+        if closed and not any(p.code == "unknown_contract" for p in problems):
+            return closed + problems
+    return problems
 
 
 def with_deal(game: Game, deal: Deal, index: int | None = None) -> Game:
@@ -345,8 +356,3 @@ def with_deal(game: Game, deal: Deal, index: int | None = None) -> Game:
 def without_deal(game: Game, index: int) -> Game:
     """The game with deal `index` removed."""
     return replace(game, deals=game.deals[:index] + game.deals[index + 1:])
-
-
-def inserting_deal(game: Game, deal: Deal, index: int) -> Game:
-    """The game with `deal` inserted before deal `index`."""
-    return replace(game, deals=(*game.deals[:index], deal, *game.deals[index:]))

@@ -12,6 +12,15 @@ import unicodedata
 
 from .errors import Problem
 
+
+def player_key(name: str) -> str:
+    """Who a name is: the one identity of a player in a game's check, at a table's roster and
+    in the statistics. NFC, surrounding spaces stripped, case folded: "Ayşe", " ayşe " and
+    "AYŞE" (composed or with a combining cedilla) are one person."""
+    folded = unicodedata.normalize("NFC", name).strip().casefold()
+    # case folding can leave a decomposed sequence (e.g. "İ" → "i̇"): compose again
+    return unicodedata.normalize("NFC", folded)
+
 PLAYER_NAME_LENGTH = 40
 """A player's name, in characters."""
 GAME_NAME_LENGTH = 80

@@ -8,12 +8,12 @@ game's figures and replay only the games that changed; :func:`figures_head` and
 version, a cache made again from the record when missing).
 """
 
+from ..rules.contracts import Item
+from ..rules.text import player_key
 from .compute import combine, compute
 from .figures import GameFigures, figures_head, game_figures, stored_figures
-from .identity import player_key
 from .model import (
     ContractStats,
-    Item,
     Partnership,
     PlayerStats,
     RunningLine,
@@ -21,8 +21,6 @@ from .model import (
     TableStats,
 )
 from .output import player_json, to_json
-from .records import RecordsRefused, load_records
-from .takes import can_double
 
 __all__ = [
     "ContractStats",
@@ -30,16 +28,13 @@ __all__ = [
     "Item",
     "Partnership",
     "PlayerStats",
-    "RecordsRefused",
     "RunningLine",
     "RunningWins",
     "TableStats",
-    "can_double",
     "combine",
     "compute",
     "figures_head",
     "game_figures",
-    "load_records",
     "player_json",
     "player_key",
     "stored_figures",

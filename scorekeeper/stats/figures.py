@@ -24,13 +24,13 @@ from datetime import UTC, datetime
 from typing import Final
 
 from ..rules.cards import SEATS
-from ..rules.contracts import CONTRACTS
+from ..rules.contracts import CONTRACTS, Item
 from ..rules.games import GAMES, PARTNERSHIP
 from ..rules.record import Record
 from ..rules.replay import Replay, replay
-from .identity import player_key
-from .model import ContractStats, Item
-from .takes import ITEMS, seat_takes
+from ..rules.text import player_key
+from .model import ContractStats
+from .takes import seat_takes
 
 OLDEST = datetime.min.replace(tzinfo=UTC)
 """When an untimed record counts as played: before every timed one."""
@@ -38,7 +38,7 @@ OLDEST = datetime.min.replace(tzinfo=UTC)
 _DEALS, _POINTS, _PLACES, _DOUBLES, _DOUBLES_GAIN = range(5)
 _ITEMS_START = 5
 """A contract's slots in a tally: deals, points, places, doubles, doubles_gain, then one count
-per item the contract counts (:data:`~.takes.ITEMS`' order)."""
+per item the contract counts (in the order of its `items`)."""
 _PACKED: Final = "i"
 """How a game's tallies are packed: the platform's C int (32 bits; a game's sums are far
 smaller)."""
@@ -80,7 +80,7 @@ def _layout(contracts: tuple[str, ...]) -> Layout:
     slots, start = {}, 0
     for contract in CONTRACTS:
         if contract in contracts:
-            items = tuple(item for item, _ in ITEMS[contract])
+            items = tuple(item for item, _ in CONTRACTS[contract].items)
             slots[contract] = Slot(contract, start, items)
             start += _ITEMS_START + len(items)
     return Layout(slots, start)
@@ -104,7 +104,7 @@ class GameFigures:
     names: tuple[str, ...]
     """The four names as the record writes them, surrounding spaces stripped."""
     keys: tuple[str, ...]
-    """:func:`scorekeeper.stats.player_key` of each seat's name."""
+    """:func:`scorekeeper.rules.text.player_key` of each seat's name."""
     time: str | None
     """When the game was played, as the record says it (created_at, else updated_at)."""
     when: datetime | None
@@ -135,9 +135,6 @@ class GameFigures:
         size = LAYOUTS[self.game].size
         return memoryview(self.tallies).cast(_PACKED)[seat * size:(seat + 1) * size]
 
-    def seat_contracts(self, seat: int) -> tuple[ContractStats, ...]:
-        """The seat's deals of each contract it played in this game."""
-        return LAYOUTS[self.game].contract_stats(self.tally(seat))
 
 
 def _moment(record: Record) -> tuple[str | None, datetime | None]:

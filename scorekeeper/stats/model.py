@@ -7,22 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 
-
-class Item(StrEnum):
-    """What a player can take in a deal and the statistics count (RULES.md's cards and tricks)."""
-
-    KING_OF_HEARTS = "king_of_hearts"
-    """The K♥ (Trix's king-of-hearts, Trix Complex, Turkish King's no-king)."""
-    QUEENS = "queens"
-    DIAMONDS = "diamonds"
-    TRICKS = "tricks"
-    """Tricks taken (ltoosh, complex, no-tricks; trump tricks in Turkish King's trump)."""
-    HEARTS = "hearts"
-    KINGS_AND_JACKS = "kings_and_jacks"
-    LAST_TWO = "last_two"
-    """The last two tricks of no-last-two (0, 1 or 2 of them)."""
+from ..rules.contracts import Item
 
 
 @dataclass(frozen=True)
@@ -68,7 +54,7 @@ class PlayerStats:
     """One person over a set of games: the standings' row and the contracts' figures."""
 
     key: str
-    """:func:`scorekeeper.stats.player_key` of the name."""
+    """:func:`scorekeeper.rules.text.player_key` of the name."""
     name: str
     """The first spelling met."""
     games: int

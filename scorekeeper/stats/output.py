@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..rules.contracts import CONTRACTS
 from .model import ContractStats, Partnership, PlayerStats, TableStats
-from .takes import can_double
 
 
 def _details_json(stats: ContractStats) -> dict[str, Any]:
@@ -15,7 +15,7 @@ def _details_json(stats: ContractStats) -> dict[str, Any]:
         out["taken"] = {str(item): count for item, count in stats.taken.items()}
     if stats.places:
         out["places"] = stats.places
-    if can_double(stats.contract):
+    if CONTRACTS[stats.contract].doubles:
         out["doubles"] = stats.doubles
         out["doubles_gain"] = stats.doubles_gain
     return out

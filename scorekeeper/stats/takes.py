@@ -11,30 +11,9 @@ from dataclasses import dataclass, field
 from typing import assert_never
 
 from ..rules.cards import SEATS
-from ..rules.contracts import CONTRACTS, HouseRules
+from ..rules.contracts import CONTRACTS, Item
 from ..rules.deal import Deal, FieldKind, Value
-from .model import Item
-
-ITEMS: Mapping[str, tuple[tuple[Item, str], ...]] = {
-    "king-of-hearts": ((Item.KING_OF_HEARTS, "taker"),),
-    "queens": ((Item.QUEENS, "takers"),),
-    "diamonds": ((Item.DIAMONDS, "counts"),),
-    "ltoosh": ((Item.TRICKS, "tricks"),),
-    "trix": (),
-    "complex": ((Item.TRICKS, "tricks"), (Item.DIAMONDS, "diamonds"),
-                (Item.QUEENS, "queens"), (Item.KING_OF_HEARTS, "king_of_hearts")),
-    "trump": ((Item.TRICKS, "tricks"),),
-    "no-king": ((Item.KING_OF_HEARTS, "taker"),),
-    "no-queens": ((Item.QUEENS, "counts"),),
-    "no-boys": ((Item.KINGS_AND_JACKS, "counts"),),
-    "no-hearts": ((Item.HEARTS, "counts"),),
-    "no-last-two": ((Item.LAST_TWO, "last_two"),),
-    "no-tricks": ((Item.TRICKS, "tricks"),),
-}
-"""Per contract id, the items its statistics count and the deal field each is read from."""
-
-ORDER_FIELD = "order"
-"""The trix contract's finishing order (seats, first out first)."""
+from ..rules.house_rules import HouseRules
 
 
 @dataclass(frozen=True)
@@ -46,15 +25,6 @@ class SeatTakes:
     """Trix: 1 (first out) to 4; 0 in other contracts."""
     doubles: int = 0
     doubles_gain: int = 0
-
-
-DOUBLING_KINDS = (FieldKind.OPTIONAL_SEAT, FieldKind.OPTIONAL_CARD_SEATS)
-"""The kinds of field a double is recorded in (`doubled_by`)."""
-
-
-def can_double(contract: str) -> bool:
-    """Whether a deal of this contract can record doubles (a `doubled_by` field)."""
-    return any(spec.kind in DOUBLING_KINDS for spec in CONTRACTS[contract].fields)
 
 
 _KINDS: Mapping[tuple[str, str], FieldKind] = {
@@ -112,9 +82,10 @@ def _doubles(deal: Deal, rules: HouseRules, scores: tuple[int, ...]) -> list[tup
 
 def seat_takes(deal: Deal, rules: HouseRules, scores: tuple[int, ...]) -> tuple[SeatTakes, ...]:
     """Each seat's takes in a deal the engine scored `scores`."""
-    counted = [(item, _per_seat(deal, name)) for item, name in ITEMS[deal.contract]]
+    contract = CONTRACTS[deal.contract]
+    counted = [(item, _per_seat(deal, name)) for item, name in contract.items]
     doubles = _doubles(deal, rules, scores)
-    order = deal.counts(ORDER_FIELD) if deal.contract == "trix" else None
+    order = deal.counts(contract.place_field) if contract.place_field else None
     return tuple(
         SeatTakes(
             taken={item: counts[seat] for item, counts in counted},

@@ -11,7 +11,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..rules import Deal, Evaluation, Replay, dump_deal, evaluate, replay, without_deal
+from ..rules import (
+    Deal,
+    Evaluation,
+    Replay,
+    dump_deal,
+    evaluate,
+    parse_deal,
+    replay,
+    without_deal,
+)
 from .games import StaleStateError, set_first, write_deals
 from .models import GameRow
 
@@ -79,6 +88,12 @@ def _holds(row: GameRow, index: int, deal: Deal | None) -> bool:
             and row.deals[index] == dump_deal(deal))
 
 
+def _parsed(current: Replay, entry: Entry) -> Deal | None:
+    """The entry's deal as the engine reads it (None if it does not parse), nothing judged: all
+    that tells a twin of a stored deal apart."""
+    return parse_deal(current.game.definition, entry.raw, current.game.house_rules)[0]
+
+
 def enter_deal(row: GameRow, current: Replay, entry: Entry) -> Outcome:
     """Judge `entry` against the game (`current` is its replay) and store it if it may be."""
     count = len(current.game.deals)
@@ -88,15 +103,16 @@ def enter_deal(row: GameRow, current: Replay, entry: Entry) -> Outcome:
     if not (1 <= entry.number <= last and 1 <= entry.version <= row.version):
         return Impossible()
     index = entry.number - 1
-    evaluation = evaluate(current.game, entry.raw, index if entry.editing else None)
     if not entry.editing and entry.number != count + 1:  # a double tap, or another phone's
-        return AlreadySaved(_holds(row, index, evaluation.deal))
+        return AlreadySaved(_holds(row, index, _parsed(current, entry)))
     if not entry.editing and current.next is None:
         return Finished()
     if entry.version != row.version:
-        if entry.editing and _holds(row, index, evaluation.deal):
+        if entry.editing and _holds(row, index, _parsed(current, entry)):
             return AlreadySaved(True)  # "Save changes" tapped twice
         return Stale()
+    # judged once: parsed once, and the game with it replayed once (what is written and kept)
+    evaluation = evaluate(current, entry.raw, index if entry.editing else None)
     if evaluation.after is None:
         return Refused(evaluation)
     try:
@@ -116,8 +132,7 @@ def holds_entry(row: GameRow, current: Replay, entry: Entry) -> bool | None:
         return None
     if not entry.editing and entry.version == row.version:
         return None  # the game has not changed since the form was made
-    evaluation = evaluate(current.game, entry.raw, index if entry.editing else None)
-    return _holds(row, index, evaluation.deal)
+    return _holds(row, index, _parsed(current, entry))
 
 
 def undo_deal(row: GameRow, current: Replay, number: int, version: int) -> Outcome:

@@ -8,47 +8,17 @@ is stored in one transaction, so it goes in whole or not at all.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..rules import NotARecordError, Record, RuleError
-from ..rules.record import dump_record, parse_json, record_from_json
+from ..rules import Record
+from ..rules.record import dump_record, load_records
 from ..rules.text import repaired
 from . import limits
 from .db import db
 from .games import record_of, row_of
 from .models import GameRow
-
-
-class ImportRefused(ValueError):
-    """A file the import refuses; nothing of it was stored.
-
-    `record` is the 1-based position of the bad record in an array (None for a lone record),
-    `count` how many records the file holds, `error` the engine's reason (a RuleError or a
-    NotARecordError) and `players` the bad record's player names when they could be read.
-    """
-
-    def __init__(self, error: RuleError | NotARecordError, *, record: int | None = None,
-                 count: int = 1, players: Sequence[str] | None = None) -> None:
-        self.error = error
-        self.record = record
-        self.count = count
-        self.players = tuple(players) if players else None
-        super().__init__(self.headline())
-
-    def headline(self) -> str:
-        """One English line, as the command prints it: "record 2: deal 3 (diamonds): ..."."""
-        reason = self.error.headline() if isinstance(self.error, RuleError) else str(self.error)
-        return reason if self.record is None else f"record {self.record}: {reason}"
-
-
-def _players_of(data: Any) -> list[str] | None:
-    players = data.get("players") if isinstance(data, dict) else None
-    if isinstance(players, list) and len(players) == 4 and all(
-            isinstance(name, str) for name in players):
-        return players
-    return None
 
 
 @dataclass(frozen=True)
@@ -79,31 +49,20 @@ def _deal_count(item: Any) -> int:
 
 
 def parse_records(data: str | bytes, caps: ImportCaps | None = None) -> list[Record]:
-    """One record or a JSON array of records, each replayed by the engine; ImportRefused if not,
-    ImportLimited (before any replay) if the file holds more than `caps` allow."""
-    try:
-        parsed = parse_json(data)
-    except NotARecordError as error:
-        raise ImportRefused(error) from None
-    several = isinstance(parsed, list)
-    items = parsed if several else [parsed]
-    if several and not items:
-        raise ImportRefused(NotARecordError("not a game record: the array is empty"), count=0)
-    if caps is not None:
+    """One record or a JSON array of records (not an empty one), each replayed by the engine's
+    one loader; RecordsRefused if not, ImportLimited (before any replay) if the file holds more
+    than `caps` allow."""
+
+    def within_caps(items: list[Any]) -> None:
+        if caps is None:
+            return
         if len(items) > caps.records:
             raise ImportLimited("records", len(items), caps.records)
         deals = sum(_deal_count(item) for item in items)
         if deals > caps.deals:
             raise ImportLimited("deals", deals, caps.deals)
-    records = []
-    for position, item in enumerate(items, start=1):
-        try:
-            record = record_from_json(item)
-        except (RuleError, NotARecordError) as error:
-            raise ImportRefused(error, record=position if several else None, count=len(items),
-                                players=_players_of(item)) from None
-        records.append(record)
-    return records
+
+    return load_records(data, empty=False, before_replay=within_caps)
 
 
 def store_records(records: Iterable[Record]) -> list[GameRow]:
@@ -119,7 +78,7 @@ def store_records(records: Iterable[Record]) -> list[GameRow]:
 
 
 def import_records(data: str | bytes) -> list[GameRow]:
-    """Check every record of the file, then store them all; ImportRefused (nothing stored)."""
+    """Check every record of the file, then store them all; RecordsRefused (nothing stored)."""
     return store_records(parse_records(data))
 
 
@@ -128,7 +87,7 @@ def import_from(address: str, data: str | bytes, caps: ImportCaps,
     """An import page's import: at most `caps` at once, and at most a few imports and
     :data:`~.limits.IMPORTED_GAMES_PER_HOUR` games an hour from one address (counted for
     every worker and host), each reserved before the work it allows (so imports sent at once
-    cannot slip past the allowance together); ImportLimited or ImportRefused, nothing stored.
+    cannot slip past the allowance together); ImportLimited or RecordsRefused, nothing stored.
     `store` keeps the checked records (as a table's games, say)."""
     ticket = limits.reserve_import(address)
     if ticket is None:

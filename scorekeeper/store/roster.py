@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import delete, func, select, update
 
-from ..stats import player_key
+from ..rules.text import player_key
 from .db import db
 from .models import GameRow, PlayerRow, SeatRow, TableRow, utcnow
 

@@ -1,7 +1,7 @@
 """Tables: groups that play together, their rosters, their games, and their players as people.
 
 A table has links like a game's (a scorekeeper token and a read-only view token). Its roster
-holds one row per person, matched by :func:`scorekeeper.stats.player_key`; each game of the
+holds one row per person, matched by :func:`scorekeeper.rules.text.player_key`; each game of the
 table links its four seats to roster players. The game's record keeps the names (it is the
 truth the engine replays), so renaming or merging players rewrites the names in every game of
 the table, in one transaction guarded by the table's version.
@@ -16,13 +16,12 @@ from typing import TypeVar
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..rules import HouseRules, Problem, Record, RuleError
-from ..rules.text import clean_text
-from ..stats import player_key
+from ..rules import HouseRules, Record
+from ..rules.text import clean_text, player_key
 from .db import db
 from .games import house_rules_of, is_token, new_game_row, new_token, row_of
 from .models import GameRow, PlayerRow, SeatRow, TableRow, utcnow
-from .records import ImportRefused, parse_records
+from .records import parse_records
 from .roster import Changed as Changed  # the roster's changes, where views look for them
 from .roster import NameTaken as NameTaken
 from .roster import PlayedTogether as PlayedTogether
@@ -233,19 +232,6 @@ def _seat(game: GameRow, players: Sequence[PlayerRow]) -> None:
         db.session.add(SeatRow(game_id=game.id, seat=seat, player_id=player.id))
 
 
-def seat_conflicts(names: Sequence[str]) -> list[Problem]:
-    """Seats whose names are one person by the roster's rule (NFC too, which the engine's check
-    of a game's names leaves out), worded as the engine words two seats with one name."""
-    seen: set[str] = set()
-    problems = []
-    for seat, name in enumerate(names):
-        key = player_key(name)
-        if key in seen:
-            problems.append(Problem(f"players[{seat}]", "same_name"))
-        seen.add(key)
-    return problems
-
-
 def _in_one_transaction(work: Callable[[], T]) -> T:
     """Run `work` and commit, all or nothing. A newcomer another phone added to the roster at
     the same moment breaks the roster's unique key: then once more, finding them there."""
@@ -268,7 +254,8 @@ def start_game(table: TableRow, game: str, mode: str, seats: Sequence[Seat],
                house_rules: HouseRules, name: str | None, *,
                newcomers: bool = False) -> GameRow:
     """A new game of the table, its seats in order of play: roster players by id, or names
-    (checked, no `seat_conflicts`), which join the roster unless it has them already. One
+    (checked by the engine: one person sits once), which join the roster unless it has them
+    already. One
     transaction, with the table held (RosterMoved: nothing written, see `_players_for`;
     `newcomers`: the names were typed as people new to the table)."""
     return _in_one_transaction(
@@ -339,14 +326,9 @@ def seat_players(game: GameRow) -> list[int]:
 
 
 def store_table_records(table: TableRow, records: Iterable[Record]) -> list[GameRow]:
-    """Checked records as new games of the table, their players on its roster; all or none
-    (ImportRefused: a record seats one person twice)."""
+    """Checked records (each seats one person once: the engine's check) as new games of the
+    table, their players on its roster; all or none."""
     records = list(records)
-    for position, record in enumerate(records, start=1):
-        problems = seat_conflicts(record.game.players)
-        if problems:
-            raise ImportRefused(RuleError(problems), record=position if len(records) > 1 else None,
-                                count=len(records), players=record.game.players)
 
     def work() -> list[GameRow]:
         rows = []
@@ -364,5 +346,5 @@ def store_table_records(table: TableRow, records: Iterable[Record]) -> list[Game
 
 
 def import_into_table(table: TableRow, data: str | bytes) -> list[GameRow]:
-    """Check every record of the file, then store them as the table's games; ImportRefused."""
+    """Check every record of the file, then store them as the table's games; RecordsRefused."""
     return store_table_records(table, parse_records(data))

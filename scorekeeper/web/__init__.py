@@ -72,7 +72,8 @@ def init_app(app: Flask) -> None:
     app.before_request(_body_timed_out)  # first of the request hooks
     csrf.init_app(app)
     babel.init_app(app, locale_selector=languages.select_locale)
-    languages.init_app(app)  # after Flask-Babel, whose own callables it replaces
+    # after Flask-Babel, whose own callables it replaces
+    languages.init_app(app, assets.PUBLIC_ENDPOINTS)
     access.init_app(app)
     views.register(app)
     app.before_request(_keep_session)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import mimetypes
 import os
 from functools import cache, lru_cache
 
@@ -178,3 +179,4 @@ def init_app(app: Flask) -> None:
     app.after_request(_vary_on_boost)
     app.jinja_env.globals.update(static_url=static_url, manifest_url=manifest_url)
     app.add_url_rule("/manifest/<language>.webmanifest", "manifest", manifest)
+    mimetypes.add_type("application/manifest+json", ".webmanifest")

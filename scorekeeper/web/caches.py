@@ -13,11 +13,11 @@ may keep it as long as it likes and never serves another's stale state.
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from threading import Lock
 from typing import Any, Generic, TypeVar
 
+from cachetools import LRUCache
 from flask import get_template_attribute, request
 from markupsafe import Markup
 
@@ -41,26 +41,20 @@ V = TypeVar("V")
 
 
 class Kept(Generic[K, V]):
-    """A bounded map, least recently used first out, safe across threads."""
+    """A bounded map, least recently used first out (cachetools' LRU), safe across threads."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self._entries: OrderedDict[K, V] = OrderedDict()
+        self._entries: LRUCache[K, V] = LRUCache(maxsize=limit)
         self._lock = Lock()
 
     def get(self, key: K) -> V | None:
         with self._lock:
-            found = self._entries.get(key)
-            if found is not None:
-                self._entries.move_to_end(key)
-            return found
+            return self._entries.get(key)
 
     def put(self, key: K, value: V) -> None:
         with self._lock:
             self._entries[key] = value
-            self._entries.move_to_end(key)
-            while len(self._entries) > self.limit:
-                self._entries.popitem(last=False)
 
     def clear(self) -> None:
         with self._lock:

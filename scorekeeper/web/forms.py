@@ -21,13 +21,14 @@ from wtforms.widgets import HiddenInput
 
 from ..rules import CONTRACTS, SUITS, FieldSpec, HouseRules, house_rules_for
 from ..rules.autofill import Filled
-from ..rules.contracts import ComplexTricks, QueenOfDiamonds, Winners
 from ..rules.deal import FieldKind
+from ..rules.house_rules import FULL, NET, ComplexTricks, QueenOfDiamonds, Winners
 from ..rules.text import table_text
 from ..store.deals import Entry
 from ..words.labels import GAME_LABELS, problem_text
 from .languages import gettext
 from .languages import lazy_gettext as _l
+from .present import HOUSE_RULE_WORDS
 
 
 def strip_spaces(value: str | None) -> str | None:
@@ -210,11 +211,6 @@ class DealForm(FlaskForm):
                 else:
                     self[name].data = None
 
-    def tampered(self) -> bool:
-        """Whether a value came that no form of the app writes (a chip nobody offers, a number
-        that is not one): not a player's mistake to explain but a request to refuse."""
-        return bool(self.errors)
-
     def entry(self) -> Entry:
         """What the form says to enter, for the store (after `validate`)."""
         editing = self.editing.data
@@ -300,15 +296,14 @@ class GameSetupForm(FlaskForm):
     doubling = BooleanField(_l("Doubling"), default=True)
     doubled_self_take = RadioField(
         _l("A doubler who takes their own card"),
-        choices=(("net", _l("loses the plain penalty (−75 / −25)")),
-                 ("full", _l("loses the full doubled penalty (−150 / −50)"))),
+        choices=((NET, HOUSE_RULE_WORDS[NET]), (FULL, HOUSE_RULE_WORDS[FULL])),
         default="net", validators=[InputRequired()])
-    swap_diamonds_ltoosh = BooleanField(_l("Diamonds −15 each, Ltoosh −10 a trick"),
+    swap_diamonds_ltoosh = BooleanField(HOUSE_RULE_WORDS["swap_diamonds_ltoosh"],
                                         default=False)
     doubled_queen_of_diamonds = RadioField(
         _l("A doubled Q♦ in Complex"),
-        choices=((QueenOfDiamonds.QUEEN, _l("doubles its queen part (−60 / +25)")),
-                 (QueenOfDiamonds.WHOLE, _l("doubles the whole card (−70 / +35)"))),
+        choices=((QueenOfDiamonds.QUEEN, HOUSE_RULE_WORDS[QueenOfDiamonds.QUEEN]),
+                 (QueenOfDiamonds.WHOLE, HOUSE_RULE_WORDS[QueenOfDiamonds.WHOLE])),
         default=QueenOfDiamonds.QUEEN, validators=[Optional()])
     complex_tricks = RadioField(
         _l("Which tricks cost in Complex"),

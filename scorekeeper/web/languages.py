@@ -9,21 +9,24 @@ request.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
+from urllib.parse import urlencode
 
 from babel.support import NullTranslations
-from flask import Flask, g, has_request_context, request
-from flask_babel import get_locale, get_translations, lazy_gettext
+from flask import Flask, Response, current_app, g, has_request_context, request, url_for
+from flask_babel import get_locale, get_translations, lazy_gettext, ngettext, pgettext
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
+from werkzeug.wrappers import Response as BaseResponse
 
 from ..words.labels import WORD_CONTEXTS
 
 __all__ = ["LANGUAGES", "LANGUAGE_NAMES", "LANGUAGE_PARAMETER", "RTL_LANGUAGES",
            "asked_language", "choose_language", "current_language",
            "direction", "gettext", "init_app", "lazy_gettext", "live_etag", "ngettext",
-           "pgettext", "plural_form", "select_locale", "use_words_of"]
+           "pgettext", "plural_form", "remember_language", "select_locale", "use_words_of"]
 
 LANGUAGE_NAMES = {"ar": "العربية", "en": "English", "tr": "Türkçe", "ru": "Русский",
                   "hi": "हिन्दी"}
@@ -102,21 +105,10 @@ def _translate(string: str) -> str:
     return translations().ugettext(string)
 
 
-def pgettext(context: str, string: str) -> str:
-    """`string` in the reader's language, as said in `context`."""
-    return translations().upgettext(context, string)
-
-
 def gettext(string: str, **variables: Any) -> str:
     """`string` in the reader's language, %-formatted with `variables` when there are any."""
     text = _translate(string)
     return text % variables if variables else text
-
-
-def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
-    """The form of a counted message that the reader's language uses for `num`."""
-    variables.setdefault("num", num)
-    return translations().ungettext(singular, plural, num) % variables
 
 
 def plural_form(singular: str, plural: str, num: int) -> str:
@@ -125,9 +117,70 @@ def plural_form(singular: str, plural: str, num: int) -> str:
     return translations().ungettext(singular, plural, num)
 
 
-def init_app(app: Flask) -> None:
-    """Templates translate through the request's catalogue too (Jinja's newstyle gettext)."""
+def init_app(app: Flask, same_for_everyone: frozenset[str] = frozenset()) -> None:
+    """Templates translate through the request's catalogue too (Jinja's newstyle gettext) and
+    know the page's language; a `?lang=` is remembered; every answer but those of the
+    `same_for_everyone` endpoints varies by what chooses the language."""
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         _translate,
         lambda singular, plural, num: translations().ungettext(singular, plural, num),
         newstyle=True)
+    app.context_processor(_languages)
+    app.after_request(_remember_asked_language)
+    app.after_request(_vary_on_language(same_for_everyone))
+
+
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365 * 2
+
+
+def remember_language(response: BaseResponse, code: str) -> None:
+    """The long-lived cookie that keeps the reader's language."""
+    secure = bool(current_app.config.get("SESSION_COOKIE_SECURE", False))
+    response.set_cookie(LANGUAGE_COOKIE, code, max_age=LANGUAGE_COOKIE_AGE, samesite="Lax",
+                        httponly=True, secure=secure)
+
+
+def _remember_asked_language(response: Response) -> Response:
+    """A link with `?lang=xx` opens in that language and keeps it, as the switch does."""
+    asked = asked_language()
+    if (asked is not None and request.endpoint != "pages.set_language"
+            and request.cookies.get(LANGUAGE_COOKIE) != asked):
+        remember_language(response, asked)
+    return response
+
+
+def _vary_on_language(same_for_everyone: frozenset[str]) -> Callable[[Response], Response]:
+    def vary(response: Response) -> Response:
+        """Pages differ by the reader's language: caches must key on what chooses it."""
+        if request.endpoint in same_for_everyone:
+            return response  # the same for every reader (the manifest's language is in its URL)
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
+        return response
+    return vary
+
+
+def _languages() -> dict[str, Any]:
+    """The page's language and direction, and the language switch in the header: every
+    language, and this page to come back to."""
+    language = current_language()
+    if request.method == "GET":
+        # the switch must win over a `?lang=` the address came with, so it goes from `here`
+        query = urlencode([(key, value) for key, value in request.args.items(multi=True)
+                            if key != LANGUAGE_PARAMETER])
+        here = f"{request.path}?{query}" if query else request.path
+    elif request.view_args and "token" in request.view_args:
+        here = url_for("games.game_page", token=request.view_args["token"])
+    else:
+        here = url_for("games.home")
+    return {"lang": language, "direction": direction(language),
+            "language_names": LANGUAGE_NAMES, "language_return": here,
+            "language_links": _language_links(request.script_root, here)}
+
+
+@lru_cache(maxsize=256)
+def _language_links(script_root: str, here: str) -> tuple[tuple[str, str, str, str], ...]:
+    """(code, name, switch link, direction) per language; the links depend on the page only
+    (the paths and query strings come from clients: the cache is bounded)."""
+    return tuple((code, name, url_for("pages.set_language", code=code, next=here),
+                  direction(code)) for code, name in LANGUAGE_NAMES.items())

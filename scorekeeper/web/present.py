@@ -4,7 +4,7 @@ returned."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -12,14 +12,23 @@ import segno
 from markupsafe import Markup
 
 from ..rules import CONTRACTS, GAMES, SUIT_SYMBOLS, SUITS, TEAMS, Problem, Replay
-from ..rules.contracts import ContractKind, HouseRules, Winners
+from ..rules.contracts import ContractKind
 from ..rules.deal import FieldKind
+from ..rules.examples import house_rule_numbers
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
-from ..words import labels
+from ..rules.house_rules import HouseRules, Winners
+from ..words import labels, names
 from ..words.chart import chart_summary, running_totals_svg
 from ..words.share import result_text
 from ..words.takes import short_takes
-from .languages import current_language, direction, gettext, pgettext, plural_form
+from .languages import (
+    current_language,
+    direction,
+    gettext,
+    lazy_gettext,
+    pgettext,
+    plural_form,
+)
 
 
 def field_label(contract: str, path: str, players: Sequence[str],
@@ -126,12 +135,57 @@ def card_totals(result: Replay) -> list[tuple[Markup | str, str]]:
 
 
 def signed(value: int) -> str:
-    """A score with its sign: +75, −150, 0 (a real minus sign)."""
+    """A score with its sign and a real minus sign (the one shape of a number about the rules)."""
     if value > 0:
         return f"+{value}"
     if value < 0:
         return f"−{-value}"
     return "0"
+
+
+def number(value: int) -> Markup:
+    """A number about the rules as every page shows it: signed, kept whole in a line (the one
+    helper for them; the numbers themselves are the engine's)."""
+    return Markup('<span class="signed">%s</span>') % signed(value)
+
+
+def rule_text(text: str, numbers: Mapping[str, int]) -> Markup:
+    """A sentence about the rules in the reader's language (`text`: its English, marked for the
+    catalogues), each of its %(name)s numbers given by `numbers` and shown by :func:`number`."""
+    # the catalogue's text is trusted as a template's _() trusts it; the numbers are escaped
+    return Markup(gettext(text)) % {name: number(value) for name, value in numbers.items()}
+
+
+def _house_rule_words() -> dict[str, Any]:
+    """The words of the house rules' choices and the setup's hints, each number in them the
+    engine's (shown by :func:`signed`), translated when a page shows them."""
+    numbers = {name: signed(value) for name, value in house_rule_numbers().items()}
+    return {
+        "net": lazy_gettext("loses the plain penalty (%(king)s / %(queen)s)",
+                            king=numbers["net_king"], queen=numbers["net_queen"]),
+        "full": lazy_gettext("loses the full doubled penalty (%(king)s / %(queen)s)",
+                             king=numbers["full_king"], queen=numbers["full_queen"]),
+        "swap_diamonds_ltoosh": lazy_gettext(
+            "Diamonds %(diamond)s each, Ltoosh %(trick)s a trick",
+            diamond=numbers["swapped_diamond"], trick=numbers["swapped_trick"]),
+        "queen": lazy_gettext("doubles its queen part (%(taker)s / %(doubler)s)",
+                              taker=numbers["queen_part_taker"],
+                              doubler=numbers["queen_part_doubler"]),
+        "whole": lazy_gettext("doubles the whole card (%(taker)s / %(doubler)s)",
+                              taker=numbers["whole_taker"], doubler=numbers["whole_doubler"]),
+        "queen_of_diamonds": lazy_gettext(
+            "Trix Complex only. The Q♦ is a diamond and a queen (%(both)s): most tables double "
+            "only its queen part; some double the whole card.",
+            both=numbers["queen_of_diamonds"]),
+        "why_queen_part": lazy_gettext(
+            "Why: doubling is of the queens and the K♥ (the Complex text names no doubling of "
+            "diamonds), so the Q♦'s %(diamond)s as a diamond stays single.",
+            diamond=numbers["complex_diamond"]),
+    }
+
+
+HOUSE_RULE_WORDS = _house_rule_words()
+"""By a house rule's choice (or a hint's name): its words on the setup form and the rules page."""
 
 
 RED_SUITS = ("♥", "♦")
@@ -148,7 +202,7 @@ def suited(text: str) -> Markup:
 @lru_cache(maxsize=4096)
 def short_names(players: tuple[str, ...]) -> tuple[str, ...]:
     """The four names as a row of chips shows them (first names, unique; full on the cards)."""
-    return labels.short_names(players)
+    return names.short_names(players)
 
 
 def bidi(name: str) -> Markup:
@@ -199,6 +253,8 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "reason_label": reason_label,
     "field_label": field_label,
     "signed": signed,
+    "house_rule_words": HOUSE_RULE_WORDS,
+    "number": number,
     "zero_side": zero_side,
     "bidi": bidi,
     "team_name": team_name,

@@ -13,6 +13,7 @@ import unicodedata
 from datetime import date
 
 from ..rules.cards import team_totals
+from ..rules.contracts import CONTRACTS
 from ..rules.games import PARTNERSHIP
 from ..rules.messages import N_
 from ..rules.record import Record, dumps_record
@@ -67,7 +68,7 @@ def csv_rows(record: Record, translate: Translate = identity) -> list[list[Cell]
     result = replay(game)
     partnership = game.mode == PARTNERSHIP
     kingdoms = bool(game.definition.kingdoms)
-    trumps = "trump" in game.definition.contracts
+    trumps = any(CONTRACTS[contract].suit_field for contract in game.definition.contracts)
 
     def words(text: str) -> str:
         return plain(translate(text))
@@ -87,8 +88,8 @@ def csv_rows(record: Record, translate: Translate = identity) -> list[list[Cell]
             row.append("" if deal.kingdom is None else deal.kingdom + 1)
         row += [players[deal.chooser], contract_label(deal.contract, words)]
         if trumps:
-            row.append(suit_label(deal.deal.text("suit"), words)
-                       if deal.contract == "trump" else "")
+            suit = CONTRACTS[deal.contract].suit_field
+            row.append(suit_label(deal.deal.text(suit), words) if suit else "")
         row += [short_takes(deal.deal, players, words), *deal.scores, *deal.running]
         if partnership:
             row += list(team_totals(deal.running))

@@ -8,12 +8,13 @@ default); ``N_`` marks the English originals for the translation catalogues.
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
 from ..rules.cards import SUIT_SYMBOLS, TEAMS
-from ..rules.contracts import KING_OF_HEARTS_CARD, HouseRules
+from ..rules.contracts import KING_OF_HEARTS_CARD
 from ..rules.errors import Problem, TranslatePlural, english_plural
+from ..rules.house_rules import HouseRules
 from ..rules.messages import N_, REASONS
 
 Translate = Callable[[str], str]
@@ -60,6 +61,85 @@ NATIVE_NAMES: dict[str, str] = {
 }
 """Contract id → the name the game's home table uses (RULES.md); a proper name, not translated."""
 
+CONTRACT_SCORES: dict[str, str] = {
+    "king-of-hearts": N_("%(score)s to whoever takes the K♥"),
+    "queens": N_("%(score)s for each queen taken"),
+    "diamonds": N_("%(score)s for each diamond taken"),
+    "ltoosh": N_("%(score)s for each trick taken"),
+    "trix": N_("Finishing order: 1st %(first)s, 2nd %(second)s, 3rd %(third)s, 4th %(fourth)s"),
+    "complex": N_("All four negative contracts in one deal: %(trick)s a trick, %(diamond)s a "
+                  "diamond, %(queen)s a queen, %(king)s for the K♥. The Q♦ is a diamond and a "
+                  "queen: %(both)s."),
+    "trump": N_("%(score)s for each trick taken. The declarer names the trump suit (♠ ♥ ♦ ♣; "
+                "no-trump is not allowed)."),
+    "no-king": N_("%(score)s to whoever takes the K♥"),
+    "no-queens": N_("%(score)s for each queen taken"),
+    "no-boys": N_("%(score)s for each king or jack taken"),
+    "no-hearts": N_("%(score)s for each heart taken"),
+    "no-last-two": N_("%(score)s for each of the last two tricks (the 12th and the 13th)"),
+    "no-tricks": N_("%(score)s for each trick taken"),
+}
+"""Contract id → how it scores, for the rules page; its numbers are the engine's
+(:func:`scorekeeper.rules.examples.contract_numbers` names them)."""
+
+CONTRACT_NOTES: dict[str, str] = {
+    "complex": N_("Complex costs %(trick)s for every trick, with or without a card in it: the "
+                  "Complex text charges only tricks holding a diamond, a queen or the K♥ in one "
+                  "place, and every trick in its score list; the score list is used, so each "
+                  "kingdom adds up to zero."),
+}
+"""Contract id → a note under the rules page's table of scores (numbers as above)."""
+
+CONTRACT_CHECKS: dict[str, tuple[str, ...]] = {
+    "diamonds": (N_("Diamonds add up to 13 and tricks add up to 13; the K♥ and each queen have "
+                    "exactly one taker."),),
+    "complex": (
+        N_("Complex: tricks add up to 13 and diamonds to 13; the K♥ and each queen have exactly "
+           "one taker."),
+        N_("A player who took no tricks took no cards, and the cards a player took fit in their "
+           "tricks (at most 4 a trick)."),
+        N_("Whoever took the Q♦ took at least one diamond."),
+    ),
+    "trix": (N_("The Trix finishing order names each player exactly once."),),
+}
+"""Contract id → what the app checks in its deals, for a Trix game's rules page (in this order,
+for the contracts the game plays)."""
+
+RULED_CONTRACT_SCORES: dict[tuple[str, str, str], str] = {
+    ("complex", "complex_tricks", "penalty"): N_(
+        "All four negative contracts in one deal: %(trick)s a trick that held a penalty card (a "
+        "diamond, a queen or the K♥), %(diamond)s a diamond, %(queen)s a queen, %(king)s for the "
+        "K♥. The Q♦ is a diamond and a queen: %(both)s."),
+}
+RULED_CONTRACT_NOTES: dict[tuple[str, str, str], str] = {
+    ("complex", "complex_tricks", "penalty"): N_(
+        "Complex costs %(trick)s only for a trick that held a penalty card (a house rule): the "
+        "Complex text charges such tricks in one place and every trick in its score list. The "
+        "table enters, per player, the tricks that held one; a kingdom no longer adds up to "
+        "zero."),
+}
+RULED_CONTRACT_CHECKS: dict[tuple[str, str, str], tuple[str, ...]] = {
+    ("complex", "complex_tricks", "penalty"): (
+        N_("Complex: each player's tricks that held a penalty card are 0 to 13, at most 13 in "
+           "all; diamonds add up to 13; the K♥ and each queen have exactly one taker."),
+        N_("A player with no such trick took no penalty card; the cards a player took fit in "
+           "those tricks (at most 4 a trick), and each of those tricks held at least one of "
+           "them."),
+    ),
+}
+"""(contract, house rule, its value) → the rules page's words for the contract when that house
+rule changes what it scores or checks (Complex's tricks under `complex_tricks` "penalty")."""
+
+T = TypeVar("T")
+
+
+def for_rules(contract: str, table: Mapping[str, T], ruled: Mapping[tuple[str, str, str], T],
+              rules: HouseRules) -> T | None:
+    """A contract's entry of `table`, or of `ruled` where one of the game's house `rules` has
+    its own words for it; None when it has none."""
+    return next((text for (ruled_contract, rule, value), text in ruled.items()
+                 if ruled_contract == contract and str(getattr(rules, rule)) == value),
+                table.get(contract))
 
 def pgettext(context: str, text: str) -> str:
     """Mark `text` for the catalogues under `context` (Babel extracts ``pgettext`` calls as
@@ -219,85 +299,6 @@ def team_label(players: Sequence[str], team: int, translate: Translate = identit
     """A partnership team named by its players, e.g. "Rami & Omar" for team 0."""
     first, second = TEAMS[team]
     return translate(TEAM).format(first=players[first], second=players[second])
-
-
-SHORT_NAME_WIDTH = 6.0
-"""How much of a name a chip shows, in widths of a Latin letter: five chips share a row at
-360 px (the doubling rows: "nobody" and four names)."""
-JOINED_WORDS = frozenset({"عبد", "أبو", "ابو", "أم", "ام", "بن", "ابن", "abd", "abu", "abdul"})
-"""First words that make one name with the next: عبد الرحمن, أبو بكر, Abd al-Karim."""
-
-
-def _width(char: str) -> float:
-    """A character's width against a Latin letter's: joined Arabic letters are narrower, a
-    vowel sign or virama takes none, a CJK ideograph twice as much."""
-    category = unicodedata.category(char)
-    if category[0] == "M" or category == "Cf":
-        return 0.0
-    if "\u0600" <= char <= "\u06ff" or "\u0750" <= char <= "\u077f":
-        return 0.7
-    if unicodedata.east_asian_width(char) in "WF":
-        return 1.6
-    return 1.0
-
-
-def _first_words(words: list[str]) -> int:
-    """How many of a name's words its first name takes: two for عبد الرحمن, أبو بكر."""
-    return 2 if len(words) > 1 and words[0].casefold() in JOINED_WORDS else 1
-
-
-def _first_name(words: list[str]) -> str:
-    if _first_words(words) == 2:
-        return words[0] + words[1]  # عبدالرحمن: written as one word when short
-    return words[0] if words else ""
-
-
-def _initial(word: str) -> str:
-    """A last name's initial: الشامي's is ش (the article ال is not the name)."""
-    return word[2] if word.startswith("ال") and len(word) > 2 else word[0]
-
-
-def _cut(text: str, room: float = SHORT_NAME_WIDTH) -> str:
-    """What fits `room`, cut at the end (never the start) with an ellipsis, between letters
-    and not inside one (a vowel sign or virama stays with its letter)."""
-    if sum(map(_width, text)) <= room:
-        return text
-    kept, width = "", 0.0
-    for char in text:
-        width += _width(char)
-        if width > room - 1:
-            break
-        kept += char
-    while len(kept) > 1 and unicodedata.category(kept[-1])[0] != "L":
-        kept = kept[:-1]  # end on a letter: no dangling virama, hyphen or space
-    return kept + "…"
-
-
-def short_names(players: Sequence[str]) -> tuple[str, ...]:
-    """The names a row of chips shows: each player's first name (with the last name's initial
-    where two share one), cut to a chip's width at its end, unique among the four; a name that
-    fits stays whole. Score cards and the history keep the full names."""
-    words = [name.split() for name in players]
-    short = [name if sum(map(_width, name)) <= SHORT_NAME_WIDTH else _cut(_first_name(parts))
-             for name, parts in zip(players, words, strict=True)]
-    for name in list(short):
-        twins = [seat for seat in range(len(short)) if short[seat].casefold() == name.casefold()]
-        if len(twins) > 1:
-            for seat in twins:
-                parts = words[seat]
-                if len(parts) > _first_words(parts):
-                    initial = f" {_initial(parts[-1])}."  # the last name's initial tells them apart
-                    short[seat] = _cut(_first_name(parts),
-                                       SHORT_NAME_WIDTH - sum(map(_width, initial))) + initial
-    alike = [name.casefold() for name in short]
-    # still alike: those players' full names (clipped at their end by the chip if need be)
-    return tuple(players[seat] if alike.count(alike[seat]) > 1 else short[seat]
-                 for seat in range(len(short)))
-
-
-def card_label(card: str, translate: Translate = identity) -> str:
-    """A recorded card's short name, e.g. "S" → "Q♠", "KH" → "K♥"."""
-    return translate(CARD_LABELS[card])
 
 
 def reason_label(reason: str | None, translate: Translate = identity) -> str:

@@ -11,10 +11,10 @@ import csv
 import io
 from datetime import date
 
+from ..rules.contracts import CONTRACTS, Item
 from ..rules.games import GAMES
 from ..rules.messages import N_
-from ..stats.model import ContractStats, Item, PlayerStats, TableStats
-from ..stats.takes import can_double
+from ..stats.model import ContractStats, PlayerStats, TableStats
 from .exports import BOM, Cell, neutralise, slug, unicode_stem
 from .labels import Translate, contract_label, game_label, identity
 
@@ -68,7 +68,7 @@ def _contract(player: PlayerStats, contract: ContractStats,
     return [player.name, contract_label(contract.contract, translate), contract.deals,
             contract.points, *(_average(contract.average(item)) for item in ITEM_AVERAGES),
             _average(contract.average_place),
-            *((contract.doubles, contract.doubles_gain) if can_double(contract.contract)
+            *((contract.doubles, contract.doubles_gain) if CONTRACTS[contract.contract].doubles
               else ("", ""))]
 
 

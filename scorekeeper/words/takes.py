@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import assert_never
 
 from ..rules.cards import SUIT_SYMBOLS, SUITS
-from ..rules.contracts import CONTRACTS, KING_OF_HEARTS_CARD
-from ..rules.deal import Deal, FieldKind
+from ..rules.contracts import CONTRACTS
+from ..rules.deal import Deal, FieldKind, FieldSpec
 from ..rules.messages import N_
 from .labels import CARD_LABELS, Translate, identity, suit_symbol
 
 TAKE = N_("{card} {taker}")
 DOUBLED_TAKE = N_("{card} {taker} (×2 {doubler})")
 LAST_TRICK = N_("{trick}: {taker}")
-COMPLEX_TRICKS = N_("Tricks {counts}")
+COUNTED: Mapping[str, str] = {
+    "tricks": N_("Tricks {counts}"),
+    "diamonds": f"{SUIT_SYMBOLS['D']} {{counts}}",
+}
+"""A section of per-seat counts, by what it counts (a field's `unit`), in a deal that records
+several sections (Complex)."""
 
 SEPARATOR = " · "
 """Between the parts of one take (per-seat counts, queens)."""
@@ -21,7 +27,7 @@ ORDER_SEPARATOR = N_(" › ")
 """Between the places of a Trix finishing order. A catalogue of a right-to-left language gives
 an arrow that points its way (Arabic " ← "): fonts do not mirror "›" reliably."""
 SECTION_SEPARATOR = " / "
-"""Between the sections of a Complex deal."""
+"""Between the sections of a deal that records several (Complex)."""
 
 
 def _card_take(card: str, taker: int, doubler: int | None, players: Sequence[str],
@@ -44,39 +50,59 @@ def _counts(counts: Sequence[int]) -> str:
     return SEPARATOR.join(str(count) for count in counts)
 
 
+def _counts_section(spec: FieldSpec, deal: Deal, sections: int, translate: Translate) -> str:
+    counts = _counts(deal.counts(spec.name))
+    if sections == 1:  # alone, the contract's name says what is counted
+        return counts
+    return translate(COUNTED[spec.unit]).format(counts=counts)
+
+
 def short_takes(deal: Deal, players: Sequence[str], translate: Translate = identity) -> str:
     """What the table entered for one deal, in a few words for a history table or a CSV cell.
 
-    Per-seat counts are listed in seat order ("3 · 4 · 5 · 1"); cards name their taker
-    ("K♥ Lina (×2 Omar)" when Omar doubled it); a Trix order reads first to last.
+    Read from the contract's own fields, in its order: per-seat counts are listed in seat order
+    ("3 · 4 · 5 · 1", labelled by what they count when the deal records several sections); cards
+    name their taker ("K♥ Lina (×2 Omar)" when Omar doubled it); a Trix order reads first to
+    last; a trump suit stands before its tricks.
     """
-    contract = deal.contract
-    if contract in ("king-of-hearts", "no-king"):
-        doubler = deal.optional_seat("doubled_by") if contract == "king-of-hearts" else None
-        return _card_take(translate(CARD_LABELS[KING_OF_HEARTS_CARD]), deal.seat("taker"),
-                          doubler, players, translate)
-    if contract == "queens":
-        return _queens(deal.cards("takers"), deal.cards("doubled_by"), players, translate)
-    if contract == "trump":
-        return f"{suit_symbol(deal.text('suit'))} {_counts(deal.counts('tricks'))}"
-    if contract == "complex":
-        doublers = deal.cards("doubled_by")
-        return SECTION_SEPARATOR.join((
-            translate(COMPLEX_TRICKS).format(counts=_counts(deal.counts("tricks"))),
-            f"{SUIT_SYMBOLS['D']} {_counts(deal.counts('diamonds'))}",
-            _queens(deal.cards("queens"), doublers, players, translate),
-            _card_take(translate(CARD_LABELS[KING_OF_HEARTS_CARD]), deal.seat("king_of_hearts"),
-                       doublers.get(KING_OF_HEARTS_CARD), players, translate),
-        ))
-    spec = CONTRACTS[contract].fields[0]
-    match spec.kind:
-        case FieldKind.ORDER:
-            return translate(ORDER_SEPARATOR).join(players[seat] for seat in deal.counts(spec.name))
-        case FieldKind.SEAT_PAIR:
-            return SEPARATOR.join(
-                translate(LAST_TRICK).format(trick=trick, taker=players[seat])
-                for trick, seat in zip((12, 13), deal.counts(spec.name), strict=True))
-        case FieldKind.COUNTS:
-            return _counts(deal.counts(spec.name))
-        case _:  # the contracts above record a seat, a suit or cards first
-            raise ValueError(f"no short form for contract {contract!r}")
+    contract = CONTRACTS[deal.contract]
+    doubles_field = contract.doubles_field
+    takes = contract.takes
+    sections = sum(1 for spec in takes if spec.kind != FieldKind.SUIT)
+    parts: list[str] = []
+    prefix = ""
+    for spec in takes:
+        match spec.kind:
+            case FieldKind.SUIT:
+                prefix = f"{suit_symbol(deal.text(spec.name))} "
+                continue
+            case FieldKind.SEAT | FieldKind.OPTIONAL_SEAT:
+                card = spec.cards[0]
+                part = _card_take(translate(CARD_LABELS[card]), deal.seat(spec.name),
+                                  _doubler(deal, doubles_field, card), players, translate)
+            case FieldKind.CARD_SEATS | FieldKind.OPTIONAL_CARD_SEATS:
+                doublers = deal.cards(doubles_field) if doubles_field else {}
+                part = _queens(deal.cards(spec.name), doublers, players, translate)
+            case FieldKind.COUNTS:
+                part = _counts_section(spec, deal, sections, translate)
+            case FieldKind.ORDER:
+                part = translate(ORDER_SEPARATOR).join(
+                    players[seat] for seat in deal.counts(spec.name))
+            case FieldKind.SEAT_PAIR:
+                part = SEPARATOR.join(
+                    translate(LAST_TRICK).format(trick=trick, taker=players[seat])
+                    for trick, seat in zip((12, 13), deal.counts(spec.name), strict=True))
+            case _:
+                assert_never(spec.kind)
+        parts.append(prefix + part)
+        prefix = ""
+    return SECTION_SEPARATOR.join(parts)
+
+
+def _doubler(deal: Deal, doubles_field: str | None, card: str) -> int | None:
+    """Who doubled `card` in `deal` (None: nobody, or the contract records no doubles)."""
+    if doubles_field is None:
+        return None
+    if CONTRACTS[deal.contract].field(doubles_field).kind == FieldKind.OPTIONAL_SEAT:
+        return deal.optional_seat(doubles_field)
+    return deal.cards(doubles_field).get(card)

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.stats import compute, load_records, to_json
+from scorekeeper.rules.record import load_records
+from scorekeeper.stats import compute, to_json
 
 from .driver import GAME_PAGE, Player, check_signs_lead, load_example
 

@@ -57,7 +57,8 @@ def penalty_record(*deals: dict[str, Any], **top: Any) -> dict[str, Any]:
 
 def problems_of(deal: dict[str, Any], rules: HouseRules = PENALTY) -> list[tuple[str, str]]:
     """(field, code) of what the engine says about `deal` as the second deal of a kingdom."""
-    return pairs(evaluate(game_of("trix-complex", [TRIX], house_rules=rules), deal).problems)
+    game = game_of("trix-complex", [TRIX], house_rules=rules)
+    return pairs(evaluate(replay(game), deal).problems)
 
 
 # --- the worked example --------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.rules import CONTRACTS, GAMES, HouseRules, evaluate, parse_deal
+from scorekeeper.rules import CONTRACTS, GAMES, HouseRules, evaluate, parse_deal, replay
 from tests.rules.builders import (
     COMPLEX,
     DIAMONDS,
@@ -315,10 +315,10 @@ def test_doubling_switched_off(game: str, deal: dict[str, Any], doubled_by: obje
     off = game_of(game, house_rules=HouseRules(doubling=False))
     if game == "trix-complex":
         off = game_of(game, [TRIX], house_rules=HouseRules(doubling=False))
-    evaluation = evaluate(off, changed(deal, doubled_by=doubled_by))
+    evaluation = evaluate(replay(off), changed(deal, doubled_by=doubled_by))
     assert pairs(evaluation.problems) == [("doubled_by", "doubling_off")]
     on = game_of(game, [TRIX] if game == "trix-complex" else [])
-    assert evaluate(on, changed(deal, doubled_by=doubled_by)).ok
+    assert evaluate(replay(on), changed(deal, doubled_by=doubled_by)).ok
 
 
 @pytest.mark.parametrize(("game", "deal", "doubled_by"), [
@@ -332,7 +332,7 @@ def test_nothing_doubled_is_fine_with_doubling_off(game: str, deal: dict[str, An
                                                    doubled_by: object) -> None:
     off = game_of(game, [TRIX] if game == "trix-complex" else [],
                   house_rules=HouseRules(doubling=False))
-    assert evaluate(off, changed(deal, doubled_by=doubled_by)).ok
+    assert evaluate(replay(off), changed(deal, doubled_by=doubled_by)).ok
 
 
 def test_doubling_off_through_the_record() -> None:
@@ -386,9 +386,9 @@ def test_contracts_of_each_game() -> None:
 # --- Trix Complex consistency --------------------------------------------------------------------
 
 def complex_problems(**values: Any) -> list[tuple[str, str]]:
-    """(field, code) of what evaluate() finds wrong with a complex deal as deal 2."""
+    """(field, code) of what evaluate(replay()) finds wrong with a complex deal as deal 2."""
     game = game_of("trix-complex", [TRIX])
-    evaluation = evaluate(game, changed(COMPLEX, **values))
+    evaluation = evaluate(replay(game), changed(COMPLEX, **values))
     assert evaluation.deal is not None, "the deal should parse; the check is in context"
     return pairs(evaluation.problems)
 
@@ -423,7 +423,7 @@ def test_complex_no_tricks_no_cards(values: dict[str, Any], seat: int) -> None:
 def test_complex_cards_exceed_tricks(values: dict[str, Any], seat: int, cards: int,
                                      tricks: int) -> None:
     game = game_of("trix-complex", [TRIX])
-    evaluation = evaluate(game, changed(COMPLEX, **values))
+    evaluation = evaluate(replay(game), changed(COMPLEX, **values))
     assert pairs(evaluation.problems) == [(f"tricks[{seat}]", "cards_exceed_tricks")]
     assert dict(evaluation.problems[0].params) == {"cards": cards, "tricks": tricks}
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 from scorekeeper.rules import (
     GAMES,
     Deal,
+    Game,
     RuleError,
     evaluate,
-    first_illegal,
-    inserting_deal,
     parse_deal,
     replay,
     with_deal,
@@ -41,7 +40,7 @@ def parsed(game: str, raw: dict[str, object]) -> Deal:
 def test_an_edit_that_breaks_a_later_deal_names_it() -> None:
     game = game_of("trix", TRIX_KINGDOM)
     # deal 1 becomes diamonds, so deal 3 (diamonds) is now played twice in kingdom 1
-    evaluation = evaluate(game, DIAMONDS, index=0)
+    evaluation = evaluate(replay(game), DIAMONDS, index=0)
     assert evaluation.problems == []
     assert evaluation.scores == (-30, -40, -50, -10)
     assert not evaluation.ok
@@ -56,7 +55,7 @@ def test_an_edit_that_breaks_a_later_deal_names_it() -> None:
 def test_an_edit_that_breaks_a_later_turkish_hand() -> None:
     game = game_of("turkish-king", TURKISH_GAME)
     # hand 1 becomes no-king: no-king is then played at hands 1, 9 and 15
-    evaluation = evaluate(game, NO_KING, index=0)
+    evaluation = evaluate(replay(game), NO_KING, index=0)
     assert evaluation.problems == []
     assert evaluation.later is not None
     assert (evaluation.later.deal_number, evaluation.later.contract) == (15, "no-king")
@@ -66,11 +65,11 @@ def test_an_edit_that_breaks_a_later_turkish_hand() -> None:
 def test_an_edit_to_a_quota_breaks_a_later_hand() -> None:
     game = game_of("turkish-king", TURKISH_GAME)
     # seat 0 declares hands 1, 5, 9, 13 and 17; hand 9 as a third trump is refused at once
-    evaluation = evaluate(game, TRUMP, index=8)
+    evaluation = evaluate(replay(game), TRUMP, index=8)
     assert pairs(evaluation.problems) == [("contract", "trump_quota")]
     # hand 1 as a negative: seat 0's negatives at hands 9 and 13 make three, so hand 17 is a
     # fourth negative
-    evaluation = evaluate(game, {"contract": "no-hearts", "counts": [1, 2, 3, 7]}, index=0)
+    evaluation = evaluate(replay(game), {"contract": "no-hearts", "counts": [1, 2, 3, 7]}, index=0)
     assert evaluation.problems == []
     assert evaluation.later is not None
     assert (evaluation.later.deal_number, evaluation.later.contract) == (17, "no-boys")
@@ -79,7 +78,7 @@ def test_an_edit_to_a_quota_breaks_a_later_hand() -> None:
 
 def test_an_edit_that_keeps_the_game_legal() -> None:
     game = game_of("trix", TRIX_KINGDOM * 2)
-    evaluation = evaluate(game, {**KING_OF_HEARTS, "taker": 3, "doubled_by": 0}, index=5)
+    evaluation = evaluate(replay(game), {**KING_OF_HEARTS, "taker": 3, "doubled_by": 0}, index=5)
     assert evaluation.ok and evaluation.later is None
     assert evaluation.scores == (75, 0, 0, -150)
 
@@ -87,24 +86,34 @@ def test_an_edit_that_keeps_the_game_legal() -> None:
 def test_an_edit_judged_against_the_deals_before_it() -> None:
     game = game_of("trix", TRIX_KINGDOM)
     # replacing deal 4 (ltoosh) with queens: queens is deal 2 of the same kingdom
-    evaluation = evaluate(game, QUEENS, index=3)
+    evaluation = evaluate(replay(game), QUEENS, index=3)
     assert pairs(evaluation.problems) == [("contract", "contract_played")]
     assert evaluation.later is None
     # replacing deal 4 with itself, changed, is fine even though ltoosh "was played"
-    assert evaluate(game, {**LTOOSH, "tricks": [13, 0, 0, 0]}, index=3).ok
+    assert evaluate(replay(game), {**LTOOSH, "tricks": [13, 0, 0, 0]}, index=3).ok
 
 
 def test_editing_the_last_deal_of_a_finished_game() -> None:
     game = game_of("trix", FULL_GAME["trix"])
-    assert evaluate(game, {**TRIX, "order": [0, 1, 2, 3]}, index=19).ok
-    assert pairs(evaluate(game, DIAMONDS, index=19).problems) == [("contract", "contract_played")]
+    assert evaluate(replay(game), {**TRIX, "order": [0, 1, 2, 3]}, index=19).ok
+    assert pairs(evaluate(replay(game), DIAMONDS, index=19).problems) == [
+        ("contract", "contract_played")]
 
 
 def test_an_edit_that_does_not_parse() -> None:
     game = game_of("trix", TRIX_KINGDOM)
-    evaluation = evaluate(game, {**DIAMONDS, "counts": [13, 1, 0, 0]}, index=2)
+    evaluation = evaluate(replay(game), {**DIAMONDS, "counts": [13, 1, 0, 0]}, index=2)
     assert evaluation.deal is None
     assert pairs(evaluation.problems) == [("counts", "sum_mismatch")]
+
+
+def first_illegal(game: Game) -> RuleError | None:
+    """The first deal that breaks a rule after an edit or a removal, or None."""
+    try:
+        replay(game)
+    except RuleError as error:
+        return error
+    return None
 
 
 def test_first_illegal() -> None:
@@ -142,30 +151,14 @@ def test_without_deal() -> None:
     assert replay(without_deal(game, 19)).next is not None
 
 
-def test_inserting_deal() -> None:
-    game = game_of("trix", TRIX_KINGDOM[1:])  # queens, diamonds, ltoosh, trix
-    king = parsed("trix", KING_OF_HEARTS)
-    inserted = inserting_deal(game, king, 0)
-    assert inserted.deals == (king, *game.deals)
-    assert first_illegal(inserted) is None
-    twice = inserting_deal(game, parsed("trix", LTOOSH), 1)
-    error = first_illegal(twice)
-    assert error is not None
-    assert (error.deal_number, error.contract) == (4, "ltoosh")
-    too_many = inserting_deal(game_of("trix", FULL_GAME["trix"]), king, 20)
-    error = first_illegal(too_many)
-    assert error is not None
-    assert (error.deal_number, first_problem(error)) == (21, ("contract", "game_finished"))
-
-
 def test_an_accepted_deal_comes_with_the_game_it_makes() -> None:
     """`after`: the game with the deal entered, replayed; none when the deal is refused."""
     game = game_of("trix", [KING_OF_HEARTS, QUEENS])
-    accepted = evaluate(game, DIAMONDS)
+    accepted = evaluate(replay(game), DIAMONDS)
     assert accepted.ok and accepted.deal is not None
     assert accepted.after == replay(with_deal(game, accepted.deal))
-    refused = evaluate(game, QUEENS)  # Queens is played already in this kingdom
+    refused = evaluate(replay(game), QUEENS)  # Queens is played already in this kingdom
     assert not refused.ok and refused.after is None
-    edited = evaluate(game, DIAMONDS, 1)  # deal 2 becomes Diamonds
+    edited = evaluate(replay(game), DIAMONDS, 1)  # deal 2 becomes Diamonds
     assert edited.ok and edited.deal is not None
     assert edited.after == replay(with_deal(game, edited.deal, 1))

@@ -165,7 +165,7 @@ def test_changing_one_count_is_refused(data: st.DataObject) -> None:
     delta = data.draw(st.sampled_from([-1, 1]))
     values = list(entry[name])
     values[seat] += delta
-    evaluation = evaluate(game, {**entry, name: values}, index=index)
+    evaluation = evaluate(replay(game), {**entry, name: values}, index=index)
     assert not evaluation.ok
     assert evaluation.deal is None
     codes = {(problem.field, problem.code) for problem in evaluation.problems}
@@ -192,11 +192,11 @@ def test_every_open_contract_accepts_a_legal_entry(data: st.DataObject) -> None:
         return
     contract = data.draw(st.sampled_from(result.next.contracts))
     entry = data.draw(raw_deal(contract, game.house_rules))
-    evaluation = evaluate(game, entry)
+    evaluation = evaluate(replay(game), entry)
     assert evaluation.ok, evaluation.problems
     for option in result.next.options:
         if not option.open:
             closed = data.draw(raw_deal(option.contract, game.house_rules))
-            refused = evaluate(game, closed)
+            refused = evaluate(replay(game), closed)
             assert [(p.field, p.code) for p in refused.problems][:1] == [
                 ("contract", option.reason)]

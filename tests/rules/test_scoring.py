@@ -41,7 +41,7 @@ def scores(game: str, deal: dict[str, Any], *, before: list[dict[str, Any]] | No
     """What `deal` scores as the next deal of a game (the deal must be legal)."""
     if before is None:
         before = [TRIX] if game == "trix-complex" and deal["contract"] != "trix" else []
-    evaluation = evaluate(game_of(game, before, house_rules=house_rules, mode=mode), deal)
+    evaluation = evaluate(replay(game_of(game, before, house_rules=house_rules, mode=mode)), deal)
     assert evaluation.ok, evaluation.problems
     assert evaluation.scores is not None
     return list(evaluation.scores)

@@ -84,7 +84,7 @@ def test_trix_contract_already_played_in_the_kingdom() -> None:
 
 def test_a_new_kingdom_reopens_every_contract() -> None:
     game = game_of("trix", TRIX_KINGDOM)
-    assert evaluate(game, KING_OF_HEARTS).ok
+    assert evaluate(replay(game), KING_OF_HEARTS).ok
     step = replay(game).next
     assert step is not None and step.kingdom == 1
     assert all(option.open for option in step.options)
@@ -99,11 +99,11 @@ def test_complex_contract_already_played() -> None:
 
 def test_contract_played_through_evaluate() -> None:
     game = game_of("trix", [DIAMONDS])
-    evaluation = evaluate(game, DIAMONDS)
+    evaluation = evaluate(replay(game), DIAMONDS)
     assert pairs(evaluation.problems) == [("contract", "contract_played")]
     assert not evaluation.ok
     # even a deal that does not parse says first that the contract is closed
-    evaluation = evaluate(game, {"contract": "diamonds", "counts": [1, 1, 1, 1]})
+    evaluation = evaluate(replay(game), {"contract": "diamonds", "counts": [1, 1, 1, 1]})
     assert pairs(evaluation.problems) == [("contract", "contract_played"),
                                           ("counts", "sum_mismatch")]
 
@@ -168,7 +168,7 @@ def test_negative_quota() -> None:
         error = refusal(raw_record("turkish-king", [*NEGATIVE_QUOTA_HANDS, negative]))
         assert (error.deal_number, error.contract) == (13, negative["contract"])
         assert first_problem(error) == ("contract", "negative_quota")
-    assert evaluate(game_of("turkish-king", NEGATIVE_QUOTA_HANDS), TRUMP).ok
+    assert evaluate(replay(game_of("turkish-king", NEGATIVE_QUOTA_HANDS)), TRUMP).ok
 
 
 def test_negative_played_a_third_time() -> None:
@@ -226,14 +226,14 @@ def test_game_finished(game: str) -> None:
     error = refusal(raw_record(game, [*deals, extra]))
     assert (error.deal_number, error.contract) == (len(deals) + 1, extra["contract"])
     assert first_problem(error) == ("contract", "game_finished")
-    evaluation = evaluate(game_of(game, deals), extra)
+    evaluation = evaluate(replay(game_of(game, deals)), extra)
     assert pairs(evaluation.problems) == [("contract", "game_finished")]
 
 
 @pytest.mark.parametrize("game", ["trix", "trix-complex", "turkish-king"])
 def test_game_finished_even_for_an_entry_that_does_not_parse(game: str) -> None:
     entry = {"contract": SAMPLE_DEAL[game]["contract"]}
-    evaluation = evaluate(game_of(game, FULL_GAME[game]), entry)
+    evaluation = evaluate(replay(game_of(game, FULL_GAME[game])), entry)
     assert pairs(evaluation.problems)[0] == ("contract", "game_finished")
 
 

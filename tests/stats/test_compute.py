@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from scorekeeper.rules import Problem, RuleError
 from scorekeeper.stats import Item, PlayerStats, TableStats, compute, player_key
 from tests.rules.builders import ALL_AT_ZERO, TURKISH_GAME, TWO_ABOVE_ZERO
 from tests.stats.records import trix, turkish, unfinished_trix
@@ -178,12 +179,9 @@ def test_standings_per_game_kind() -> None:
     assert (overall.games, overall.wins, overall.points) == (2, 1, -640 + 280)
 
 
-def test_one_person_in_two_seats_counts_one_game() -> None:
-    # the engine tells names apart ignoring case and spaces only, so a record may hold "José"
-    # composed and decomposed: one person here, in one game, with both seats' deals and totals
-    stats = compute([trix(["José", "Lina", "Jose\u0301", "Dana"])])
-    jose = stats.player(player_key("José"))
-    assert jose is not None
-    assert (jose.games, jose.finished, jose.wins, jose.points) == (1, 1, 1, 140 + 420)
-    assert jose.contracts["trix"].deals == 8
-    assert len(stats.players) == 3
+def test_one_person_in_two_seats_is_refused() -> None:
+    # "José" composed and decomposed is one person, for the engine as for the statistics: a
+    # record seating them twice is refused, as `scorekeeper check` refuses it
+    with pytest.raises(RuleError) as refused:
+        trix(["José", "Lina", "Jose\u0301", "Dana"])
+    assert refused.value.problems[0] == Problem("players[2]", "same_name")

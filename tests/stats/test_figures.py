@@ -20,6 +20,7 @@ from scorekeeper.stats import (
     game_figures,
     player_key,
 )
+from scorekeeper.stats.figures import LAYOUTS
 from tests.rules.builders import TURKISH_GAME
 from tests.rules.strategies import records
 from tests.stats.records import trix, turkish, unfinished_trix
@@ -33,6 +34,11 @@ HAND_MADE = [
     turkish(TURKISH_GAME, players=["rami ", "Can", "Omar", "LINA"]),
     trix(["Omar", "Rami", "Dana", "Lina"], mode="partnership"),
 ]
+
+
+def seat_contracts(figures: GameFigures, seat: int) -> tuple[ContractStats, ...]:
+    """The seat's deals of each contract it played in the game."""
+    return LAYOUTS[figures.game].contract_stats(figures.tally(seat))
 
 
 def summed(parts: list[ContractStats]) -> tuple[int, int, dict[Item, int], int, int, int]:
@@ -80,12 +86,12 @@ def test_a_games_figures_are_its_replay_per_seat() -> None:
     assert (figures.game, figures.finished, figures.totals) == (
         "turkish-king", True, result.totals)
     assert figures.keys == ("rami", "lina", "omar", "dana")
-    rami = {stats.contract: stats for stats in figures.seat_contracts(0)}
+    rami = {stats.contract: stats for stats in seat_contracts(figures, 0)}
     assert (rami["trump"].deals, rami["trump"].points, rami["trump"].taken) == (
         8, 1600, {Item.TRICKS: 32})
     assert rami["no-last-two"].taken == {Item.LAST_TWO: 4}
-    assert figures.seat_contracts(2)[1].contract == "no-king"
-    assert figures.seat_contracts(2)[1].taken == {Item.KING_OF_HEARTS: 2}
+    assert seat_contracts(figures, 2)[1].contract == "no-king"
+    assert seat_contracts(figures, 2)[1].taken == {Item.KING_OF_HEARTS: 2}
 
 
 def test_figures_are_plain_values() -> None:
@@ -114,7 +120,7 @@ def test_each_seats_contracts_are_its_deals(record: Record) -> None:
     figures = game_figures(record)
     result = replay(record.game)
     for seat in range(4):
-        played = {stats.contract: stats for stats in figures.seat_contracts(seat)}
+        played = {stats.contract: stats for stats in seat_contracts(figures, seat)}
         assert played.keys() == {deal.contract for deal in result.deals}
         for contract, stats in played.items():
             deals = [deal for deal in result.deals if deal.contract == contract]

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from scorekeeper.rules import HouseRules, Problem, replay
+from scorekeeper.rules import HouseRules, Problem, check_players, replay
+from scorekeeper.rules.record import RecordsRefused
 from scorekeeper.store import tables as store
 from scorekeeper.store.db import db
 from scorekeeper.store.games import delete_game, record_of
 from scorekeeper.store.models import PlayerRow, SeatRow, TableRow
-from scorekeeper.store.records import ImportRefused
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 PLAYERS = ["Rami", "Lina", "Omar", "Dana"]
@@ -167,7 +167,7 @@ def test_a_refused_import_stores_nothing(ctx: None) -> None:
     table = store.create_table("Istanbul")
     good = json.loads((DATA / "turkish-king-complete.json").read_text())
     bad = {**good, "players": ["Ali", "Ali", "Can", "Ece"]}
-    with pytest.raises(ImportRefused):
+    with pytest.raises(RecordsRefused):
         store.import_into_table(table, json.dumps([good, bad]))
     assert store.table_games(table) == [] and store.roster(table) == []
 
@@ -222,11 +222,11 @@ def test_a_newcomer_another_phone_adds_at_the_same_moment_is_one_person(app: Fla
 def test_one_person_in_two_seats_is_refused_at_a_table(ctx: None) -> None:
     composed, decomposed = "José", unicodedata.normalize("NFD", "José")
     names_ = ["Lina", composed, "Omar", decomposed]
-    assert store.seat_conflicts(names_) == [Problem("players[3]", "same_name")]
-    assert store.seat_conflicts(PLAYERS) == []
+    assert check_players(names_) == [Problem("players[3]", "same_name")]  # the engine's check
+    assert check_players(PLAYERS) == []
     table = store.create_table("Majlis")
     record = json.loads((DATA / "trix-solo-complete.json").read_text())
-    with pytest.raises(ImportRefused) as refused:
+    with pytest.raises(RecordsRefused) as refused:
         store.import_into_table(table, json.dumps([record, {**record, "players": names_}]))
     assert refused.value.record == 2
     assert store.table_games(table) == [] and store.roster(table) == []

@@ -82,7 +82,7 @@ def test_after_an_edit_every_row_is_what_a_fresh_render_shows(table: Table) -> N
 
 
 def test_the_cache_stays_bounded(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(caches._histories, "limit", 2)
+    monkeypatch.setattr(caches, "_histories", caches.Kept(2))
     for _ in range(3):
         loaded(table)
         table.game_page()
@@ -112,11 +112,12 @@ def test_replays_are_kept_by_token_and_version(app: Any, table: Table,
     with app.test_request_context():
         assert common.game_view(find_game(other.token)).game.players == first.game.players
         assert len(replays) == 3
-    monkeypatch.setattr(caches._replays, "limit", 2)
+    monkeypatch.setattr(caches, "_replays", caches.Kept(2))
     with app.test_request_context():
         row = find_game(table.token)
-        row.version += 5  # a state not replayed yet: kept, and the oldest ones dropped
-        common.game_view(row)
+        for _ in range(3):
+            row.version += 5  # a state not replayed yet: kept, and the oldest ones dropped
+            common.game_view(row)
     assert len(caches._replays) == 2
 
 

@@ -426,3 +426,14 @@ def test_a_refusal_in_arabic_has_no_english_in_it(client: FlaskClient, body: str
     assert response.status_code == 422
     refusal = page(response).text.split("لم يُستورد شيء")[1]
     assert english not in refusal and english.lower() not in refusal
+
+
+def test_one_person_in_two_unicode_forms_is_refused_in_the_readers_words(
+        client: FlaskClient) -> None:
+    # "Émile" composed and with a combining accent: one person, as the statistics count them
+    record = json.loads((DATA / "trix-solo-complete.json").read_text())
+    record["players"] = ["\u00c9mile", "Lina", "Omar", "E\u0301mile"]
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "ar"
+    response = upload(client, json.dumps(record))
+    assert response.status_code == 422
+    assert "لا يجوز أن يحمل لاعبان الاسم نفسه" in page(response).text

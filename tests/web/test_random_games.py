@@ -14,16 +14,7 @@ from typing import Any
 import pytest
 
 from scorekeeper.rules import SUITS, evaluate, replay
-from scorekeeper.rules.deal import (
-    CARD_SEATS,
-    COUNTS,
-    OPTIONAL_CARD_SEATS,
-    OPTIONAL_SEAT,
-    ORDER,
-    SEAT,
-    SEAT_PAIR,
-    SUIT,
-)
+from scorekeeper.rules.deal import FieldKind
 from scorekeeper.web.forms import chip_groups
 from tests.conftest import Table, form_fields, page, signed, snapshot, totals_shown
 from tests.web.test_full_games import run_check
@@ -43,22 +34,22 @@ def made_up(rng: random.Random, contract: str, doubling: bool) -> dict[str, Any]
     raw: dict[str, Any] = {"contract": contract}
     for group in chip_groups(contract):
         spec = group.spec
-        if spec.kind == SEAT:
+        if spec.kind == FieldKind.SEAT:
             raw[spec.name] = rng.randrange(4)
-        elif spec.kind == OPTIONAL_SEAT:
+        elif spec.kind == FieldKind.OPTIONAL_SEAT:
             raw[spec.name] = rng.choice([None, None, 0, 1, 2, 3]) if doubling else None
-        elif spec.kind == SUIT:
+        elif spec.kind == FieldKind.SUIT:
             raw[spec.name] = rng.choice(SUITS)
-        elif spec.kind == COUNTS:
+        elif spec.kind == FieldKind.COUNTS:
             raw[spec.name] = composition(rng, spec.total, spec.maximum)
-        elif spec.kind == ORDER:
+        elif spec.kind == FieldKind.ORDER:
             raw[spec.name] = rng.sample(range(4), 4)
-        elif spec.kind == SEAT_PAIR:
+        elif spec.kind == FieldKind.SEAT_PAIR:
             raw[spec.name] = [rng.randrange(4), rng.randrange(4)]
-        elif spec.kind == CARD_SEATS:
+        elif spec.kind == FieldKind.CARD_SEATS:
             raw[spec.name] = {card: rng.randrange(4) for card in spec.cards}
         else:
-            assert spec.kind == OPTIONAL_CARD_SEATS
+            assert spec.kind == FieldKind.OPTIONAL_CARD_SEATS
             doubled = [card for card in spec.cards if doubling and rng.random() < 0.25]
             raw[spec.name] = {card: rng.randrange(4) for card in doubled}
     return raw
@@ -68,7 +59,7 @@ def legal_deal(rng: random.Random, table: Table, contract: str) -> dict[str, Any
     game = table.record().game
     for _ in range(5000):
         raw = made_up(rng, contract, game.house_rules.doubling)
-        if evaluate(game, raw).ok:
+        if evaluate(replay(game), raw).ok:
             return raw
     raise AssertionError(f"no legal {contract} found")
 
@@ -113,10 +104,10 @@ def random_edit(rng: random.Random, table: Table) -> None:
     contract = rng.choice(game.definition.contracts)
     raw = made_up(rng, contract, game.house_rules.doubling)
     for _ in range(200):  # prefer takes legal on their own, so that later deals decide
-        if not evaluate(game, raw, number - 1).problems:
+        if not evaluate(replay(game), raw, number - 1).problems:
             break
         raw = made_up(rng, contract, game.house_rules.doubling)
-    evaluation = evaluate(game, raw, number - 1)
+    evaluation = evaluate(replay(game), raw, number - 1)
     form = table.open_edit(number, contract)
     before = snapshot(table.app)
     response = table.save(form, form_fields(raw))

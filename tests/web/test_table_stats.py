@@ -14,7 +14,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.stats import compute, load_records, to_json
+from scorekeeper.rules.record import load_records
+from scorekeeper.stats import compute, to_json
 from scorekeeper.words.stats_export import stats_csv
 from tests.conftest import page
 from tests.web.table_phone import TablePhone, record_data

@@ -13,7 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event
 
-from scorekeeper.stats import compute, load_records, to_json
+from scorekeeper.rules.record import load_records
+from scorekeeper.stats import compute, to_json
 from scorekeeper.store.models import GameRow
 from scorekeeper.web import caches
 from scorekeeper.words.stats_export import stats_csv

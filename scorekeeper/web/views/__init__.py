@@ -8,7 +8,6 @@ from werkzeug.exceptions import HTTPException
 
 from .. import present
 from ..caches import history_rows
-from ..languages import current_language, direction
 from . import deals, exports, games, imports, live, pages, roster, table_stats, tables
 from .common import is_htmx
 
@@ -26,9 +25,8 @@ def register(app: Flask) -> None:
     app.jinja_env.lstrip_blocks = True
 
     @app.context_processor
-    def _language() -> dict[str, object]:
-        language = current_language()
-        return {"lang": language, "direction": direction(language), "is_htmx": is_htmx()}
+    def _htmx() -> dict[str, object]:
+        return {"is_htmx": is_htmx()}
 
     @app.errorhandler(CSRFError)
     def _csrf_error(error: CSRFError) -> tuple[str, int]:

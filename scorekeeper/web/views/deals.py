@@ -239,7 +239,9 @@ def preview(token: str) -> Any:
     raw = _fill_in(form, view.game.house_rules)
     evaluation = None
     if not form.chip_errors() and not form.unset():
-        evaluation = evaluate(view.game, raw, None if editing is None else editing - 1)
+        # a preview writes nothing: a new deal is judged without replaying the game with it
+        evaluation = evaluate(view.result, raw, None if editing is None else editing - 1,
+                              replay_after=False)
     # a value no chip offers (seat 7, count "abc") comes from a tampered form, not from taps
     html, status = _render_form(view, form, evaluation,
                                 status=422 if form.chip_errors() else 200,
@@ -267,12 +269,13 @@ def save_deal(token: str) -> Any:
     entry = form.entry()
     outcome = deals.enter_deal(view.row, view.result, entry)
     number = entry.number
+    if isinstance(outcome, deals.Saved) and outcome.result is not None:
+        keep_replay(view.row, outcome.result)  # the page that follows shows it: not replayed
     match outcome:
         case deals.Saved(result=None):  # a double tap: its twin's answer updated the page
             flash(gettext("Deal %(number)d saved.", number=number), "success")
         case deals.Saved(result=result) if inline:
             assert result is not None
-            keep_replay(view.row, result)
             html = render_template("fragments/saved.html", **GameView(view.row, result)
                                    .template_args(message=gettext("Deal %(number)d saved.",
                                                                   number=number)))
@@ -358,7 +361,7 @@ def carry(token: str) -> Any:
     raw = _fill_in(moved, view.game.house_rules)
     evaluation = None
     if not moved.chip_errors() and not moved.unset():
-        evaluation = evaluate(view.game, raw)
+        evaluation = evaluate(view.result, raw, replay_after=False)  # nothing is written
     template = "fragments/deal_form.html" if inline else "pages/deal.html"
     html, status = _render_form(view, moved, evaluation, template=template, inline=inline)
     response = make_response(html, status)

@@ -17,8 +17,7 @@ from flask import (
 from werkzeug.wrappers import Response
 
 from ...rules import check_players, check_setup
-from ...rules.text import PLAYER_NAME_LENGTH, clean_text
-from ...stats import player_key
+from ...rules.text import PLAYER_NAME_LENGTH, clean_text, player_key
 from ...store import deals
 from ...store.games import (
     StaleStateError,
@@ -32,7 +31,6 @@ from ...store.models import GameRow
 from ...store.tables import (
     create_table,
     roster,
-    seat_conflicts,
     start_game,
     table_of,
     tables_for_tokens,
@@ -152,8 +150,6 @@ def new_game() -> Any:
         players = form.players()
         rules = form.house_rules()
         problems = check_players(players) + check_setup(form.game.data, form.mode.data, rules)
-        if form.table_name.data and not problems:  # a table's players are people (NFC too)
-            problems = seat_conflicts(players)
         for problem in problems:
             field = form.field_of(problem.field)
             # the message sits under its field, so it names the field as the form does

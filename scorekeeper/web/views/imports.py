@@ -9,12 +9,12 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from ...rules import CONTRACTS, NotARecordError, Record
+from ...rules.record import RecordsRefused
 from ...store import limits
 from ...store.models import GameRow
 from ...store.records import (
     ImportCaps,
     ImportLimited,
-    ImportRefused,
     import_from,
     store_records,
 )
@@ -70,7 +70,7 @@ def record_field_label(path: str) -> str | None:
     return labels.get(path)
 
 
-def refusal_text(refused: ImportRefused) -> str:
+def refusal_text(refused: RecordsRefused) -> str:
     """Why an import was refused, in the reader's language: which record, which deal, which rule."""
     error = refused.error
     if isinstance(error, NotARecordError):
@@ -133,7 +133,7 @@ def receive_upload(store: Callable[[list[Record]], list[GameRow]] = store_record
     except ImportLimited as limited:
         return Upload(form, error=limited_text(limited),
                       status=429 if limited.what in ("requests", "games") else 413)
-    except ImportRefused as refused:
+    except RecordsRefused as refused:
         return Upload(form, error=refusal_text(refused), status=422)
     flash(ngettext("%(num)d game imported.", "%(num)d games imported.", len(rows))
           if len(rows) != 1 else gettext("The game was imported."), "success")

@@ -9,7 +9,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from werkzeug.wrappers import Response
 
 from ...rules import check_players, check_setup
-from ...stats import player_key
+from ...rules.text import player_key
 from ...store import tables as store
 from ...store.games import find_game
 from ...store.models import TableRow
@@ -21,10 +21,6 @@ from ..table_forms import SEAT_LABELS, SEATS, Pick, TableForm, TableGameForm
 from .common import remember, remember_table, table_or_404, viewed_table_or_404
 
 bp = Blueprint("tables", __name__)
-
-
-def _to_table(table: TableRow) -> Response:
-    return redirect(url_for("tables.table_page", token=table.token), 303)
 
 
 @bp.route("/tables/new", methods=["GET", "POST"])
@@ -160,7 +156,7 @@ def _start(table: TableRow, form: TableGameForm, picks: list[Pick], names: list[
         form.set_picks(picks)
         return _table_game_page(table, form, picks, names, missing=True), 422
     rules = form.house_rules()
-    problems = (check_players(names) or store.seat_conflicts(names)) + check_setup(
+    problems = check_players(names) + check_setup(
         form.game.data, form.mode.data, rules)
     if problems:
         for problem in problems:

@@ -1,0 +1,94 @@
+"""What the rules page shows, every number scored by the engine: each contract's per-item scores
+(its sample deal) and what doubling does (a few deals with a double)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .contracts import CONTRACTS, Item
+from .deal import Deal, Value
+from .games import GAMES
+from .house_rules import FULL, ComplexTricks, HouseRules, QueenOfDiamonds
+
+
+def _score(contract: str, values: Mapping[str, Value], rules: HouseRules) -> tuple[int, ...]:
+    return tuple(CONTRACTS[contract].score(Deal(contract, values), rules))
+
+
+def doubling_scores(rules: HouseRules) -> dict[str, int]:
+    """What doubling does under `rules`, each number scored by the engine.
+
+    `king_taker`/`king_doubler`: the K♥ doubled by one player, taken by another; the same for a
+    queen; `*_self`: the doubler took their own card; `queen_diamond`, `queen_diamond_doubler`:
+    a doubled Q♦ in Complex taken by another player, `queen_diamond_self` by its doubler.
+    """
+    others = {"H": 2, "D": 2, "C": 2}
+    king = _score("king-of-hearts", {"taker": 0, "doubled_by": 1}, rules)
+    queen = _score("queens", {"takers": {"S": 0, **others}, "doubled_by": {"S": 1}}, rules)
+    complex_values: dict[str, Value] = {
+        "tricks": (0, 0, 0, 0), "diamonds": (1, 0, 0, 0),
+        "queens": {"S": 2, "H": 2, "C": 2, "D": 0}, "king_of_hearts": 2, "doubled_by": {"D": 1}}
+    queen_diamond = _score("complex", complex_values, rules)
+    own_queen_diamond = _score("complex", {**complex_values, "doubled_by": {"D": 0}}, rules)
+    return {
+        "king_taker": king[0], "king_doubler": king[1],
+        "queen_taker": queen[0], "queen_doubler": queen[1],
+        "king_self": _score("king-of-hearts", {"taker": 0, "doubled_by": 0}, rules)[0],
+        "queen_self": _score("queens", {"takers": {"S": 0, **others}, "doubled_by": {"S": 0}},
+                             rules)[0],
+        "queen_diamond": queen_diamond[0], "queen_diamond_doubler": queen_diamond[1],
+        "queen_diamond_self": own_queen_diamond[0],
+    }
+
+
+_PARAMETERS: Mapping[Item, str] = {
+    Item.TRICKS: "trick", Item.DIAMONDS: "diamond", Item.QUEENS: "queen",
+    Item.KING_OF_HEARTS: "king", Item.HEARTS: "heart", Item.KINGS_AND_JACKS: "king_or_jack",
+    Item.LAST_TWO: "last_trick",
+}
+"""How a sentence about the rules names the score of one item it counts ("%(trick)s a trick")."""
+
+_PLACES = ("first", "second", "third", "fourth")
+
+
+def contract_numbers(contract: str, rules: HouseRules) -> dict[str, int]:
+    """Every number a sentence about a contract's scoring may show, by its parameter name, all
+    scored by the engine under `rules`: `score` (one of its first item), each item's score by
+    name, `both` (the Q♦, a diamond and a queen, where it counts both), and the places."""
+    definition = CONTRACTS[contract]
+    items = definition.item_scores(rules)
+    numbers = {_PARAMETERS[item]: score for item, score in items.items()}
+    numbers["score"] = next(iter(items.values()), 0)
+    if Item.QUEENS in items and Item.DIAMONDS in items:
+        numbers["both"] = items[Item.QUEENS] + items[Item.DIAMONDS]
+    numbers.update(zip(_PLACES, definition.places(rules), strict=False))
+    return numbers
+
+
+def house_rule_numbers() -> dict[str, int]:
+    """The numbers the house rules' choices show beside their words, each scored by the engine:
+    what a doubler taking their own K♥ / queen loses (`net_*`, `full_*`), Trix's diamond and
+    Ltoosh trick when swapped (`swapped_*`), a doubled Q♦ in Complex to its taker and doubler
+    (`queen_part_*`, `whole_*`), and the Q♦'s own penalty (`queen_of_diamonds`)."""
+    net = doubling_scores(HouseRules())
+    full = doubling_scores(HouseRules(doubled_self_take=FULL))
+    whole = doubling_scores(HouseRules(doubled_queen_of_diamonds=QueenOfDiamonds.WHOLE))
+    swapped = HouseRules(swap_diamonds_ltoosh=True)
+    return {
+        "net_king": net["king_self"], "net_queen": net["queen_self"],
+        "full_king": full["king_self"], "full_queen": full["queen_self"],
+        "swapped_diamond": contract_numbers("diamonds", swapped)["score"],
+        "swapped_trick": contract_numbers("ltoosh", swapped)["score"],
+        "queen_part_taker": net["queen_diamond"],
+        "queen_part_doubler": net["queen_diamond_doubler"],
+        "whole_taker": whole["queen_diamond"], "whole_doubler": whole["queen_diamond_doubler"],
+        "queen_of_diamonds": contract_numbers("complex", HouseRules())["both"],
+        "complex_diamond": contract_numbers("complex", HouseRules())["diamond"],
+    }
+
+
+def adds_up_to_zero(game: str, rules: HouseRules) -> bool:
+    """Whether, without doubling, every kingdom of `game` (and so the game) adds up to zero
+    under `rules`: not when Complex charges only the tricks that held a penalty card."""
+    return not ("complex" in GAMES[game].contracts
+                and rules.complex_tricks == ComplexTricks.PENALTY)
