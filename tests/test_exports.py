@@ -270,3 +270,23 @@ def test_module_imports_no_web_stack(module: str) -> None:
     out = subprocess.run([sys.executable, "-c", code, module], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == ""
+
+
+@pytest.mark.parametrize(("words", "ascii_name", "unicode_name"), [
+    ({}, "turkish-king-2025-01-31.csv", "turkish-king-2025-01-31.csv"),
+    ({"Turkish King": "King"}, "king-2025-01-31.csv", "king-2025-01-31.csv"),
+    ({"Turkish King": "Кинг"}, "turkish-king-2025-01-31.csv", "Кинг-2025-01-31.csv"),
+    ({"Turkish King": "الكينغ التركي"}, "turkish-king-2025-01-31.csv",
+     "الكينغ-التركي-2025-01-31.csv"),
+])
+def test_an_unnamed_games_file_is_named_in_the_readers_words(
+        words: dict[str, str], ascii_name: str, unicode_name: str) -> None:
+    """Issue 24 item 9: an unnamed King game under a Turkish interface is "king-…", not
+    "turkish-king-…"; a reader whose words have no Latin letters gets them in filename*."""
+    record = replace(load(EXAMPLES / "turkish-king-complete.json"), name=None)
+
+    def translate(text: str) -> str:
+        return words.get(text, text)
+
+    assert csv_filename(record, TODAY, translate) == ascii_name
+    assert unicode_filename(record, TODAY, ".csv", translate) == unicode_name

@@ -18,7 +18,7 @@ from ..rules.games import PARTNERSHIP
 from ..rules.messages import N_
 from ..rules.record import Record, dumps_record
 from ..rules.replay import replay
-from .labels import Translate, contract_label, identity, suit_label, team_label
+from .labels import Translate, contract_label, game_label, identity, suit_label, team_label
 from .takes import short_takes
 
 BOM = "\ufeff"
@@ -140,22 +140,29 @@ def slug(text: str) -> str:
     return result or "-".join(words)[:MAX_SLUG_LENGTH].strip("-")
 
 
-def _file_stem(record: Record, today: date) -> str:
+def _readable(text: str) -> bool:
+    return sum(char.isalpha() for char in text) >= MIN_SLUG_LETTERS
+
+
+def _file_stem(record: Record, today: date, translate: Translate = identity) -> str:
     name = slug(record.name or "")
-    # a name in Arabic script (or only punctuation) leaves too little to read: use the game
-    if sum(char.isalpha() for char in name) < MIN_SLUG_LETTERS:
-        name = record.game.game
+    # a name in Arabic script (or only punctuation) leaves too little to read: use the game,
+    # in the reader's words where they have Latin letters ("king" in Turkish), else its id
+    if not _readable(name):
+        name = slug(game_label(record.game.game, translate))
+        if not _readable(name):
+            name = record.game.game
     return f"{name}-{today.isoformat()}"
 
 
-def csv_filename(record: Record, today: date) -> str:
+def csv_filename(record: Record, today: date, translate: Translate = identity) -> str:
     """The CSV's download name, e.g. "friday-night-2025-01-31.csv" or "trix-2025-01-31.csv"."""
-    return _file_stem(record, today) + ".csv"
+    return _file_stem(record, today, translate) + ".csv"
 
 
-def json_filename(record: Record, today: date) -> str:
+def json_filename(record: Record, today: date, translate: Translate = identity) -> str:
     """The JSON record's download name, e.g. "turkish-king-2025-01-31.json"."""
-    return _file_stem(record, today) + ".json"
+    return _file_stem(record, today, translate) + ".json"
 
 
 def _name_words(text: str) -> list[str]:
@@ -183,14 +190,18 @@ def unicode_stem(text: str) -> str:
     return name
 
 
-def unicode_filename(record: Record, today: date, extension: str) -> str:
+def unicode_filename(record: Record, today: date, extension: str,
+                     translate: Translate = identity) -> str:
     """The download name in the game's own script, e.g. "سهرة-الجمعة-2025-01-31.csv".
 
     Sent beside the ASCII name (RFC 6266 ``filename*``), so a game named in Arabic keeps its
-    name and two games of one day get two files. No game name: the ASCII name.
+    name and two games of one day get two files. No game name: which game, in the reader's
+    words ("الكينغ-التركي-2025-01-31.csv" in Arabic, "king-2025-01-31.csv" in Turkish).
     """
     name = unicode_stem(record.name or "")
     if not name:
-        return _file_stem(record, today) + extension
+        label = game_label(record.game.game, translate)
+        if _readable(slug(label)) or not unicode_stem(label):
+            return _file_stem(record, today, translate) + extension  # "king-2025-01-31.csv"
+        name = unicode_stem(label)
     return f"{name}-{today.isoformat()}{extension}"
-

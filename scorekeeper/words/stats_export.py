@@ -72,51 +72,92 @@ def _contract(player: PlayerStats, contract: ContractStats,
               else ("", ""))]
 
 
-def stats_csv_rows(stats: TableStats, translate: Translate = identity) -> list[list[Cell]]:
-    """The CSV's rows: three tables one under the other, a blank row between them."""
-    rows: list[list[Cell]] = [[translate(text) for text in (
-        GAME, PLAYER, GAMES_PLAYED, FINISHED, WINS, WIN_RATE, POINTS, LONGEST_STREAK,
-        CURRENT_STREAK)]]
-    rows += [_standing(translate(ALL_GAMES), player) for player in stats.players]
-    for game in GAMES:
+STANDINGS_FILE, CONTRACTS_FILE, PARTNERSHIPS_FILE = "standings", "contracts", "partnerships"
+TABLES: dict[str, str] = {
+    STANDINGS_FILE: N_("Standings"),
+    CONTRACTS_FILE: N_("Contracts"),
+    PARTNERSHIPS_FILE: N_("Partnerships"),
+}
+"""The statistics' tables, each its own file (a spreadsheet opens each as one table), with the
+word that names it in the file's name."""
+
+
+def _without_empty_columns(rows: list[list[Cell]]) -> list[list[Cell]]:
+    """The header and rows without the columns no row fills (no King columns after Trix only);
+    with no rows at all, the header whole."""
+    header, body = rows[0], rows[1:]
+    if not body:
+        return rows
+    kept = [index for index in range(len(header)) if any(row[index] != "" for row in body)]
+    return [[row[index] for index in kept] for row in rows]
+
+
+def _standings_rows(stats: TableStats, translate: Translate) -> list[list[Cell]]:
+    kinds = [game for game in GAMES if stats.standings.get(game)]
+    if len(kinds) == 1:  # one kind played: its rows are the whole table, not twice
+        return [_standing(game_label(kinds[0], translate), player)
+                for player in stats.standings[kinds[0]]]
+    rows = [_standing(translate(ALL_GAMES), player) for player in stats.players]
+    for game in kinds:
         rows += [_standing(game_label(game, translate), player)
-                 for player in stats.standings.get(game, ())]
-    rows.append([])
-    rows.append([translate(text) for text in (PLAYER, CONTRACT, DEALS, POINTS,
-                                               *ITEM_AVERAGES.values(), AVERAGE_PLACE,
-                                               DOUBLES, DOUBLES_GAIN)])
-    rows += [_contract(player, contract, translate)
-             for player in stats.players for contract in player.contracts.values()]
-    rows.append([])
-    rows.append([translate(text) for text in (PARTNERSHIP, GAMES_PLAYED, FINISHED, WINS,
-                                               WIN_RATE, POINTS)])
-    rows += [[translate(TEAM).format(first=pair.names[0], second=pair.names[1]), pair.games,
-              pair.finished, pair.wins, _rate(pair.win_rate), pair.points]
-             for pair in stats.partnerships]
+                 for player in stats.standings[game]]
     return rows
 
 
-def stats_csv(stats: TableStats, translate: Translate = identity) -> str:
-    """The statistics as CSV text: byte-order mark (UTF-8 for spreadsheets), then the rows."""
+def stats_csv_rows(stats: TableStats, translate: Translate = identity,
+                   table: str = STANDINGS_FILE) -> list[list[Cell]]:
+    """One table of the statistics (`TABLES`): its header, then its rows, without a column
+    that no row fills."""
+    header: tuple[str, ...]
+    if table == STANDINGS_FILE:
+        header = (GAME, PLAYER, GAMES_PLAYED, FINISHED, WINS, WIN_RATE, POINTS, LONGEST_STREAK,
+                  CURRENT_STREAK)
+        rows = _standings_rows(stats, translate)
+    elif table == CONTRACTS_FILE:
+        header = (PLAYER, CONTRACT, DEALS, POINTS, *ITEM_AVERAGES.values(), AVERAGE_PLACE,
+                  DOUBLES, DOUBLES_GAIN)
+        rows = [_contract(player, contract, translate)
+                for player in stats.players for contract in player.contracts.values()]
+    elif table == PARTNERSHIPS_FILE:
+        header = (PARTNERSHIP, GAMES_PLAYED, FINISHED, WINS, WIN_RATE, POINTS)
+        rows = [[translate(TEAM).format(first=pair.names[0], second=pair.names[1]),
+                 pair.games, pair.finished, pair.wins, _rate(pair.win_rate), pair.points]
+                for pair in stats.partnerships]
+    else:
+        raise ValueError(f"no statistics table {table!r}")
+    return _without_empty_columns([[translate(text) for text in header], *rows])
+
+
+def stats_csv(stats: TableStats, translate: Translate = identity,
+              table: str = STANDINGS_FILE) -> str:
+    """One table of the statistics as CSV text: byte-order mark (UTF-8 for spreadsheets),
+    then its rows."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    for row in stats_csv_rows(stats, translate):
+    for row in stats_csv_rows(stats, translate, table):
         writer.writerow([neutralise(cell) for cell in row])
     return BOM + buffer.getvalue()
 
 
-def stats_csv_filename(table_name: str | None, today: date) -> str:
-    """The download name: "thursdays-at-karims-statistics-2025-01-31.csv" (or "table-...")."""
+def stats_csv_filename(table_name: str | None, today: date, table: str = STANDINGS_FILE,
+                       translate: Translate = identity) -> str:
+    """The download name: "thursdays-at-karims-standings-2025-01-31.csv" (or "table-..."),
+    the table's word in the reader's language where it has Latin letters."""
     name = slug(table_name or "")
     if sum(char.isalpha() for char in name) < 2:  # Arabic script leaves too little: say "table"
         name = "table"
-    return f"{name}-statistics-{today.isoformat()}.csv"
+    word = slug(translate(TABLES[table]))
+    if sum(char.isalpha() for char in word) < 2:
+        word = table
+    return f"{name}-{word}-{today.isoformat()}.csv"
 
 
-def stats_unicode_filename(table_name: str | None, today: date) -> str:
-    """The download name in the table's own script, e.g. "خميس-كريم-statistics-2025-01-31.csv"
-    (sent beside the ASCII one, so two tables named in Arabic get two files)."""
+def stats_unicode_filename(table_name: str | None, today: date, table: str = STANDINGS_FILE,
+                           translate: Translate = identity) -> str:
+    """The download name in the reader's and the table's own script, e.g.
+    "خميس-كريم-الترتيب-2025-01-31.csv" (sent beside the ASCII one)."""
     name = unicode_stem(table_name or "")
-    if not name:
-        return stats_csv_filename(table_name, today)
-    return f"{name}-statistics-{today.isoformat()}.csv"
+    word = unicode_stem(translate(TABLES[table]))
+    if not name or not word:
+        return stats_csv_filename(table_name, today, table, translate)
+    return f"{name}-{word}-{today.isoformat()}.csv"

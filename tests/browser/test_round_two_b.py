@@ -5,8 +5,11 @@ cards, the statistics that add up, and sharing the result."""
 from __future__ import annotations
 
 import contextlib
+import csv
+import io
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -260,3 +263,41 @@ def test_an_out_of_date_form_says_so_and_moves_its_taps_to_the_next_deal(new_con
     expect(second_page.locator("#deal-carry")).to_have_count(0)
     second.save(2)
     expect(second_page.locator("#history-rows tr:not(.deal-details)")).to_have_count(2)
+
+
+# --- item 9: the statistics files ---------------------------------------------------------
+
+def test_each_statistics_table_downloads_as_its_own_file_named_in_turkish(  # type: ignore[no-untyped-def]
+        new_context, tmp_path) -> None:
+    record = load_example("trix-partnership-complete")
+    page = new_context(locale="tr").new_page()
+    player = Player(page, javascript=True, shots=None, prefix="tr-csv")
+    table = create_table(player, "Perşembe")
+    import_into(player, table, [record], tmp_path)
+    page.goto(table + "/stats")
+    player.check("statistics with one file per table")
+    links = page.locator(".export-links a[href$='.csv']")
+    expect(links).to_have_count(3)
+    names = []
+    for index in range(3):
+        with page.expect_download() as download:
+            links.nth(index).click()
+        names.append(download.value.suggested_filename)
+        rows = list(csv.reader(io.StringIO(
+            Path(download.value.path()).read_text(encoding="utf-8-sig"))))
+        assert rows and all(len(row) == len(rows[0]) for row in rows)  # one table
+        assert all(any(row[i] for row in rows[1:]) for i in range(len(rows[0])))  # no empty column
+        assert "" not in rows[0]
+    assert [name.rsplit("-", 3)[0] for name in names] == [
+        "Perşembe-Sıralama", "Perşembe-Oyunlar", "Perşembe-Eşler"]
+
+
+def test_an_unnamed_king_games_export_is_named_in_turkish(new_context) -> None:  # type: ignore[no-untyped-def]
+    record = {**load_example("turkish-king-complete"), "name": None}
+    page = new_context(locale="tr").new_page()
+    _imported(page, record)
+    page.locator(".share summary").click()
+    with page.expect_download() as download:
+        page.locator(".share a[href$='export.csv']").click()
+    name = download.value.suggested_filename
+    assert name.startswith("king-") and "turkish" not in name, name

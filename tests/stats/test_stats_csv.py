@@ -1,5 +1,7 @@
-"""The statistics as CSV (scorekeeper.words.stats_export): the figures of compute(), translated
-headers, formulas neutralised, numbers left as numbers."""
+"""The statistics as CSV (scorekeeper.words.stats_export): one file per table (standings,
+contracts, partnerships), each one table a spreadsheet opens whole, without empty columns; the
+figures of compute(), translated headers and file names, formulas neutralised, numbers left as
+numbers."""
 
 from __future__ import annotations
 
@@ -11,9 +13,17 @@ from datetime import date
 import pytest
 
 from scorekeeper.stats import compute
-from scorekeeper.words.stats_export import stats_csv, stats_csv_filename, stats_csv_rows
+from scorekeeper.words.stats_export import (
+    TABLES,
+    stats_csv,
+    stats_csv_filename,
+    stats_csv_rows,
+    stats_unicode_filename,
+)
 from tests.rules.builders import TURKISH_GAME
 from tests.stats.records import trix, turkish, unfinished_trix
+
+RAMI_WINS = ["Omar", "Lina", "Rami", "Dana"]
 
 
 def parse(text: str) -> list[list[str]]:
@@ -21,20 +31,19 @@ def parse(text: str) -> list[list[str]]:
     return list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))
 
 
-def tables(rows: list[list[str]]) -> list[list[list[str]]]:
-    """The three tables, split at the blank rows."""
-    found: list[list[list[str]]] = [[]]
-    for row in rows:
-        if row:
-            found[-1].append(row)
-        else:
-            found.append([])
+def tables(stats, translate=lambda text: text):  # type: ignore[no-untyped-def]
+    """The three files, parsed: each must be one table (a header, rows as wide, no blank row)."""
+    found = []
+    for table in ("standings", "contracts", "partnerships"):
+        rows = parse(stats_csv(stats, translate, table))
+        assert rows and all(len(row) == len(rows[0]) for row in rows), table
+        found.append(rows)
     return found
 
 
 def test_standings_contracts_and_partnerships() -> None:
     stats = compute([trix(mode="partnership"), unfinished_trix(), turkish(TURKISH_GAME)])
-    standings, contracts, partnerships = tables(parse(stats_csv(stats)))
+    standings, contracts, partnerships = tables(stats)
     assert standings[0][:7] == ["Game", "Player", "Games", "Finished", "Wins", "Win rate (%)",
                                 "Points"]
     omar = next(row for row in standings if row[:2] == ["All games", "Omar"])
@@ -63,16 +72,17 @@ def test_standings_contracts_and_partnerships() -> None:
 def test_rows_are_the_stats_figures() -> None:
     stats = compute([trix(), unfinished_trix()])
     rows = stats_csv_rows(stats)
-    lina = next(row for row in rows if row[:2] == ["All games", "Lina"])
+    # one kind of game played: its rows, not the same rows again as "All games"
+    assert not any(row[0] == "All games" for row in rows)
+    lina = next(row for row in rows if row[:2] == ["Trix", "Lina"])
     assert lina[2:7] == [2, 1, 0, 0, -640]
 
 
 def test_headers_and_labels_go_through_translate() -> None:
-    rows = parse(stats_csv(compute([trix(mode="partnership")]), lambda text: f"<{text}>"))
-    standings, contracts, partnerships = tables(rows)
+    standings, contracts, partnerships = tables(compute([trix(mode="partnership")]),
+                                                lambda text: f"<{text}>")
     assert standings[0][0] == "<Game>"
-    assert standings[1][0] == "<All games>"
-    assert any(row[0] == "<Trix>" for row in standings)
+    assert standings[1][0] == "<Trix>"
     assert contracts[0][4] == "<K♥ per deal>"
     assert contracts[1][1] == "<King of Hearts>"
     assert partnerships[1][0] == "<Omar & Rami>"
@@ -83,9 +93,10 @@ DANGEROUS = ("=HYPERLINK(\"http://x\")", "+1+2", "-3+4", "@SUM(A1)")
 
 def test_formula_injection_is_neutralised() -> None:
     stats = compute([trix(list(DANGEROUS), mode="partnership")])
-    rows = parse(stats_csv(stats))
+    found = tables(stats)
+    rows = [row for table in found for row in table]
     number = re.compile(r"-?\d+(\.\d+)?")
-    names = {row[1] for row in tables(rows)[0][1:]}
+    names = {row[1] for row in found[0][1:]}
     assert names == {f"'{name}" for name in DANGEROUS}
     for row in rows:
         for cell in row:
@@ -96,8 +107,7 @@ def test_formula_injection_is_neutralised() -> None:
 
 
 def test_no_games_leaves_the_headers() -> None:
-    rows = parse(stats_csv(compute([])))
-    assert [len(table) for table in tables(rows)] == [1, 1, 1]
+    assert [len(table) for table in tables(compute([]))] == [1, 1, 1]
 
 
 def test_arabic_names_survive_as_utf8() -> None:
@@ -106,10 +116,46 @@ def test_arabic_names_survive_as_utf8() -> None:
 
 
 @pytest.mark.parametrize(("name", "file"), [
-    ("Thursdays at Karim's", "thursdays-at-karims-statistics-2025-01-31.csv"),
-    ("سهرة الخميس", "table-statistics-2025-01-31.csv"),
-    (None, "table-statistics-2025-01-31.csv"),
-    ("../../etc", "etc-statistics-2025-01-31.csv"),
+    ("Thursdays at Karim's", "thursdays-at-karims-standings-2025-01-31.csv"),
+    ("سهرة الخميس", "table-standings-2025-01-31.csv"),
+    (None, "table-standings-2025-01-31.csv"),
+    ("../../etc", "etc-standings-2025-01-31.csv"),
 ])
 def test_file_name(name: str | None, file: str) -> None:
     assert stats_csv_filename(name, date(2025, 1, 31)) == file
+
+
+def test_file_names_in_the_readers_words() -> None:
+    """Issue 24 item 9: "Perşembe-Sıralama-…" under a Turkish interface, not "…-standings"."""
+    words = {"Standings": "Sıralama", "Contracts": "Kontratlar", "Partnerships": "الشراكات"}
+
+    def turkish(text: str) -> str:
+        return words.get(text, text)
+
+    day = date(2025, 1, 31)
+    assert stats_csv_filename("Perşembe", day, "standings", turkish) == (
+        "persembe-siralama-2025-01-31.csv")
+    assert stats_unicode_filename("Perşembe", day, "contracts", turkish) == (
+        "Perşembe-Kontratlar-2025-01-31.csv")
+    # a word with no Latin letters: the ASCII name says the table in English
+    assert stats_csv_filename("Perşembe", day, "partnerships", turkish) == (
+        "persembe-partnerships-2025-01-31.csv")
+    assert stats_unicode_filename("Perşembe", day, "partnerships", turkish) == (
+        "Perşembe-الشراكات-2025-01-31.csv")
+    assert set(TABLES) == {"standings", "contracts", "partnerships"}
+
+
+def test_a_trix_only_table_has_no_king_columns_and_no_empty_column() -> None:
+    """Issue 24 item 9: no column that no row fills."""
+    standings, contracts, partnerships = tables(
+        compute([trix(mode="partnership"), trix(RAMI_WINS), unfinished_trix()]))
+    for table in (standings, contracts, partnerships):
+        header, body = table[0], table[1:]
+        assert body
+        for index, title in enumerate(header):
+            assert any(row[index] != "" for row in body), title
+    contracts = tables(compute([trix()]))[1][0]
+    for king_only in ("Hearts per deal", "Kings and jacks per deal",
+                      "Last two tricks per deal"):
+        assert king_only not in contracts
+    assert "K♥ per deal" in contracts and "Average place" in contracts

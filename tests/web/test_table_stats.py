@@ -85,10 +85,19 @@ def test_the_csv_is_the_statistics_of_the_exported_records(played: TablePhone) -
     exported = played.client.get(f"{played.table_url}/games.json").get_data(as_text=True)
     response = played.client.get(f"{played.table_url}/stats.csv")
     assert response.status_code == 200 and response.mimetype == "text/csv"
-    assert "majlis-statistics-" in response.headers["Content-Disposition"]
+    assert "majlis-standings-" in response.headers["Content-Disposition"]
     assert response.get_data(as_text=True) == stats_csv(compute(load_records(exported)))
     view_token = played.table_row().view_token
     assert played.client.get(f"/v/t/{view_token}/stats.csv").get_data() == response.get_data()
+    for part in ("standings", "contracts", "partnerships"):  # each table its own file
+        one = played.client.get(f"{played.table_url}/stats/{part}.csv")
+        assert one.status_code == 200 and f"majlis-{part}-" in one.headers[
+            "Content-Disposition"]
+        assert one.get_data(as_text=True) == stats_csv(compute(load_records(exported)),
+                                                        table=part)
+        assert played.client.get(f"/v/t/{view_token}/stats/{part}.csv").get_data() == (
+            one.get_data())
+    assert played.client.get(f"{played.table_url}/stats/nothing.csv").status_code == 404
 
 
 def test_names_of_one_person_are_one_player(played: TablePhone) -> None:
@@ -168,6 +177,6 @@ def test_a_table_named_in_arabic_keeps_its_name_in_the_download(phone: TablePhon
     phone.create_table("خميس كريم")
     response = phone.client.get(f"{phone.table_url}/stats.csv")
     disposition = response.headers["Content-Disposition"]
-    assert "filename=table-statistics-" in disposition  # the ASCII fallback
-    assert "filename*=UTF-8''" + quote("خميس-كريم-statistics-", safe="") in disposition
+    assert "filename=table-standings-" in disposition  # the ASCII fallback
+    assert "filename*=UTF-8''" + quote("خميس-كريم-Standings-", safe="") in disposition
     assert response.headers["Content-Type"] == "text/csv; charset=utf-8"

@@ -32,7 +32,8 @@ def _json(row: GameRow) -> Response:
     record = record_of(row)
     day = _started_on(row).date()
     return attachment(export_json(record) + "\n", "application/json",
-                       json_filename(record, day), unicode_filename(record, day, ".json"))
+                       json_filename(record, day, gettext),
+                       unicode_filename(record, day, ".json", gettext))
 
 
 def _csv(row: GameRow) -> Response:
@@ -40,8 +41,8 @@ def _csv(row: GameRow) -> Response:
         abort(404)
     record = record_of(row)
     day = _started_on(row).date()
-    return attachment(csv_text(record, gettext), "text/csv", csv_filename(record, day),
-                      unicode_filename(record, day, ".csv"))
+    return attachment(csv_text(record, gettext), "text/csv", csv_filename(record, day, gettext),
+                      unicode_filename(record, day, ".csv", gettext))
 
 
 @bp.get("/g/<token:token>/export.json")

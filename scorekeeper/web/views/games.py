@@ -16,7 +16,6 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from ...rules import check_players, check_setup
 from ...rules.text import PLAYER_NAME_LENGTH, clean_text, player_key
 from ...store import deals
 from ...store.games import (
@@ -36,9 +35,10 @@ from ...store.tables import (
     tables_for_tokens,
 )
 from ..caches import replay_of
-from ..forms import ConfirmForm, NewGameForm, NotesForm, NumberField
+from ..forms import ConfirmForm, NotesForm, NumberField
 from ..languages import current_language, gettext, live_etag
-from ..present import problem_text, winner_names
+from ..present import winner_names
+from ..setup_forms import NewGameForm
 from .common import (
     drawable,
     forget,
@@ -146,26 +146,17 @@ def new_game() -> Any:
     if request.method == "POST" and "suggest" in request.form:
         _suggested(form)
         return render_template("pages/new_game.html", form=form, names=names_played())
-    if form.validate_on_submit():
-        players = form.players()
-        rules = form.house_rules()
-        problems = check_players(players) + check_setup(form.game.data, form.mode.data, rules)
-        for problem in problems:
-            field = form.field_of(problem.field)
-            # the message sits under its field, so it names the field as the form does
-            field.errors = [*field.errors, problem_text(problem, "", players,
-                                                        label=str(field.label.text))]
-        if not problems:
-            if form.table_name.data:  # these four play together: keep them as a table
-                table = create_table(form.table_name.data)
-                remember_table(table.token)
-                row = start_game(table, form.game.data, form.mode.data, players, rules,
-                                 form.name.data)
-            else:
-                row = create_game(form.game.data, form.mode.data, players, rules,
-                                  form.name.data)
-            remember(row.token)
-            return _to_game(row.token)
+    if form.validate_on_submit():  # the engine's checks too (the form asks them)
+        players, rules = form.players(), form.house_rules()
+        if form.table_name.data:  # these four play together: keep them as a table
+            table = create_table(form.table_name.data)
+            remember_table(table.token)
+            row = start_game(table, form.game.data, form.mode.data, players, rules,
+                             form.name.data)
+        else:
+            row = create_game(form.game.data, form.mode.data, players, rules, form.name.data)
+        remember(row.token)
+        return _to_game(row.token)
     status = 422 if request.method == "POST" else 200
     return render_template("pages/new_game.html", form=form, names=names_played()), status
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, Response, redirect, render_template, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, url_for
 from markupsafe import Markup
 
 from ...stats import TableStats
@@ -15,6 +15,8 @@ from ...store.models import TableRow
 from ...store.records import records_json
 from ...words.stats_export import (
     ITEM_AVERAGES,
+    STANDINGS_FILE,
+    TABLES,
     WIN_RATE,
     stats_csv,
     stats_csv_filename,
@@ -58,23 +60,38 @@ def _games_json(table: TableRow) -> Response:
                        f"scorekeeper-table-{_today()}.json")
 
 
-def _stats_csv(table: TableRow) -> Response:
+def _stats_csv(table: TableRow, part: str) -> Response:
+    if part not in TABLES:
+        abort(404)
     today = datetime.now(UTC).date()
-    return attachment(stats_csv(table_statistics(table), gettext), "text/csv",
-                      stats_csv_filename(table.name, today),
-                      stats_unicode_filename(table.name, today))
+    return attachment(stats_csv(table_statistics(table), gettext, part), "text/csv",
+                      stats_csv_filename(table.name, today, part, gettext),
+                      stats_unicode_filename(table.name, today, part, gettext))
 
 
 @bp.get("/t/<token:token>/stats.csv")
 def table_stats_csv(token: str) -> Response:
-    """The table's statistics for a spreadsheet."""
-    return _stats_csv(table_or_404(token))
+    """The table's standings for a spreadsheet (the first of its statistics' files)."""
+    return _stats_csv(table_or_404(token), STANDINGS_FILE)
+
+
+@bp.get("/t/<token:token>/stats/<part>.csv")
+def table_stats_part(token: str, part: str) -> Response:
+    """One table of the table's statistics (standings, contracts, partnerships) for a
+    spreadsheet: each its own file, one table each."""
+    return _stats_csv(table_or_404(token), part)
 
 
 @bp.get("/v/t/<token:view_token>/stats.csv")
 def view_stats_csv(view_token: str) -> Response:
-    """The statistics CSV, from the table's view link."""
-    return _stats_csv(viewed_table_or_404(view_token))
+    """The standings CSV, from the table's view link."""
+    return _stats_csv(viewed_table_or_404(view_token), STANDINGS_FILE)
+
+
+@bp.get("/v/t/<token:view_token>/stats/<part>.csv")
+def view_stats_part(view_token: str, part: str) -> Response:
+    """A statistics CSV, from the table's view link."""
+    return _stats_csv(viewed_table_or_404(view_token), part)
 
 
 @bp.app_template_global()

@@ -8,15 +8,15 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ...rules import check_players, check_setup
 from ...rules.text import player_key
 from ...store import tables as store
 from ...store.games import find_game
 from ...store.models import TableRow
 from ..caches import replay_of
-from ..forms import ConfirmForm, setup_defaults
+from ..forms import ConfirmForm
 from ..languages import gettext
-from ..present import card_totals, problem_text, winner_names
+from ..present import card_totals, winner_names
+from ..setup_forms import setup_defaults
 from ..table_forms import SEAT_LABELS, SEATS, Pick, TableForm, TableGameForm
 from .common import remember, remember_table, table_or_404, viewed_table_or_404
 
@@ -155,21 +155,14 @@ def _start(table: TableRow, form: TableGameForm, picks: list[Pick], names: list[
     if len(picks) < SEATS:
         form.set_picks(picks)
         return _table_game_page(table, form, picks, names, missing=True), 422
-    rules = form.house_rules()
-    problems = check_players(names) + check_setup(
-        form.game.data, form.mode.data, rules)
-    if problems:
-        for problem in problems:
-            field = form.field_of(problem.field)
-            label = str(field.label.text) if field.label.text else ""
-            field.errors = [*field.errors, problem_text(problem, "", names, label=label)]
+    if not form.judged(names):  # the engine's checks, said under their fields
         form.set_picks(picks)
         return _table_game_page(table, form, picks, names), 422
     seats = [pick.player_id if pick.player_id is not None else pick.name or ""
              for pick in picks]
     try:
-        row = store.start_game(table, form.game.data, form.mode.data, seats, rules,
-                               form.name.data, newcomers=True)
+        row = store.start_game(table, form.game.data, form.mode.data, seats,
+                               form.house_rules(), form.name.data, newcomers=True)
     except store.RosterMoved as moved:
         return _roster_moved(table, form, picks, moved)
     remember(row.token)
