@@ -143,6 +143,11 @@ def player_of(table: TableRow, player_id: int) -> PlayerRow | None:
     return player if player is not None and player.table_id == table.id else None
 
 
+def player_gone(player_id: int) -> bool:
+    """Whether no roster has this player any more (a merge is the only way one leaves)."""
+    return db.session.get(PlayerRow, player_id) is None
+
+
 def _players_for(table: TableRow, names: Iterable[str]) -> list[PlayerRow]:
     """The roster entries for these names, added (not committed) for names new to the table."""
     cleaned = [clean_text(name) or "" for name in names]

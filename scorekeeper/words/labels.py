@@ -169,6 +169,7 @@ HAND_MESSAGES = frozenset({
     pgettext("turkish-king", "Deal %(n)d"),
     pgettext("turkish-king", "Deal %(n)d of %(total)d"),
     pgettext("turkish-king", "Deal %(number)d saved."),
+    pgettext("turkish-king", "Enter these taps as the next deal"),
     pgettext("turkish-king", "Deal %(number)d changed."),
     pgettext("turkish-king", "Deal %(number)d restored."),
     pgettext("turkish-king", "Deal %(number)d was removed."),
@@ -295,6 +296,15 @@ def suit_label(suit: str, translate: Translate = identity) -> str:
 def suit_symbol(suit: str) -> str:
     """A suit letter's symbol, e.g. "S" → "♠"."""
     return SUIT_SYMBOLS.get(suit, suit)
+
+
+def signed(value: int) -> str:
+    """A score with its sign, as the whole app writes it: +75, −150, 0 (a real minus sign)."""
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"−{-value}"
+    return "0"
 
 
 def team_label(players: Sequence[str], team: int, translate: Translate = identity) -> str:
