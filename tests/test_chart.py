@@ -141,8 +141,27 @@ def test_long_names_are_shortened_in_the_legend_only() -> None:
     long_name = "A" * 40
     _, root = chart(with_players(load("trix-solo-in-progress"), (long_name, "b", "c", "d")))
     texts = ["".join(e.itertext()) for e in root.iter(f"{SVG}text")]
-    assert "A" * 23 + "…" in texts
+    assert "A" * 16 + "…" in texts
     assert long_name in "".join(root.itertext())  # still whole in the title and description
+
+
+def test_legend_names_tell_the_four_apart_and_keep_their_spelling() -> None:
+    players = ("Abdullah Saleh Abdurrahman", "Abdullah Saleh Abdurrahmen", "Maria", "Marianne")
+    _, root = chart(with_players(load("trix-solo-in-progress"), players))
+    legend = ["".join(e.itertext()) for e in root.iter(f"{SVG}text")][-4:]
+    assert len(set(legend)) == 4 and "Maria" in legend and "Marianne" in legend
+    for shown, name in zip(legend, players, strict=True):
+        head, _, tail = shown.partition("…")
+        assert name.startswith(head) and name.endswith(tail.lstrip())
+
+
+def test_the_chart_writes_scores_as_the_app_does() -> None:
+    record = load("trix-solo-in-progress")
+    text, root = chart(record)
+    assert "-" not in "".join("".join(e.itertext()) for e in root.iter(f"{SVG}text"))
+    assert "−" in text
+    summary = chart_summary(replay(record.game), record.game.players)
+    assert "-" not in summary and ("−" in summary or "+" in summary)
 
 
 @pytest.mark.parametrize("name", ["trix-solo-in-progress", "trix-partnership-complete"])
@@ -224,9 +243,9 @@ def test_empty_game(name: str) -> None:
 
 
 @pytest.mark.parametrize(("name", "summary"), [
-    ("trix-solo-in-progress", "After deal 7 of 20: Nour 140, Sami 130, Hala 75, Karim 25"),
-    ("trix-partnership-complete", "After deal 20 of 20: Rami & Omar 250, Lina & Dana -250"),
-    ("turkish-king-complete", "After deal 20 of 20: Ayşe 620, Zeynep 150, Mehmet -180, Can -590"),
+    ("trix-solo-in-progress", "After deal 7 of 20: Nour +140, Sami +130, Hala +75, Karim +25"),
+    ("trix-partnership-complete", "After deal 20 of 20: Rami & Omar +250, Lina & Dana −250"),
+    ("turkish-king-complete", "After deal 20 of 20: Ayşe +620, Zeynep +150, Mehmet −180, Can −590"),
 ])
 def test_chart_summary(name: str, summary: str) -> None:
     record = load(name)
@@ -239,7 +258,7 @@ def test_chart_summary_translated() -> None:
     french = {"After deal {number} of {total}: {totals}":
               "Après la donne {number}/{total} : {totals}"}
     text = chart_summary(result, record.game.players, lambda s: french.get(s, s))
-    assert text.startswith("Après la donne 7/20 : Nour 140")
+    assert text.startswith("Après la donne 7/20 : Nour +140")
 
 
 @given(st.integers(-5000, 0), st.integers(0, 5000))

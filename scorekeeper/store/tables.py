@@ -151,6 +151,11 @@ def player_of(table: TableRow, player_id: int) -> PlayerRow | None:
     return player if player is not None and player.table_id == table.id else None
 
 
+def player_gone(player_id: int) -> bool:
+    """Whether no roster has this player any more (a merge is the only way one leaves)."""
+    return db.session.get(PlayerRow, player_id) is None
+
+
 class RosterMoved(Exception):
     """Nothing written: the roster changed on another phone while the seats were picked.
 

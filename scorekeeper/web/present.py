@@ -4,6 +4,7 @@ returned."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -17,10 +18,13 @@ from ..rules.deal import FieldKind
 from ..rules.examples import house_rule_numbers
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
 from ..rules.house_rules import HouseRules, Winners
+from ..stats import TableStats
 from ..words import labels, names
 from ..words.chart import chart_summary, running_totals_svg
 from ..words.share import result_text
 from ..words.takes import short_takes
+from ..words.wins_chart import running_wins_summary as wins_summary
+from ..words.wins_chart import running_wins_svg
 from .languages import (
     current_language,
     direction,
@@ -134,13 +138,8 @@ def card_totals(result: Replay) -> list[tuple[Markup | str, str]]:
     return [(bidi(players[seat]), signed(result.totals[seat])) for seat in standings(result)]
 
 
-def signed(value: int) -> str:
-    """A score with its sign and a real minus sign (the one shape of a number about the rules)."""
-    if value > 0:
-        return f"+{value}"
-    if value < 0:
-        return f"−{-value}"
-    return "0"
+signed = labels.signed
+"""A score with its sign and a real minus sign (the one shape of a number in the app)."""
 
 
 def number(value: int) -> Markup:
@@ -201,8 +200,46 @@ def suited(text: str) -> Markup:
 
 @lru_cache(maxsize=4096)
 def short_names(players: tuple[str, ...]) -> tuple[str, ...]:
-    """The four names as a row of chips shows them (first names, unique; full on the cards)."""
+    """The four names as a row of chips shows them without JavaScript (unique, never respelt)."""
     return names.short_names(players)
+
+
+@lru_cache(maxsize=4096)
+def _name_forms(players: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return names.all_name_forms(players)
+
+
+def names_to_fit(players: Sequence[str]) -> bool:
+    """Whether a name of the four has shorter forms (a page then fits them to its boxes)."""
+    return any(len(forms) > 1 for forms in _name_forms(tuple(players)))
+
+
+def _fitted(forms: Sequence[str]) -> Markup:
+    """A name in a box that may be too narrow for it: the narrowest form, and the wider ones
+    (widest first) for static/js/app.js to put the widest that fits in its place."""
+    if len(forms) == 1:  # fits everywhere: its place cuts it at its end, if at all
+        return Markup("<bdi>%s</bdi>") % forms[0]
+    return Markup('<bdi class="nm" data-forms="%s">%s</bdi>') % (
+        json.dumps(list(forms[:-1]), ensure_ascii=False), forms[-1])
+
+
+def player_name(players: Sequence[str], seat: int) -> Markup:
+    """A player's name where its place may cut it (a chip, a score card, a column): the whole
+    name where it fits, else a shorter form no other of the four could be read as."""
+    return _fitted(_name_forms(tuple(players))[seat])
+
+
+def team_box(players: Sequence[str], team: int) -> Markup:
+    """A team's name where its place may cut it (a score card): as player_name, both names
+    shortened alike."""
+    forms = _name_forms(tuple(players))
+    first, second = TEAMS[team]
+    words = gettext(labels.TEAM)
+    levels = max(len(forms[first]), len(forms[second]))
+    texts = [words.format(first=forms[first][min(level, len(forms[first]) - 1)],
+                          second=forms[second][min(level, len(forms[second]) - 1)])
+             for level in range(levels)]
+    return _fitted(tuple(dict.fromkeys(texts)))
 
 
 def bidi(name: str) -> Markup:
@@ -245,6 +282,17 @@ def share_text(result: Replay, name: str | None, day: str) -> str:
     return result_text(result, title, gettext, rtl=direction(current_language()) == "rtl")
 
 
+def running_wins_chart(stats: TableStats) -> Markup:
+    """The table's wins over time as inline SVG (the chart module escapes all text)."""
+    rtl = direction(current_language()) == "rtl"
+    return Markup(running_wins_svg(stats.running, gettext, rtl=rtl))
+
+
+def running_wins_summary(stats: TableStats) -> str:
+    """The wins chart in words, for its caption."""
+    return wins_summary(stats.running, gettext)
+
+
 TEMPLATE_GLOBALS: dict[str, Any] = {
     "share_text": share_text,
     "contract_name": contract_name,
@@ -253,6 +301,8 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "reason_label": reason_label,
     "field_label": field_label,
     "signed": signed,
+    "running_wins_chart": running_wins_chart,
+    "running_wins_summary": running_wins_summary,
     "house_rule_words": HOUSE_RULE_WORDS,
     "number": number,
     "zero_side": zero_side,
@@ -260,6 +310,9 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "team_name": team_name,
     "suited": suited,
     "short_names": short_names,
+    "player_name": player_name,
+    "names_to_fit": names_to_fit,
+    "team_box": team_box,
     "team_standings": team_standings,
     "takes": takes,
     "FieldKind": FieldKind,

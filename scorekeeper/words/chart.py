@@ -20,7 +20,8 @@ from ..rules.cards import team_totals
 from ..rules.games import PARTNERSHIP
 from ..rules.messages import N_
 from ..rules.replay import Replay
-from .labels import Translate, identity, team_label
+from .labels import TEAM, Translate, identity, signed, team_label
+from .names import name_forms
 
 TITLE = N_("Running totals")
 NO_DEALS = N_("No deals yet.")
@@ -34,7 +35,8 @@ LEFT, RIGHT, TOP, BOTTOM = 40, 10, 10, 180
 """The plot area in left-to-right coordinates (right-to-left mirrors every x)."""
 LEGEND_TOP = 212
 LEGEND_ROW = 16
-LEGEND_NAME_LENGTH = 24
+LEGEND_NAME_ROOM = 18.0
+"""How many Latin letters a legend column holds beside its sample line."""
 MARGIN_BELOW = 8
 MIN_SPAN = 20
 
@@ -64,8 +66,15 @@ def svg_number(value: float) -> str:
     return str(int(rounded)) if rounded == int(rounded) else str(rounded)
 
 
-def shorten(name: str, length: int = LEGEND_NAME_LENGTH) -> str:
-    return name if len(name) <= length else name[: length - 1].rstrip() + "…"
+def legend_names(players: Sequence[str], partnership: bool,
+                 translate: Translate = identity) -> list[str]:
+    """The legend's names: each player's (or each team's two) in the widest form a legend
+    column holds that no other of the four could be read as (labels.name_forms)."""
+    if not partnership:
+        return list(name_forms(players, LEGEND_NAME_ROOM))
+    short = name_forms(players, LEGEND_NAME_ROOM / 2 - 1.5)
+    return [translate(TEAM).format(first=short[first], second=short[second])
+            for first, second in ((0, 2), (1, 3))]
 
 
 def series(replay: Replay, players: Sequence[str],
@@ -102,7 +111,8 @@ def _lines(replay: Replay, players: Sequence[str], translate: Translate) -> Line
 def _summary(lines: Lines, deals: int, deals_total: int, entry: str, after_deal: str,
              separator: str) -> str:
     ranked = sorted(lines, key=lambda line: -line[1][-1])
-    totals = separator.join(entry.format(name=name, total=values[-1]) for name, values in ranked)
+    totals = separator.join(entry.format(name=name, total=signed(values[-1]))
+                           for name, values in ranked)
     return after_deal.format(number=deals, total=deals_total, totals=totals)
 
 
@@ -167,7 +177,7 @@ class Canvas:
                 f'{svg_number(y - 4)}H{self.x(left + 11)}H{self.x(left + 22)}" '
                 f'fill="none" stroke="{colour}" stroke-width="2"{dashes} '
                 f'marker-mid="url(#{id_prefix}-m{index})"/>')
-            self.text(left + 28, y, "start", shorten(name))
+            self.text(left + 28, y, "start", name)
         self.parts.append("</g></svg>")
 
 
@@ -188,13 +198,15 @@ def running_totals_svg(replay: Replay, players: Sequence[str],
     summary = (_summary(lines, deals, definition.deals_total, translate(ENTRY),
                         translate(AFTER_DEAL), translate(LIST_SEPARATOR))
                if deals else translate(NO_DEALS))
-    return _svg(lines, deals, definition.deals_total, definition.kingdoms,
+    legend = tuple(legend_names(players, replay.game.mode == PARTNERSHIP, translate))
+    return _svg(lines, legend, deals, definition.deals_total, definition.kingdoms,
                 definition.per_kingdom if definition.kingdoms else 0, translate(TITLE), summary,
                 translate(NO_DEALS), rtl, id_prefix)
 
 
 @lru_cache(maxsize=256)
-def _svg(lines: Lines, deals: int, deals_total: int, kingdoms: int, per_kingdom: int,
+def _svg(lines: Lines, legend: tuple[str, ...], deals: int, deals_total: int, kingdoms: int,
+         per_kingdom: int,
          title: str, summary: str, no_deals: str, rtl: bool, id_prefix: str) -> str:
     """The chart from everything it shows: a pure function, so a game's chart is drawn once
     per version and language however many phones ask for it."""
@@ -234,7 +246,7 @@ def _svg(lines: Lines, deals: int, deals_total: int, kingdoms: int, per_kingdom:
     canvas.parts.append("</g>")
     canvas.parts.append('<g class="axis-labels" fill="currentColor">')
     for tick in ticks:
-        canvas.text(LEFT - 4, y_of(tick) + 4, "end", str(tick))
+        canvas.text(LEFT - 4, y_of(tick) + 4, "end", signed(tick))
     step = per_kingdom if kingdoms else 5
     for deal in range(0, length + 1, step):
         canvas.text(x_of(deal), BOTTOM + 14, "middle", str(deal))
@@ -267,7 +279,7 @@ def _svg(lines: Lines, deals: int, deals_total: int, kingdoms: int, per_kingdom:
         canvas.text((LEFT + WIDTH - RIGHT) / 2, (TOP + BOTTOM) / 2 - 6, "middle",
                     no_deals, "note")
 
-    canvas.legend([name for name, _ in lines],
+    canvas.legend(list(legend),
                   [(COLOURS[index], DASHES[index]) for index in range(len(lines))],
                   id_prefix, LEGEND_TOP)
     return "".join(canvas.parts)

@@ -169,6 +169,7 @@ HAND_MESSAGES = frozenset({
     pgettext("turkish-king", "Deal %(n)d"),
     pgettext("turkish-king", "Deal %(n)d of %(total)d"),
     pgettext("turkish-king", "Deal %(number)d saved."),
+    pgettext("turkish-king", "Enter these taps as the next deal"),
     pgettext("turkish-king", "Deal %(number)d changed."),
     pgettext("turkish-king", "Deal %(number)d restored."),
     pgettext("turkish-king", "Deal %(number)d was removed."),
@@ -229,6 +230,8 @@ CARD_LABELS: dict[str, str] = {
 
 PLACE_LABELS = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"))
 """Trix: the places of the finishing order."""
+SEAT_LABELS = (N_("1st player"), N_("2nd player"), N_("3rd player"), N_("4th player"))
+"""The four seats in order of play, as the forms name them."""
 LAST_TRICK_LABELS = (N_("Trick 12"), N_("Trick 13"))
 """Turkish King's No Last Two: the two tricks it counts."""
 
@@ -293,6 +296,15 @@ def suit_label(suit: str, translate: Translate = identity) -> str:
 def suit_symbol(suit: str) -> str:
     """A suit letter's symbol, e.g. "S" → "♠"."""
     return SUIT_SYMBOLS.get(suit, suit)
+
+
+def signed(value: int) -> str:
+    """A score with its sign, as the whole app writes it: +75, −150, 0 (a real minus sign)."""
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"−{-value}"
+    return "0"
 
 
 def team_label(players: Sequence[str], team: int, translate: Translate = identity) -> str:

@@ -1,16 +1,22 @@
-"""Short forms of the players' names for a row of chips: first names, unique among the four,
-cut to a chip's width at their end (pure Python, no Flask)."""
+"""The forms of the players' names for places that may be too narrow for them (a chip, a score
+card, a column, the chart's legend): the whole name where it fits, else a form no other of the
+four could be read as, spelt as written (pure Python, no Flask)."""
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from typing import NamedTuple
 
 SHORT_NAME_WIDTH = 6.0
 """How much of a name a chip shows, in widths of a Latin letter: five chips share a row at
 360 px (the doubling rows: "nobody" and four names)."""
+NAME_WIDTHS = (14.0, 10.0, SHORT_NAME_WIDTH)
+"""The widths a name's shorter forms are made for, widest first: the page shows the widest that
+fits its place (a score card, a chip, a column), the last one without JavaScript."""
 JOINED_WORDS = frozenset({"عبد", "أبو", "ابو", "أم", "ام", "بن", "ابن", "abd", "abu", "abdul"})
 """First words that make one name with the next: عبد الرحمن, أبو بكر, Abd al-Karim."""
+ELLIPSIS = "…"
 
 
 def _width(char: str) -> float:
@@ -19,6 +25,8 @@ def _width(char: str) -> float:
     category = unicodedata.category(char)
     if category[0] == "M" or category == "Cf":
         return 0.0
+    if char == ELLIPSIS:  # as wide as a capital M in most fonts
+        return 1.5
     if "\u0600" <= char <= "\u06ff" or "\u0750" <= char <= "\u077f":
         return 0.7
     if unicodedata.east_asian_width(char) in "WF":
@@ -26,55 +34,112 @@ def _width(char: str) -> float:
     return 1.0
 
 
+def text_width(text: str) -> float:
+    """A text's width in widths of a Latin letter (an estimate, see _width)."""
+    return sum(map(_width, text))
+
+
 def _first_words(words: list[str]) -> int:
     """How many of a name's words its first name takes: two for عبد الرحمن, أبو بكر."""
     return 2 if len(words) > 1 and words[0].casefold() in JOINED_WORDS else 1
 
 
-def _first_name(words: list[str]) -> str:
-    if _first_words(words) == 2:
-        return words[0] + words[1]  # عبدالرحمن: written as one word when short
-    return words[0] if words else ""
+def _joins(before: str, after: str) -> bool:
+    """Whether a cut between two characters would split a letter from its vowel sign, or a
+    conjunct at its virama (क्ष): such a cut is never made."""
+    return (unicodedata.category(after)[0] == "M" or unicodedata.combining(before) == 9
+            or unicodedata.category(after) == "Cf" or unicodedata.category(before) == "Cf")
 
 
-def _initial(word: str) -> str:
-    """A last name's initial: الشامي's is ش (the article ال is not the name)."""
-    return word[2] if word.startswith("ال") and len(word) > 2 else word[0]
+def _heads(name: str) -> list[str]:
+    """The starts of a name it may be cut after, longest first: each ends on a letter or its
+    vowel sign (never a space, a hyphen or a dangling virama) and keeps every space it has."""
+    return [name[:end] for end in range(len(name) - 1, 0, -1)
+            if unicodedata.category(name[end - 1])[0] in "LNM"
+            and not _joins(name[end - 1], name[end])]
 
 
-def _cut(text: str, room: float = SHORT_NAME_WIDTH) -> str:
-    """What fits `room`, cut at the end (never the start) with an ellipsis, between letters
-    and not inside one (a vowel sign or virama stays with its letter)."""
-    if sum(map(_width, text)) <= room:
-        return text
-    kept, width = "", 0.0
-    for char in text:
-        width += _width(char)
-        if width > room - 1:
-            break
-        kept += char
-    while len(kept) > 1 and unicodedata.category(kept[-1])[0] != "L":
-        kept = kept[:-1]  # end on a letter: no dangling virama, hyphen or space
-    return kept + "…"
+def _tails(name: str) -> list[str]:
+    """The ends of a name a cut may keep, shortest first, each starting on a letter."""
+    return [name[start:] for start in range(len(name) - 1, 0, -1)
+            if unicodedata.category(name[start])[0] in "LN"
+            and not _joins(name[start - 1], name[start])]
+
+
+class _Form(NamedTuple):
+    """A start of a name, the "…" that stands for what is left out, and maybe its end."""
+
+    head: str
+    tail: str = ""
+    cut: bool = True
+    spaced: bool = False  # a space of the name stands right before the end it keeps
+
+    def text(self) -> str:
+        if not self.cut:
+            return self.head
+        return self.head + ELLIPSIS + (" " if self.spaced else "") + self.tail
+
+    def fits(self, room: float) -> bool:
+        return text_width(self.text()) <= room
+
+    def names(self, name: str) -> bool:
+        """Whether a reader could take this form for `name` (case and Unicode forms aside):
+        "Maria…" could be Maria, cut where her name ends."""
+        name, head, tail = (unicodedata.normalize("NFC", text).casefold()
+                            for text in (name, self.head, self.tail))
+        if not self.cut:
+            return name == head or name.startswith(head + " ")
+        return (len(name) >= len(head) + len(tail) and name.startswith(head)
+                and name.endswith(tail))
+
+
+def _form(players: Sequence[str], seat: int, room: float) -> str:
+    """The widest form of a player's name within `room` that no other of the four could be
+    read as (see name_forms); else the narrowest that is (the whole name if none is)."""
+    name = players[seat]
+    others = [other for place, other in enumerate(players) if place != seat]
+
+    def clear(form: _Form) -> bool:
+        return not any(form.names(other) for other in others)
+
+    whole = _Form(name, cut=False)
+    if whole.fits(room):
+        return name
+    words = name.split(" ")
+    first = " ".join(words[:_first_words(words)])
+    candidates = [_Form(first, cut=False)] if first != name else []
+    candidates += [_Form(head) for head in _heads(name)]
+    for tail in _tails(name):
+        rest = name[:len(name) - len(tail)]
+        spaced = rest.endswith(" ")
+        candidates += [_Form(head, tail, spaced=spaced) for head in _heads(rest.rstrip())
+                       if rest[len(head):].strip()]  # something left out, not a lone space
+    clear_forms = [form for form in candidates if clear(form)]
+    for form in clear_forms:
+        if form.fits(room):
+            return form.text()
+    # nothing that narrow tells this name apart (another is its start): the narrowest that does
+    if not clear_forms:
+        return name
+    return min(clear_forms, key=lambda form: text_width(form.text())).text()
+
+
+def name_forms(players: Sequence[str], room: float) -> tuple[str, ...]:
+    """The four names as a place `room` Latin letters wide shows them: each the whole name if it
+    fits, else its first name, else its start cut with "…" (and, where the four start alike,
+    with its end: "Abdu…h", "Abdu…m"), never changing its spelling (every space kept) and never
+    a form that could be read as another of the four ("Maria…" beside "Maria" is not)."""
+    return tuple(_form(players, seat, room) for seat in range(len(players)))
 
 
 def short_names(players: Sequence[str]) -> tuple[str, ...]:
-    """The names a row of chips shows: each player's first name (with the last name's initial
-    where two share one), cut to a chip's width at its end, unique among the four; a name that
-    fits stays whole. Score cards and the history keep the full names."""
-    words = [name.split() for name in players]
-    short = [name if sum(map(_width, name)) <= SHORT_NAME_WIDTH else _cut(_first_name(parts))
-             for name, parts in zip(players, words, strict=True)]
-    for name in list(short):
-        twins = [seat for seat in range(len(short)) if short[seat].casefold() == name.casefold()]
-        if len(twins) > 1:
-            for seat in twins:
-                parts = words[seat]
-                if len(parts) > _first_words(parts):
-                    initial = f" {_initial(parts[-1])}."  # the last name's initial tells them apart
-                    short[seat] = _cut(_first_name(parts),
-                                       SHORT_NAME_WIDTH - sum(map(_width, initial))) + initial
-    alike = [name.casefold() for name in short]
-    # still alike: those players' full names (clipped at their end by the chip if need be)
-    return tuple(players[seat] if alike.count(alike[seat]) > 1 else short[seat]
-                 for seat in range(len(short)))
+    """The names a row of chips shows without JavaScript: name_forms at a chip's width."""
+    return name_forms(players, SHORT_NAME_WIDTH)
+
+
+def all_name_forms(players: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """Per player, the forms of their name from the whole name to the narrowest (NAME_WIDTHS),
+    each once: a page shows the first that fits its place."""
+    levels = [tuple(players)] + [name_forms(players, room) for room in NAME_WIDTHS]
+    return tuple(tuple(dict.fromkeys(level[seat] for level in levels))
+                 for seat in range(len(players)))

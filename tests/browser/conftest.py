@@ -17,6 +17,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -42,7 +43,14 @@ def _free_port() -> int:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`scorekeeper serve` on a free port with a fresh database; its base URL."""
-    instance = tmp_path_factory.mktemp("browser-instance")
+    with serving(tmp_path_factory.mktemp("browser-instance")) as base:
+        yield base
+
+
+@contextmanager
+def serving(instance: Path) -> Iterator[str]:
+    """`scorekeeper serve` on a free port with the database of `instance`; its base URL (a
+    test module that imports many games serves its own: imports are limited per address)."""
     port = _free_port()
     env = {key: value for key, value in os.environ.items()
            if key not in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_ACCESS_CODE",

@@ -39,8 +39,8 @@ def _finish(player: Player, record: dict, where: str) -> None:  # type: ignore[t
     rows = page.locator(".history tbody tr:not(.deal-details)")
     expect(rows).to_have_count(len(record["deals"]))
     # every column, the teams' too, fits a phone's width: nothing to scroll sideways to
-    wide = page.evaluate("() => { const box = document.querySelector('.history .table-scroll');"
-                         " return [box.scrollWidth, box.clientWidth]; }")
+    wide = page.evaluate("() => { const box = document.querySelector('.history table');"
+                         " return [box.scrollWidth, box.parentElement.clientWidth]; }")
     assert wide[0] <= wide[1] + 1, f"{where}: history is {wide[0]} px wide in {wide[1]} px"
     game_url = page.url
     view_url = page.locator("a.view-link").get_attribute("href")

@@ -182,14 +182,15 @@ def test_complete_game(table: Table, script: Script) -> None:
     else:
         assert checked["team_totals"] is None
     # the history: one row per deal, each deal's scores as check prints them, and the last
-    # row's running totals are the final totals (then the teams' in partnership)
+    # row's running totals are the final totals (the teams' first in partnership)
     rows = history_rows(final.get_data(as_text=True))
     assert len(rows) == len(deals)
+    teams = 2 if checked["team_totals"] is not None else 0
     for (scores, _), entry in zip(rows, checked["deals"], strict=True):
-        assert scores[:4] == [signed(score) for score in entry["scores"]]
+        assert scores[teams:] == [signed(score) for score in entry["scores"]]
     expected_running = [signed(total) for total in checked["totals"]]
     if checked["team_totals"] is not None:
-        expected_running += [signed(total) for total in checked["team_totals"]]
+        expected_running = [signed(total) for total in checked["team_totals"]] + expected_running
     assert rows[-1][1] == expected_running
     assert table.row().finished is True
     # no more contracts to choose, and the home page lists the game as finished

@@ -116,3 +116,16 @@ def test_no_restore_once_another_phone_entered_and_undid_a_deal(table: Table) ->
     assert "deal 2 was not restored" in shown.text
     assert "Restore" not in shown.text  # not offered again: it may no longer fit
     assert snapshot(table.app) == before
+
+
+def test_the_first_deal_is_restored_too(table: Table) -> None:
+    """Undo the game's only deal, then take the undo back: deal 1 is a deal like any other."""
+    table.new_game("trix", "solo", first=1)
+    table.enter(DIAMONDS)
+    before = table.record().game.deals
+    table.undo()
+    assert table.row().deal_count == 0
+    response = _restore(table)
+    assert response.status_code == 303
+    assert "Deal 1 restored." in page(table.client.get(response.headers["Location"])).text
+    assert table.record().game.deals == before

@@ -175,3 +175,23 @@ def test_a_refused_renames_address_reloaded_goes_back_to_the_roster(two_games: T
     response = phone.client.get(f"{phone.table_url}/players/{rami}/rename")
     assert response.status_code == 303
     assert response.headers["Location"].endswith(f"{phone.table_url}/players")
+
+
+def test_a_merge_page_reopened_after_the_merge_says_so(two_games: TablePhone) -> None:
+    """Reopening (or confirming twice) a merge that is done: the roster, saying it was merged
+    (it was a 404)."""
+    phone = two_games
+    ids = player_ids(phone)
+    page = f"{phone.table_url}/players/{ids['Dina']}/merge"
+    form = {"csrf_token": phone.csrf(), "into": str(ids["Dana"]),
+            "version": str(phone.table_row().version)}
+    assert phone.client.post(page, data=form).status_code == 303
+    before = all_rows(phone.app)
+    for method in ("get", "post"):
+        response = (phone.client.get(f"{page}?into={ids['Dana']}") if method == "get"
+                    else phone.client.post(page, data=form))
+        assert response.status_code == 303
+        assert response.headers["Location"].endswith(f"{phone.table_url}/players")
+        shown = phone.client.get(response.headers["Location"]).get_data(as_text=True)
+        assert "merged into another entry" in shown
+    assert all_rows(phone.app) == before

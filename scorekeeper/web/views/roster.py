@@ -9,7 +9,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from werkzeug.wrappers import Response
 
 from ...store import tables as store
-from ...store.models import PlayerRow, TableRow
+from ...store.models import TableRow
 from ..languages import gettext
 from ..table_forms import MergeForm, PlayerNameForm
 from .common import table_or_404
@@ -17,11 +17,15 @@ from .common import table_or_404
 bp = Blueprint("roster", __name__)
 
 
-def _player_or_404(table: TableRow, player_id: int) -> PlayerRow:
-    player = store.player_of(table, player_id)
-    if player is None:
+def _gone(table: TableRow, player_id: int) -> Response:
+    """A player who left the roster (merged into another entry: the only way one leaves),
+    asked for again: the merge page reopened, a confirmation sent twice. Say so, show the
+    roster (another table's player stays a 404)."""
+    if not store.player_gone(player_id):
         abort(404)
-    return player
+    flash(gettext("That player is no longer on the roster: they were merged into another "
+                  "entry."), "warning")
+    return _to_players(table)
 
 
 def _to_players(table: TableRow) -> Response:
@@ -53,7 +57,9 @@ def rename(token: str, player_id: int) -> Any:
     """Rename a player here and in every game of the table (a GET: the address a refused
     rename leaves in the browser, reloaded; back to the roster)."""
     table = table_or_404(token)
-    player = _player_or_404(table, player_id)
+    player = store.player_of(table, player_id)
+    if player is None:
+        return _gone(table, player_id)
     if request.method == "GET":
         return _to_players(table)
     form = PlayerNameForm()
@@ -82,7 +88,9 @@ def rename(token: str, player_id: int) -> Any:
 def merge(token: str, player_id: int) -> Any:
     """Merge an entry into another one: choose which, confirm, done."""
     table = table_or_404(token)
-    player = _player_or_404(table, player_id)
+    player = store.player_of(table, player_id)
+    if player is None:
+        return _gone(table, player_id)
     if request.method == "GET":
         into_id = request.args.get("into", "")
         into = (store.player_of(table, int(into_id))

@@ -1,0 +1,198 @@
+"""Accessibility at 390 × 844 (issue 24): axe-core finds nothing on the main pages in English
+and Arabic, light and dark; every text reads at 4.5:1 (3:1 when large), measured from the page's
+own styles too, because axe skips most Arabic text; a keyboard reaches the game's next step
+through a skip link.
+
+axe-core is vendored for these tests only (tests/browser/vendor, its licence beside it) and
+injected into each page; the pages keep their Content-Security-Policy, the test's browser
+context bypasses it to run the script.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .conftest import PHONE, serving
+from .driver import GAME_PAGE, Player, load_example, settle
+from .test_table_polish import imported, part
+from .test_tables import create_table, import_into
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """This module's own server: it imports more games than one address may a session."""
+    with serving(tmp_path_factory.mktemp("instance")) as base:
+        yield base
+
+AXE = Path(__file__).parent / "vendor" / "axe-4.14.1.min.js"
+
+AXE_JS = """
+async () => {
+  const result = await axe.run(document, {resultTypes: ['violations']});
+  return result.violations.map((v) => ({id: v.id, impact: v.impact,
+    nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' ') + ' ' + n.failureSummary)}));
+}
+"""
+
+CONTRAST_JS = """
+() => {
+  // the colour of a point inside an element, painted from the root down: each background over
+  // what is behind it, the text's colour last, every opacity group blended over what it covers
+  const rgba = (text) => {
+    const n = (text.match(/[\\d.]+/g) || []).map(Number);
+    return n.length < 3 ? [0, 0, 0, 0] : [n[0], n[1], n[2], n.length > 3 ? n[3] : 1];
+  };
+  const mix = (top, under, alpha) => under.map((v, i) => top[i] * alpha + v * (1 - alpha));
+  const paint = (chain, withText) => {
+    const render = (index, behind) => {
+      const style = getComputedStyle(chain[index]);
+      let colour = behind;
+      const back = rgba(style.backgroundColor);
+      if (back[3] > 0) colour = mix(back, colour, back[3]);
+      if (index === chain.length - 1) {
+        if (withText) { const text = rgba(style.color); colour = mix(text, colour, text[3]); }
+      } else {
+        colour = render(index + 1, colour);
+      }
+      return mix(colour, behind, Number(style.opacity));
+    };
+    return render(0, [255, 255, 255]);
+  };
+  const luminance = (c) => {
+    const [r, g, b] = c.map((v) => { v /= 255;
+      return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const problems = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const own = [...el.childNodes].filter((n) => n.nodeType === 3)
+      .map((n) => n.data).join('').trim();
+    if (!/[\\p{L}\\p{N}]/u.test(own)) continue;  // words and numbers (as axe: not a lone ♥)
+    const box = el.getBoundingClientRect(), style = getComputedStyle(el);
+    if (box.width < 2 || box.height < 2 || style.visibility !== 'visible'
+        || box.bottom + scrollY < 0 || el.closest('[hidden], svg, .visually-hidden, option')
+        || el.closest('[aria-disabled="true"], :disabled')) continue;
+    const chain = [];
+    for (let e = el; e; e = e.parentElement) chain.unshift(e);
+    const ratio = (a, b) => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const value = ratio(luminance(paint(chain, true)), luminance(paint(chain, false)));
+    const size = parseFloat(style.fontSize), bold = Number(style.fontWeight) >= 700;
+    const needed = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+    if (value < needed - 0.005) {
+      const name = `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`;
+      problems.push(`${name} "${own.slice(0, 24)}" ${value.toFixed(2)}:1 (${needed}:1 needed)`);
+    }
+  }
+  return problems;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def pages(browser, server, tmp_path_factory) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    """The main pages, each (name, address): home, a new game, import, the rules, a game in
+    progress and finished, a deal form, a table with its new game, roster, merge and
+    statistics, a view link."""
+    context = browser.new_context(viewport=PHONE, base_url=server)
+    try:
+        page = context.new_page()
+        player = Player(page, javascript=True, shots=None, prefix="axe")
+        table = create_table(player, "Thursday")
+        trix = load_example("trix-partnership-complete")
+        import_into(player, table, [trix, {**part(load_example("turkish-king-complete"), 9),
+                                           "players": ["Rami", "Lina", "Omar", "Dina"]}],
+                    tmp_path_factory.mktemp("axe"))
+        games = [link.get_attribute("href") or "" for link in
+                 page.locator(".game-list a[href*='/g/']").all()]
+        finished, playing = games[0], games[1]
+        if "Deal 20" in page.locator(".game-list a").nth(1).inner_text():
+            finished, playing = playing, finished
+        page.goto(playing)
+        view = page.locator("a.view-link").get_attribute("href") or ""
+        page.goto(table + "/players")
+        merge = page.locator("a[href*='/merge']").first.get_attribute("href") or ""
+        return [("home", "/"), ("new game", "/new"), ("import", "/import"), ("rules", "/rules"),
+                ("game", playing), ("deal form", playing + "/deal?contract=no-queens"),
+                ("finished game", finished), ("table", table), ("table game", table + "/new"),
+                ("roster", table + "/players"), ("merge", merge), ("statistics", table + "/stats"),
+                ("view link", view), ("new table", "/tables/new")]
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def checker(browser, server) -> Iterator[Any]:  # type: ignore[no-untyped-def]
+    contexts = []
+
+    def open_page(locale: str, scheme: str) -> Page:
+        context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True,
+                                      has_touch=True, locale=locale, base_url=server,
+                                      color_scheme=scheme, bypass_csp=True,
+                                      extra_http_headers={"Accept-Language": locale})
+        context.set_default_timeout(20_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("locale", ["en", "ar"])
+def test_axe_finds_nothing_on_the_main_pages(checker, pages, locale: str, scheme: str) -> None:  # type: ignore[no-untyped-def]
+    page = checker(locale, scheme)
+    found = {}
+    for name, url in pages:
+        page.goto(url)
+        settle(page)
+        page.add_script_tag(path=str(AXE))
+        violations = page.evaluate(AXE_JS)
+        if violations:
+            found[name] = violations
+    assert not found, f"axe ({locale}, {scheme}): {found}"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("locale", ["ar", "en"])
+def test_every_text_reads_at_4_5_to_1(checker, pages, locale: str, scheme: str) -> None:  # type: ignore[no-untyped-def]
+    """The contrast axe does not measure in Arabic, computed from the same styles."""
+    page = checker(locale, scheme)
+    found = {}
+    for name, url in pages:
+        page.goto(url)
+        settle(page)
+        problems = page.evaluate(CONTRAST_JS)
+        if problems:
+            found[name] = problems[:6]
+    assert not found, f"contrast ({locale}, {scheme}): {found}"
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+def test_a_skip_link_reaches_the_next_step(new_context, locale: str) -> None:  # type: ignore[no-untyped-def]
+    """From the page's load: Tab (the skip link shows), Enter, Tab: the first contract (it took
+    9 Tabs past the header's links)."""
+    page = new_context(locale=locale).new_page()
+    imported(page, part(load_example("trix-partnership-complete"), 3))
+    page.goto(page.url)
+    page.keyboard.press("Tab")
+    skip = page.locator(".skip-link")
+    expect(skip).to_be_focused()
+    box = skip.bounding_box()
+    assert box and box["y"] >= 0 and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    first = page.locator("#play a.contract").first
+    expect(first).to_be_focused()
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"/deal\?contract="))
+    settle(page)
+    assert GAME_PAGE.search(page.url.split("/deal")[0])
