@@ -28,8 +28,9 @@ from tests.web.table_phone import record_data, sent
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 ROUNDS = 12
-"""Rounds per race: today's code lost these races in about one round of four (SQLite) and
-one of fifteen (PostgreSQL) when sent over HTTP; held at a barrier, in most rounds."""
+"""Rounds per race. Sent over HTTP, the code before these fixes lost them in about one round
+of four (SQLite) and one of fifteen (PostgreSQL); held at the barrier, every one of these
+tests failed on it within its rounds, on both databases."""
 
 
 @pytest.fixture
