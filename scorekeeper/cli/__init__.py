@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -199,25 +200,36 @@ def _app_with_database() -> Flask:
 def export_games(path: str) -> int:
     """Write every game in the database as a JSON array of records (`-`: standard output)."""
     from ..store.games import all_games
-    from ..store.records import exportable, records_json
+    from ..store.records import backup_of, exportable
 
     app = _app_with_database()
     with app.app_context():
         rows = all_games()
-        body = records_json(rows)
+        backup = backup_of(rows)
         skipped = len(rows) - len(exportable(rows))
     if path == "-":
-        sys.stdout.write(body)
+        sys.stdout.write(backup.body)
         sys.stdout.flush()
     else:
+        # the whole file, or none: written beside it, then put in its place (a device or a
+        # pipe named instead of a file is written straight)
+        part = f"{path}.part" if not os.path.exists(path) or os.path.isfile(path) else path
         try:
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(body)
+            with open(part, "w", encoding="utf-8") as handle:
+                handle.write(backup.body)
+            if part != path:
+                os.replace(part, path)
         except OSError as error:
+            if part != path:
+                with contextlib.suppress(OSError):
+                    os.unlink(part)
             print(f"cannot write {path}: {error.strerror}", file=sys.stderr)
             return 2
-    note = f" ({skipped} not started yet, left out)" if skipped else ""
-    print(f"exported {len(rows) - skipped} games{note}", file=sys.stderr)
+    notes = [f"{skipped} not started yet"] if skipped else []
+    if backup.damaged:
+        notes.append(f"{backup.damaged} damaged (their deals no longer replay)")
+    note = f" ({', '.join(notes)}, left out)" if notes else ""
+    print(f"exported {backup.games} games{note}", file=sys.stderr)
     return 0
 
 

@@ -48,6 +48,7 @@ TEMPLATES: dict[str, Template] = {
     "not_seat": N_("{field} must be a seat from 0 to 3"),
     "not_bool": N_("{field} must be true or false"),
     "not_text": N_("{field} must be text"),
+    "lone_surrogate": N_("{field} holds a character that is not text (a lone surrogate)"),
     "not_list": N_("{field} must be a list"),
     "not_object": N_("{field} must be an object"),
     "wrong_length": ngettext("{field} must have {expected} entry",

@@ -23,7 +23,7 @@ from .house_rules import (
 )
 from .replay import Replay, parse_deal, replay
 from .strict_json import parse_json
-from .text import TEXT_LIMITS, table_text
+from .text import TEXT_LIMITS, lone_surrogate_at, table_text
 
 FORMAT = "scorekeeper-game/1"
 SETUP_KEYS = ("format", "game", "mode", "players", "first", "house_rules", "deals")
@@ -129,6 +129,10 @@ def record_from_json(data: Any) -> Record:
         raise NotARecordError("not a game record: the JSON value is not an object")
     if data.get("format") != FORMAT:
         raise NotARecordError(f"not a game record: format must be {FORMAT!r}")
+    unencodable = lone_surrogate_at(data)
+    if unencodable is not None:  # refused before any message could repeat it
+        kind = "control_in_name" if unencodable.startswith("players[") else "lone_surrogate"
+        raise RuleError([Problem(unencodable, kind)])
     record, raw_deals = _load_setup(data)
     game = record.game
     deals: list[Deal] = []

@@ -216,19 +216,77 @@ def right_code(ticket: int) -> None:
     forget(ticket)
 
 
-@dataclass(frozen=True)
-class ImportsLeft:
-    """What `address` may still import through the web this hour."""
+def _hold(key: str, seconds: float) -> None:
+    """Hold the slot row `key` (made if missing) until the transaction ends: whoever holds it
+    counts and writes before the next one may (a row lock on PostgreSQL, the write lock on
+    SQLite), on every worker and host."""
+    for attempt in (1, 2):
+        result = db.session.execute(
+            update(LimitSlot).where(LimitSlot.key == key)
+            .values(next_at=now() + seconds).execution_options(synchronize_session=False))
+        if result.rowcount == 1:  # type: ignore[attr-defined]
+            return
+        db.session.add(LimitSlot(key=key, next_at=now() + seconds))
+        try:
+            db.session.flush()
+            return
+        except IntegrityError:  # another worker made it first: wait for it, as above
+            db.session.rollback()
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
 
-    requests: int
-    games: int
+
+def _import_key(address: str) -> str:
+    return f"{IMPORT_REQUESTS.kind}-hold:{address}"
 
 
-def imports_left(address: str) -> ImportsLeft:
-    """Import requests and games `address` has left in the hour's window."""
-    requests, games = recent(IMPORT_REQUESTS.kind, IMPORT_REQUESTS.window, address)
-    return ImportsLeft(max(0, IMPORT_REQUESTS.per_address - requests),
-                       max(0, IMPORTED_GAMES_PER_HOUR - games))
+def reserve_import(address: str) -> int | None:
+    """Count an import request from `address` before it is read, if the hour's allowance has
+    room for it: the counted row's id, or None. Counted and decided with the address held, so
+    of any number sent at once, no more than the allowance get through (committed)."""
+    try:
+        _hold(_import_key(address), IMPORT_REQUESTS.window)
+        requests, _ = recent(IMPORT_REQUESTS.kind, IMPORT_REQUESTS.window, address)
+        if requests >= IMPORT_REQUESTS.per_address:
+            db.session.rollback()
+            return None
+        event = LimitEvent(kind=IMPORT_REQUESTS.kind, address=address, at=now(), amount=0)
+        db.session.add(event)
+        db.session.execute(delete(LimitEvent).where(
+            LimitEvent.kind == IMPORT_REQUESTS.kind,
+            LimitEvent.at < now() - IMPORT_REQUESTS.window))
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    return event.id
+
+
+def reserve_games(ticket: int, address: str, games: int) -> bool:
+    """Add `games` to the request `ticket` (from :func:`reserve_import`) if the address's games
+    this hour stay within :data:`IMPORTED_GAMES_PER_HOUR`; decided with the address held
+    (committed)."""
+    try:
+        _hold(_import_key(address), IMPORT_REQUESTS.window)
+        _, imported = recent(IMPORT_REQUESTS.kind, IMPORT_REQUESTS.window, address)
+        if imported + games > IMPORTED_GAMES_PER_HOUR:
+            db.session.rollback()
+            return False
+        db.session.execute(update(LimitEvent).where(LimitEvent.id == ticket)
+                           .values(amount=games).execution_options(synchronize_session=False))
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    return True
+
+
+def release_games(ticket: int) -> None:
+    """The request `ticket` stored nothing: its games no longer count (the request does)."""
+    db.session.execute(update(LimitEvent).where(LimitEvent.id == ticket)
+                       .values(amount=0).execution_options(synchronize_session=False))
+    db.session.commit()
 
 
 def note_import(address: str, games: int) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..rules import Record
 from ..rules.record import dump_record, load_records
+from ..rules.text import repaired
 from . import limits
 from .db import db
 from .games import record_of, row_of
@@ -85,21 +86,21 @@ def import_from(address: str, data: str | bytes, caps: ImportCaps,
                 store: Callable[[list[Record]], list[GameRow]] = store_records) -> list[GameRow]:
     """An import page's import: at most `caps` at once, and at most a few imports and
     :data:`~.limits.IMPORTED_GAMES_PER_HOUR` games an hour from one address (counted for
-    every worker and host); ImportLimited or RecordsRefused, nothing stored. `store` keeps the
-    checked records (as a table's games, say)."""
-    left = limits.imports_left(address)
-    if left.requests <= 0:
+    every worker and host), each reserved before the work it allows (so imports sent at once
+    cannot slip past the allowance together); ImportLimited or RecordsRefused, nothing stored.
+    `store` keeps the checked records (as a table's games, say)."""
+    ticket = limits.reserve_import(address)
+    if ticket is None:
         raise ImportLimited("requests", limits.IMPORT_REQUESTS.per_address,
                             limits.IMPORT_REQUESTS.per_address)
-    rows: list[GameRow] = []
+    records = parse_records(data, caps)  # (the request counts, refused or not)
+    if not limits.reserve_games(ticket, address, len(records)):
+        raise ImportLimited("games", len(records), limits.IMPORTED_GAMES_PER_HOUR)
     try:
-        records = parse_records(data, caps)
-        if len(records) > left.games:
-            raise ImportLimited("games", len(records), limits.IMPORTED_GAMES_PER_HOUR)
-        rows = store(records)
-    finally:
-        limits.note_import(address, len(rows))
-    return rows
+        return store(records)
+    except BaseException:
+        limits.release_games(ticket)
+        raise
 
 
 def exportable(rows: Iterable[GameRow]) -> list[GameRow]:
@@ -107,7 +108,30 @@ def exportable(rows: Iterable[GameRow]) -> list[GameRow]:
     return [row for row in rows if row.first is not None]
 
 
+@dataclass(frozen=True)
+class Backup:
+    """Games as a JSON array of records (`body`, always encodable: a lone surrogate stored
+    before text was checked reads U+FFFD), how many it holds, and how many games it left out
+    because their stored deals no longer replay (`damaged`)."""
+
+    body: str
+    games: int
+    damaged: int
+
+
+def backup_of(rows: Iterable[GameRow]) -> Backup:
+    """Games as a JSON array of records with the engine's derived values (a backup); a game
+    that cannot be replayed is left out and counted, never the end of the backup."""
+    records, damaged = [], 0
+    for row in exportable(rows):
+        try:
+            records.append(dump_record(record_of(row), derived=True))
+        except (ValueError, KeyError, TypeError, IndexError):
+            damaged += 1
+    body = json.dumps(records, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return Backup(repaired(body), len(records), damaged)
+
+
 def records_json(rows: Iterable[GameRow]) -> str:
     """Games as a JSON array of records with the engine's derived values (a backup)."""
-    records = [dump_record(record_of(row), derived=True) for row in exportable(rows)]
-    return json.dumps(records, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return backup_of(rows).body

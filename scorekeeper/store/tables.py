@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..rules import HouseRules, Record
@@ -22,6 +22,14 @@ from .db import db
 from .games import house_rules_of, is_token, new_game_row, new_token, row_of
 from .models import GameRow, PlayerRow, SeatRow, TableRow, utcnow
 from .records import parse_records
+from .roster import Changed as Changed  # the roster's changes, where views look for them
+from .roster import NameTaken as NameTaken
+from .roster import PlayedTogether as PlayedTogether
+from .roster import RosterOutcome as RosterOutcome
+from .roster import TableStale as TableStale
+from .roster import merge_players as merge_players
+from .roster import rename_player as rename_player
+from .roster import shared_games as shared_games
 
 T = TypeVar("T")
 
@@ -148,21 +156,78 @@ def player_gone(player_id: int) -> bool:
     return db.session.get(PlayerRow, player_id) is None
 
 
-def _players_for(table: TableRow, names: Iterable[str]) -> list[PlayerRow]:
-    """The roster entries for these names, added (not committed) for names new to the table."""
-    cleaned = [clean_text(name) or "" for name in names]
-    keys = [player_key(name) for name in cleaned]
+class RosterMoved(Exception):
+    """Nothing written: the roster changed on another phone while the seats were picked.
+
+    `joined`: a newcomer's name that a roster player has now (someone else added or renamed
+    them a moment ago: pick them from the roster); else a picked player left the roster
+    (merged into another)."""
+
+    def __init__(self, joined: str | None = None) -> None:
+        self.joined = joined
+        super().__init__(f"{joined} joined the table" if joined else "a player left the table")
+
+
+Seat = int | str
+"""A seat as asked for: a roster player's id, or a name (a roster player's by the roster's
+rule, or someone new to the table)."""
+
+
+def _lock(table: TableRow) -> None:
+    """Hold the table until the transaction ends: every change to its roster or seats (a new
+    game, an import, a rename, a merge) starts here, so they happen one after the other and
+    each reads what the one before wrote (a row lock on PostgreSQL; SQLite's write lock)."""
+    db.session.execute(update(TableRow).where(TableRow.id == table.id)
+                       .values(version=TableRow.version)
+                       .execution_options(synchronize_session=False))
+
+
+def _players_for(table: TableRow, seats: Iterable[Seat],
+                 newcomers: bool = False) -> list[PlayerRow]:
+    """The roster entries for these seats, added (not committed) for names new to the table;
+    the table is locked first. RosterMoved: a picked id is no longer on the roster, or (with
+    `newcomers`) a name is on it already, or two seats are one person."""
+    _lock(table)
+    seats = list(seats)
+    ids = {seat for seat in seats if isinstance(seat, int)}
+    by_id = {player.id: player for player in db.session.execute(
+        select(PlayerRow).where(PlayerRow.table_id == table.id,
+                                PlayerRow.id.in_(ids))).scalars()} if ids else {}
+    if len(by_id) < len(ids):
+        raise RosterMoved()
+    cleaned = {index: clean_text(seat) or "" for index, seat in enumerate(seats)
+               if isinstance(seat, str)}
+    keys = {index: player_key(name) for index, name in cleaned.items()}
     known = {player.key: player for player in db.session.execute(
         select(PlayerRow).where(PlayerRow.table_id == table.id,
-                                PlayerRow.key.in_(set(keys)))).scalars()}
+                                PlayerRow.key.in_(set(keys.values())))).scalars()}
     players = []
-    for name, key in zip(cleaned, keys, strict=True):
+    for index, seat in enumerate(seats):
+        if isinstance(seat, int):
+            players.append(by_id[seat])
+            continue
+        key = keys[index]
         if key not in known:
-            known[key] = PlayerRow(table_id=table.id, name=name, key=key, created_at=utcnow())
+            known[key] = PlayerRow(table_id=table.id, name=cleaned[index], key=key,
+                                   created_at=utcnow())
             db.session.add(known[key])
+        elif newcomers:
+            raise RosterMoved(joined=known[key].name)
         players.append(known[key])
+    if len({id(player) for player in players}) < len(players):
+        # a picked player renamed to a newcomer's name, say
+        raise RosterMoved(joined=next(
+            player.name for index, player in enumerate(players) if player in players[:index]))
     db.session.flush()
     return players
+
+
+def player_by_name(table: TableRow, name: str) -> PlayerRow | None:
+    """The roster player this name is (by the roster's rule), if any."""
+    return db.session.execute(
+        select(PlayerRow).where(PlayerRow.table_id == table.id,
+                                PlayerRow.key == player_key(clean_text(name) or ""))
+    ).scalar_one_or_none()
 
 
 def _seat(game: GameRow, players: Sequence[PlayerRow]) -> None:
@@ -184,35 +249,75 @@ def _in_one_transaction(work: Callable[[], T]) -> T:
             db.session.rollback()
             if attempt == 2:
                 raise
-        except Exception:
+        except BaseException:
             db.session.rollback()
             raise
     raise AssertionError("unreachable")
 
 
-def start_game(table: TableRow, game: str, mode: str, names: list[str],
-               house_rules: HouseRules, name: str | None) -> GameRow:
-    """A new game of the table (names checked by the engine: one person sits once); newcomers
-    join the roster. One transaction."""
-    def work() -> GameRow:
-        players = _players_for(table, names)
-        # the roster's spelling: "rami " typed again is Rami, as everywhere else at the table
-        row = new_game_row(game, mode, [player.name for player in players], house_rules, name)
-        row.table_id = table.id
-        db.session.add(row)
-        _seat(row, players)
-        return row
+def start_game(table: TableRow, game: str, mode: str, seats: Sequence[Seat],
+               house_rules: HouseRules, name: str | None, *,
+               newcomers: bool = False) -> GameRow:
+    """A new game of the table, its seats in order of play: roster players by id, or names
+    (checked by the engine: one person sits once), which join the roster unless it has them
+    already. One
+    transaction, with the table held (RosterMoved: nothing written, see `_players_for`;
+    `newcomers`: the names were typed as people new to the table)."""
+    return _in_one_transaction(
+        lambda: _new_table_game(table, game, mode, seats, house_rules, name, newcomers))
+
+
+def _new_table_game(table: TableRow, game: str, mode: str, seats: Sequence[Seat],
+                    house_rules: HouseRules, name: str | None, newcomers: bool,
+                    continues: int | None = None) -> GameRow:
+    players = _players_for(table, seats, newcomers)
+    # the roster's spelling: "rami " typed again is Rami, as everywhere else at the table
+    row = new_game_row(game, mode, [player.name for player in players], house_rules, name)
+    row.table_id = table.id
+    row.continues_id = continues
+    db.session.add(row)
+    _seat(row, players)
+    return row
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """The game that continues a game: `started` by this call, or already there (a double tap,
+    another phone)."""
+
+    row: GameRow
+    started: bool
+
+
+def continuation(game: GameRow) -> GameRow | None:
+    """The game that continues this one (its rematch), if any."""
+    return db.session.execute(
+        select(GameRow).where(GameRow.continues_id == game.id)).scalar_one_or_none()
+
+
+def rematch(game: GameRow) -> Rematch:
+    """The next game after `game`: same players (people, at a table), seats, game, mode and
+    house rules; a table's game stays at its table. Each game is continued once, however many
+    taps ask at once (the unique key on what a game continues): a repeat gets the game the
+    first one started."""
+    def work() -> Rematch:
+        table = table_of(game)
+        if table is not None:
+            _lock(table)
+        existing = continuation(game)
+        if existing is not None:
+            return Rematch(existing, started=False)
+        rules = house_rules_of(game)
+        if table is not None:
+            row = _new_table_game(table, game.game, game.mode, seat_players(game), rules,
+                                  None, False, continues=game.id)
+        else:
+            row = new_game_row(game.game, game.mode, list(game.players), rules, None)
+            row.continues_id = game.id
+            db.session.add(row)
+        return Rematch(row, started=True)
 
     return _in_one_transaction(work)
-
-
-def rematch(game: GameRow) -> GameRow | None:
-    """The next game of the same table: same players, seats, game, mode and house rules."""
-    table = table_of(game)
-    if table is None:
-        return None
-    return start_game(table, game.game, game.mode, list(game.players), house_rules_of(game),
-                      None)
 
 
 def seat_players(game: GameRow) -> list[int]:
@@ -220,128 +325,6 @@ def seat_players(game: GameRow) -> list[int]:
     return list(db.session.execute(
         select(SeatRow.player_id).where(SeatRow.game_id == game.id)
         .order_by(SeatRow.seat)).scalars())
-
-
-# --- renaming and merging --------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Changed:
-    """Written: `games` of the table's games now carry the new name."""
-
-    games: int
-
-
-@dataclass(frozen=True)
-class NameTaken:
-    """Nothing written: another player of the roster already has this name (merge them)."""
-
-    other: PlayerRow
-
-
-@dataclass(frozen=True)
-class PlayedTogether:
-    """Nothing written: the two players sat at the same game, so they are two people."""
-
-    games: int
-
-
-@dataclass(frozen=True)
-class TableStale:
-    """Nothing written: the roster changed on another phone since the form was made."""
-
-
-RosterOutcome = Changed | NameTaken | PlayedTogether | TableStale
-
-
-def _claim(table: TableRow, expected_version: int) -> bool:
-    """Bump the table's version if nobody else has since (the start of a roster change)."""
-    result = db.session.execute(
-        update(TableRow).where(TableRow.id == table.id, TableRow.version == expected_version)
-        .values(version=expected_version + 1, updated_at=utcnow())
-        .execution_options(synchronize_session=False))
-    return bool(result.rowcount == 1)  # type: ignore[attr-defined]
-
-
-def _rename_seats(player: PlayerRow, name: str) -> int:
-    """Write `name` into every game's record where `player` sits; bump each game's version
-    (caches and the live view key on it). Returns how many games changed."""
-    seats = db.session.execute(
-        select(SeatRow.game_id, SeatRow.seat).where(SeatRow.player_id == player.id)).all()
-    by_game: dict[int, list[int]] = {}
-    for game_id, seat in seats:
-        by_game.setdefault(int(game_id), []).append(int(seat))
-    for game in db.session.execute(
-            select(GameRow).where(GameRow.id.in_(by_game))).scalars():
-        names = list(game.players)
-        for seat in by_game[game.id]:
-            names[seat] = name
-        db.session.execute(
-            update(GameRow).where(GameRow.id == game.id)
-            .values(players=names, version=GameRow.version + 1)
-            .execution_options(synchronize_session=False))
-    return len(by_game)
-
-
-def _finish() -> None:
-    db.session.commit()
-    db.session.expire_all()  # the games' rows were written behind the session's back
-
-
-def rename_player(table: TableRow, player: PlayerRow, name: str,
-                  expected_version: int) -> RosterOutcome:
-    """Rename a player (a checked name) here and in every game of the table they played."""
-    key = player_key(name)
-    other = db.session.execute(
-        select(PlayerRow).where(PlayerRow.table_id == table.id, PlayerRow.key == key,
-                                PlayerRow.id != player.id)).scalar_one_or_none()
-    if other is not None:
-        return NameTaken(other)
-    try:
-        if not _claim(table, expected_version):
-            db.session.rollback()
-            return TableStale()
-        db.session.execute(update(PlayerRow).where(PlayerRow.id == player.id)
-                           .values(name=name, key=key)
-                           .execution_options(synchronize_session=False))
-        changed = _rename_seats(player, name)
-        _finish()
-    except Exception:
-        db.session.rollback()
-        raise
-    return Changed(changed)
-
-
-def shared_games(first: PlayerRow, second: PlayerRow) -> int:
-    """How many games both players sat in."""
-    theirs = select(SeatRow.game_id).where(SeatRow.player_id == second.id)
-    return int(db.session.execute(
-        select(func.count()).select_from(SeatRow)
-        .where(SeatRow.player_id == first.id, SeatRow.game_id.in_(theirs))).scalar_one())
-
-
-def merge_players(table: TableRow, source: PlayerRow, target: PlayerRow,
-                  expected_version: int) -> RosterOutcome:
-    """`source` is the same person as `target`: their games take `target`'s name and seat
-    links, and `source` leaves the roster."""
-    together = shared_games(source, target)
-    if together:
-        return PlayedTogether(together)
-    try:
-        if not _claim(table, expected_version):
-            db.session.rollback()
-            return TableStale()
-        changed = _rename_seats(source, target.name)
-        db.session.execute(update(SeatRow).where(SeatRow.player_id == source.id)
-                           .values(player_id=target.id)
-                           .execution_options(synchronize_session=False))
-        db.session.execute(delete(PlayerRow).where(PlayerRow.id == source.id)
-                           .execution_options(synchronize_session=False))
-        _finish()
-    except Exception:
-        db.session.rollback()
-        raise
-    return Changed(changed)
 
 
 # --- records in and out ----------------------------------------------------------------------
@@ -355,7 +338,7 @@ def store_table_records(table: TableRow, records: Iterable[Record]) -> list[Game
     def work() -> list[GameRow]:
         rows = []
         for record in records:
-            players = _players_for(table, record.game.players)
+            players = _players_for(table, record.game.players)  # (holds the table)
             row = row_of(record)
             row.players = [player.name for player in players]
             row.table_id = table.id

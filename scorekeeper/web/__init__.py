@@ -20,7 +20,8 @@ CONTENT_SECURITY_POLICY = (
 
 # pages that carry a capability token (in their URL or their links): never kept by a cache
 CAPABILITY_ARGS = frozenset({"token", "view_token"})
-CAPABILITY_ENDPOINTS = frozenset({"games.home", "exports.backup"})
+CAPABILITY_ENDPOINTS = frozenset({"games.home", "exports.backup", "games.new_game"})
+"""Pages without a token that list this browser's games or its players' names."""
 HSTS = "max-age=31536000"  # one year; set only when served over HTTPS (SCOREKEEPER_HTTPS=1)
 BODY_TIMED_OUT = "scorekeeper.body_timed_out"
 """Environ key the server (scorekeeper.cli.gateway) sets on a request whose body did not arrive
@@ -55,7 +56,8 @@ def _security_headers(response: Response) -> Response:
         response.headers["Strict-Transport-Security"] = HSTS
     if request.endpoint in CAPABILITY_ENDPOINTS or not CAPABILITY_ARGS.isdisjoint(
             request.view_args or ()):
-        # a shared or back-button cache must not keep a page that opens a game
+        # a shared or back-button cache must not keep a page that opens a game (or names
+        # the people this browser played with)
         response.headers["Cache-Control"] = "no-store"
     response.vary.add("HX-Request")
     return response

@@ -18,10 +18,13 @@ from ..rules.deal import FieldKind
 from ..rules.examples import house_rule_numbers
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
 from ..rules.house_rules import HouseRules, Winners
+from ..stats import TableStats
 from ..words import labels, names
 from ..words.chart import chart_summary, running_totals_svg
 from ..words.share import result_text
 from ..words.takes import short_takes
+from ..words.wins_chart import running_wins_summary as wins_summary
+from ..words.wins_chart import running_wins_svg
 from .languages import (
     current_language,
     direction,
@@ -279,6 +282,17 @@ def share_text(result: Replay, name: str | None, day: str) -> str:
     return result_text(result, title, gettext, rtl=direction(current_language()) == "rtl")
 
 
+def running_wins_chart(stats: TableStats) -> Markup:
+    """The table's wins over time as inline SVG (the chart module escapes all text)."""
+    rtl = direction(current_language()) == "rtl"
+    return Markup(running_wins_svg(stats.running, gettext, rtl=rtl))
+
+
+def running_wins_summary(stats: TableStats) -> str:
+    """The wins chart in words, for its caption."""
+    return wins_summary(stats.running, gettext)
+
+
 TEMPLATE_GLOBALS: dict[str, Any] = {
     "share_text": share_text,
     "contract_name": contract_name,
@@ -287,6 +301,8 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "reason_label": reason_label,
     "field_label": field_label,
     "signed": signed,
+    "running_wins_chart": running_wins_chart,
+    "running_wins_summary": running_wins_summary,
     "house_rule_words": HOUSE_RULE_WORDS,
     "number": number,
     "zero_side": zero_side,

@@ -12,7 +12,7 @@ from wtforms.validators import InputRequired, Optional
 
 from ..rules import HouseRules, check_players, check_setup, house_rules_for
 from ..rules.house_rules import FULL, NET, ComplexTricks, QueenOfDiamonds, Winners
-from ..words.labels import GAME_LABELS
+from ..words.labels import GAME_LABELS, SEAT_LABELS
 from . import present
 from .forms import TableText, strip_spaces
 from .languages import lazy_gettext as _l
@@ -106,10 +106,10 @@ class NewGameForm(GameSetupForm):
     """A new game: its setup and the four players typed in, optionally kept as a table."""
 
     # judged by the engine's check_players, as a record's names are (the view asks it)
-    player_0 = StringField(_l("1st player"), filters=[strip_spaces])
-    player_1 = StringField(_l("2nd player"), filters=[strip_spaces])
-    player_2 = StringField(_l("3rd player"), filters=[strip_spaces])
-    player_3 = StringField(_l("4th player"), filters=[strip_spaces])
+    player_0 = StringField(_l(SEAT_LABELS[0]), filters=[strip_spaces])
+    player_1 = StringField(_l(SEAT_LABELS[1]), filters=[strip_spaces])
+    player_2 = StringField(_l(SEAT_LABELS[2]), filters=[strip_spaces])
+    player_3 = StringField(_l(SEAT_LABELS[3]), filters=[strip_spaces])
     table_name = StringField(_l("Keep these players as a table (optional): its name"),
                              validators=[Optional(), TableText("name")],
                              filters=[TableText.clean("name")])

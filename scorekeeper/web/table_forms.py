@@ -14,12 +14,13 @@ from wtforms import HiddenField, StringField
 from wtforms.validators import InputRequired, Length, Optional
 
 from ..rules.text import GAME_NAME_LENGTH, PLAYER_NAME_LENGTH, clean_text
+from ..words import labels
 from .forms import NumberField
 from .languages import lazy_gettext as _l
 from .setup_forms import GameSetupForm
 
 SEATS = 4
-SEAT_LABELS = (_l("1st player"), _l("2nd player"), _l("3rd player"), _l("4th player"))
+SEAT_LABELS = tuple(_l(label) for label in labels.SEAT_LABELS)
 
 
 class TableForm(FlaskForm):

@@ -230,6 +230,8 @@ CARD_LABELS: dict[str, str] = {
 
 PLACE_LABELS = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"))
 """Trix: the places of the finishing order."""
+SEAT_LABELS = (N_("1st player"), N_("2nd player"), N_("3rd player"), N_("4th player"))
+"""The four seats in order of play, as the forms name them."""
 LAST_TRICK_LABELS = (N_("Trick 12"), N_("Trick 13"))
 """Turkish King's No Last Two: the two tricks it counts."""
 

@@ -32,7 +32,7 @@ def test_capability_pages_and_fragments_are_not_stored(app: Flask, table: Table)
 
 def test_pages_listing_capability_links_are_not_stored(table: Table) -> None:
     seed_games(table)
-    for url in ("/", "/backup.json"):
+    for url in ("/", "/backup.json", "/new"):  # /new: the names this browser played with
         response = table.client.get(url)
         assert response.status_code == 200
         assert response.headers.get("Cache-Control") == "no-store", url

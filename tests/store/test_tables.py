@@ -72,19 +72,35 @@ def test_a_rematch_keeps_players_seats_game_mode_and_house_rules(ctx: None) -> N
     table = store.create_table("Majlis")
     rules = HouseRules(doubling=False)
     game = store.start_game(table, "trix-complex", "partnership", PLAYERS, rules, "Evening")
-    again = store.rematch(game)
-    assert again is not None and again.id != game.id and again.token != game.token
+    started = store.rematch(game)
+    again = started.row
+    assert started.started and again.id != game.id and again.token != game.token
     assert (again.game, again.mode, again.players, again.house_rules, again.first) == (
         "trix-complex", "partnership", PLAYERS, game.house_rules, None)
     assert store.seat_players(again) == store.seat_players(game)
-    assert again.table_id == table.id
+    assert again.table_id == table.id and again.continues_id == game.id
+    assert store.continuation(game) is again
 
 
-def test_a_game_outside_any_table_has_no_rematch(ctx: None) -> None:
+def test_a_game_is_continued_once_asked_again_it_gives_the_same_game(ctx: None) -> None:
     from scorekeeper.store.games import create_game
 
-    game = create_game("trix", "solo", PLAYERS, HouseRules(), None)
-    assert store.rematch(game) is None
+    table = store.create_table("Majlis")
+    for game in (store.start_game(table, "trix", "solo", PLAYERS, HouseRules(), None),
+                 create_game("trix", "solo", PLAYERS, HouseRules(doubling=False), None)):
+        first, second = store.rematch(game), store.rematch(game)
+        assert first.started and not second.started and second.row.id == first.row.id
+        assert store.continuation(game).id == first.row.id  # type: ignore[union-attr]
+
+
+def test_a_game_outside_any_table_continues_outside_any_table(ctx: None) -> None:
+    from scorekeeper.store.games import create_game
+
+    game = create_game("turkish-king", "solo", PLAYERS, HouseRules(), "Friday")
+    again = store.rematch(game).row
+    assert (again.game, again.mode, again.players, again.house_rules, again.table_id,
+            again.name, again.first) == ("turkish-king", "solo", PLAYERS, game.house_rules,
+                                         None, None, None)
 
 
 def load(table: TableRow, *files: str) -> list[int]:
@@ -164,29 +180,43 @@ def test_deleting_a_game_removes_its_seats(ctx: None) -> None:
     assert names(table) == sorted(PLAYERS)  # the people stay on the roster
 
 
-def test_a_newcomer_another_phone_adds_at_the_same_moment_is_one_person(ctx: None) -> None:
-    from sqlalchemy import event, insert
+def test_a_newcomer_another_phone_adds_at_the_same_moment_is_one_person(app: Flask) -> None:
+    """Two phones seat the same newcomer at once: the table is held by one of them, so the
+    other finds the newcomer on the roster (one person, two games)."""
+    import threading
 
-    from scorekeeper.store.models import utcnow
+    with app.app_context():
+        token = store.create_table("Majlis").token
+        db.session.remove()
+    barrier = threading.Barrier(2, timeout=10)
+    started: list[object] = []
 
-    table = store.create_table("Majlis")
-    raced: list[bool] = []
+    def phone(names: list[str]) -> None:
+        with app.app_context():
+            table = store.find_table(token)
+            assert table is not None
+            barrier.wait()
+            try:
+                started.append(store.start_game(table, "trix", "solo", names, HouseRules(),
+                                                None).players)
+            except Exception as error:  # reported below
+                started.append(error)
+            db.session.remove()
 
-    def other_phone(session: object, context: object, instances: object) -> None:
-        if not raced:  # the other phone's game, with the same newcomer, commits first
-            raced.append(True)
-            with db.engine.begin() as other:
-                other.execute(insert(PlayerRow).values(table_id=table.id, name="Eve", key="eve",
-                                                       created_at=utcnow()))
-
-    event.listen(db.session, "before_flush", other_phone)
-    try:
-        game = store.start_game(table, "trix", "solo", ["Rami", "Lina", "Omar", "eve"],
-                                HouseRules(), None)
-    finally:
-        event.remove(db.session, "before_flush", other_phone)
-    assert raced and game.players == ["Rami", "Lina", "Omar", "Eve"]
-    assert names(table) == ["Eve", "Lina", "Omar", "Rami"]
+    threads = [threading.Thread(target=phone, args=(names,)) for names in
+               (["Rami", "Lina", "Omar", "eve"], ["Sami", "Dina", "Nour", "Eve"])]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert len(started) == 2 and all(isinstance(players, list) for players in started), started
+    with app.app_context():
+        table = store.find_table(token)
+        assert table is not None
+        assert [player.name for player in store.roster(table)].count("eve") + [
+            player.name for player in store.roster(table)].count("Eve") == 1
+        assert len(names(table)) == 7
+        db.session.remove()
 
 
 def test_one_person_in_two_seats_is_refused_at_a_table(ctx: None) -> None:

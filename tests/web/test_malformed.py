@@ -25,6 +25,7 @@ NOT_FOUND = "There is nothing here."
 NOT_ALLOWED = "That action is not available here."
 CSRF = "This form has expired or was not sent by this app."
 NOT_A_CHOICE = "Not one of the choices offered."
+NO_DEAL = "This game has no deal"
 
 TRIX_DEALS = [
     {"contract": "king-of-hearts", "taker": 1, "doubled_by": 2},
@@ -179,8 +180,14 @@ CASES: list[Case] = [
     ("deal: version tampered high", lambda s: s.save(s.trix, LTOOSH, version="999"), 400,
      BAD_REQUEST),
     ("deal: version abc", lambda s: s.save(s.trix, LTOOSH, version="abc"), 400, BAD_REQUEST),
-    ("deal: editing 99", lambda s: s.save(s.trix, LTOOSH, editing="99"), 400, BAD_REQUEST),
-    ("deal: editing 0", lambda s: s.save(s.trix, LTOOSH, editing="0"), 400, BAD_REQUEST),
+    ("deal: editing 99", lambda s: s.save(s.trix, LTOOSH, editing="99"), 409, NO_DEAL),
+    ("deal: editing 0", lambda s: s.save(s.trix, LTOOSH, editing="0"), 409, NO_DEAL),
+    # a correction of a deal the game does not hold, that the engine would refuse anyway, or
+    # with a value no chip offers: was an IndexError (a 500) drawing the form again
+    ("deal: editing 4 refused", lambda s: s.save(
+        s.trix, {"contract": "ltoosh", "tricks": [9, 3, 3, 3]}, editing="4"), 409, NO_DEAL),
+    ("deal: editing 4 tampered", lambda s: s.save(
+        s.trix, LTOOSH, editing="4", **{"tricks-0": "abc"}), 409, NO_DEAL),
     ("deal: editing abc", lambda s: s.save(s.trix, LTOOSH, editing="abc"), 400, BAD_REQUEST),
     ("deal: no csrf", lambda s: s.save(s.trix, LTOOSH, csrf_token=""), 400, CSRF),
     ("deal: game not started", lambda s: s.client.post(
@@ -202,8 +209,7 @@ CASES: list[Case] = [
      NOT_A_CHOICE),
     ("preview: contract not in game", lambda s: s.preview(s.trix, LTOOSH, contract="trump"),
      400, BAD_REQUEST),
-    ("preview: editing 99", lambda s: s.preview(s.trix, LTOOSH, editing="99"), 400,
-     BAD_REQUEST),
+    ("preview: editing 99", lambda s: s.preview(s.trix, LTOOSH, editing="99"), 409, NO_DEAL),
     ("preview: no csrf", lambda s: s.preview(s.trix, LTOOSH, csrf_token=""), 400, CSRF),
     ("preview: game finished", lambda s: s.client.post(
         f"{s.finished.url}/deal/preview",

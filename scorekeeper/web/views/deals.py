@@ -56,6 +56,13 @@ def _bound_form(view: GameView) -> DealForm:
     if form.errors.get("csrf_token") or any(
             form.errors.get(name) for name in ("number", "version", "editing")):
         abort(400)
+    editing = form.editing.data
+    if editing is not None and not 1 <= editing <= len(view.game.deals):
+        # a correction of a deal the game no longer holds (undone on another phone)
+        message = gettext("This game has no deal %(number)d (it may have been undone on "
+                          "another phone); nothing was saved.", number=editing)
+        template = "fragments/message.html" if is_htmx() else "pages/error.html"
+        abort(make_response(render_template(template, code=409, message=message), 409))
     return form
 
 
@@ -225,8 +232,6 @@ def preview(token: str) -> Any:
     view = _started(token)
     form = _bound_form(view)
     editing = form.editing.data
-    if editing is not None and not 1 <= editing <= len(view.game.deals):
-        abort(400)
     if editing is None and view.result.next is None:
         if is_htmx():  # a form left open on another phone: say so where the scores would be
             return render_template("fragments/message.html", message=_finished_text(view)), 409

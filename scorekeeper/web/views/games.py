@@ -40,6 +40,7 @@ from ..languages import current_language, gettext, live_etag
 from ..present import winner_names
 from ..setup_forms import NewGameForm
 from .common import (
+    drawable,
     forget,
     game_or_404,
     game_view,
@@ -93,12 +94,17 @@ def _to_game(token: str) -> Response:
 @bp.get("/")
 def home() -> str:
     """Games this browser created or opened: in progress first, then finished, newest first."""
-    rows = sorted(games_for_tokens(remembered()), key=lambda row: row.updated_at, reverse=True)
-    finished = [row for row in rows if row.finished]
+    rows = sorted(drawable(games_for_tokens(remembered())), key=lambda row: row.updated_at,
+                  reverse=True)
     # a finished card names who won: the engine's replay, kept per version like the game page's
-    winners = {row.token: winner_names(replay_of(row)) for row in finished}
+    winners = {}
+    for row in [row for row in rows if row.finished]:
+        try:
+            winners[row.token] = winner_names(replay_of(row))
+        except (ValueError, KeyError, TypeError, IndexError):  # a damaged row: not listed
+            rows.remove(row)
     return render_template("pages/home.html", playing=[row for row in rows if not row.finished],
-                           finished=finished, winners=winners,
+                           finished=[row for row in rows if row.finished], winners=winners,
                            tables=tables_for_tokens(remembered_tables()))
 
 
@@ -108,7 +114,8 @@ SUGGESTED_NAMES = 16
 def names_played() -> list[str]:
     """The names of this browser's games, one spelling per person, most recent game first,
     then those of its tables' rosters."""
-    rows = sorted(games_for_tokens(remembered()), key=lambda row: row.updated_at, reverse=True)
+    rows = sorted(drawable(games_for_tokens(remembered())), key=lambda row: row.updated_at,
+                  reverse=True)
     names: dict[str, str] = {}
     for row in rows:
         for name in row.players:

@@ -18,6 +18,7 @@ from ...store.records import (
     import_from,
     store_records,
 )
+from ...words.labels import SEAT_LABELS
 from ..extensions import csrf
 from ..forms import ImportForm
 from ..languages import gettext, ngettext, plural_form
@@ -63,8 +64,7 @@ def limited_text(limited: ImportLimited) -> str:
 
 def record_field_label(path: str) -> str | None:
     """A top-level field of a record named as the forms name it (None: its key says it)."""
-    labels = {"players[0]": gettext("1st player"), "players[1]": gettext("2nd player"),
-              "players[2]": gettext("3rd player"), "players[3]": gettext("4th player"),
+    labels = {**{f"players[{seat}]": gettext(label) for seat, label in enumerate(SEAT_LABELS)},
               "name": gettext("Name"), "notes": gettext("Notes"),
               "players": gettext("Players, in order of play"), "game": gettext("Game")}
     return labels.get(path)

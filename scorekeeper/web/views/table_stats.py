@@ -7,9 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, render_template, url_for
-from markupsafe import Markup
 
-from ...stats import TableStats
 from ...store import tables as store
 from ...store.models import TableRow
 from ...store.records import records_json
@@ -22,11 +20,9 @@ from ...words.stats_export import (
     stats_csv_filename,
     stats_unicode_filename,
 )
-from ...words.wins_chart import running_wins_summary as wins_summary
-from ...words.wins_chart import running_wins_svg
 from ..caches import table_statistics
 from ..extensions import csrf
-from ..languages import current_language, direction, gettext
+from ..languages import gettext
 from .common import attachment, remember_table, table_or_404, viewed_table_or_404
 from .imports import receive_upload
 
@@ -92,19 +88,6 @@ def view_stats_csv(view_token: str) -> Response:
 def view_stats_part(view_token: str, part: str) -> Response:
     """A statistics CSV, from the table's view link."""
     return _stats_csv(viewed_table_or_404(view_token), part)
-
-
-@bp.app_template_global()
-def running_wins_chart(stats: TableStats) -> Markup:
-    """The table's wins over time as inline SVG (the chart module escapes all text)."""
-    rtl = direction(current_language()) == "rtl"
-    return Markup(running_wins_svg(stats.running, gettext, rtl=rtl))
-
-
-@bp.app_template_global()
-def running_wins_summary(stats: TableStats) -> str:
-    """The wins chart in words, for its caption."""
-    return wins_summary(stats.running, gettext)
 
 
 @bp.get("/t/<token:token>/games.json")

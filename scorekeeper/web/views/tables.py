@@ -90,7 +90,10 @@ def _add(table: TableRow, form: TableGameForm, picks: list[Pick], names: list[st
             form.newcomer.errors = [gettext("%(name)s already has a seat.", name=name)]
             return False
         form.newcomer.data = ""
-        picks.append(Pick(name=name))
+        known = store.player_by_name(table, name)  # "rami " typed again is Rami
+        pick = Pick(name=name) if known is None else Pick(player_id=known.id)
+        if pick not in picks:
+            picks.append(pick)
         return True
     digits = value[1:]
     if not (value[:1] == "p" and digits.isascii() and digits.isdigit() and len(digits) < 12):
@@ -155,10 +158,34 @@ def _start(table: TableRow, form: TableGameForm, picks: list[Pick], names: list[
     if not form.judged(names):  # the engine's checks, said under their fields
         form.set_picks(picks)
         return _table_game_page(table, form, picks, names), 422
-    row = store.start_game(table, form.game.data, form.mode.data, names, form.house_rules(),
-                           form.name.data)
+    seats = [pick.player_id if pick.player_id is not None else pick.name or ""
+             for pick in picks]
+    try:
+        row = store.start_game(table, form.game.data, form.mode.data, seats,
+                               form.house_rules(), form.name.data, newcomers=True)
+    except store.RosterMoved as moved:
+        return _roster_moved(table, form, picks, moved)
     remember(row.token)
     return redirect(url_for("games.game_page", token=row.token), 303)
+
+
+def _roster_moved(table: TableRow, form: TableGameForm, picks: list[Pick],
+                  moved: store.RosterMoved) -> tuple[str, int]:
+    """Another phone changed the roster while the seats were picked: nothing was started;
+    the page again (409), the seat in question empty, with what happened."""
+    if moved.joined is not None:
+        flash(gettext("%(name)s joined this table a moment ago; pick them from the roster.",
+                      name=moved.joined), "error")
+        key = player_key(moved.joined)
+        picks = [pick for pick in picks if pick.name is None or player_key(pick.name) != key]
+    else:
+        flash(gettext("A player you picked was merged into another on another phone; pick "
+                      "the seats again."), "error")
+    names = _seat_names(table, picks)
+    if names is None:
+        picks, names = [], []
+    form.set_picks(picks)
+    return _table_game_page(table, form, picks, names), 409
 
 
 def _table_game_page(table: TableRow, form: TableGameForm, picks: list[Pick],
@@ -181,11 +208,14 @@ def rematch(token: str) -> Response:
         abort(400)
     table = store.table_of(row)
     last = store.last_game(table) if table else None
-    if last is not None and last.id != row.id:  # a double tap, or another phone was quicker
+    following = store.continuation(row)
+    if following is None and last is not None and last.id != row.id:
+        following = last  # (a game of the table started since, by other players)
+    if following is not None:  # a double tap, or another phone was quicker
         flash(gettext("The next game of this table has already started."), "info")
-        return redirect(url_for("games.game_page", token=last.token), 303)
+        return redirect(url_for("games.game_page", token=following.token), 303)
     again = store.rematch(row)
-    if again is None:
-        abort(404)
-    remember(again.token)
-    return redirect(url_for("games.game_page", token=again.token), 303)
+    if not again.started:
+        flash(gettext("The next game of this table has already started."), "info")
+    remember(again.row.token)
+    return redirect(url_for("games.game_page", token=again.row.token), 303)
