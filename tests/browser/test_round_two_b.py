@@ -301,3 +301,22 @@ def test_an_unnamed_king_games_export_is_named_in_turkish(new_context) -> None: 
         page.locator(".share a[href$='export.csv']").click()
     name = download.value.suggested_filename
     assert name.startswith("king-") and "turkish" not in name, name
+
+
+# --- item 5: the same four again, outside a table ----------------------------------------
+
+def test_a_finished_game_offers_the_same_four_again_in_one_tap_in_arabic(new_context) -> None:  # type: ignore[no-untyped-def]
+    record = load_example("turkish-king-complete")
+    page = new_context(locale="ar").new_page()
+    player = Player(page, javascript=True, shots=None, prefix="ar-again")
+    _imported(page, record)
+    finished = page.url
+    again = page.locator("form.rematch button")
+    expect(again).to_be_visible()
+    player.check("a finished game with its next step")
+    again.dblclick()  # a double tap makes one game
+    page.wait_for_url(lambda url: url != finished and GAME_PAGE.search(url) is not None)
+    expect(page.locator(".seat-buttons button")).to_have_text(record["players"])  # who is first
+    player.check("the same four again: who declares first")
+    page.goto("/")
+    expect(page.locator(".game-list li")).to_have_count(2)  # the finished game and one more

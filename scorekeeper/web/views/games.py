@@ -18,6 +18,7 @@ from werkzeug.wrappers import Response
 
 from ...rules.text import PLAYER_NAME_LENGTH, clean_text, player_key
 from ...store import deals
+from ...store import tables as table_store
 from ...store.games import (
     StaleStateError,
     create_game,
@@ -292,3 +293,20 @@ def delete(token: str) -> Any:
         flash(gettext("The game was deleted."), "info")
         return redirect(url_for("games.home"), 303)
     return render_template("pages/delete.html", row=row, form=form)
+
+
+@bp.post("/g/<token:token>/again")
+def same_four(token: str) -> Response:
+    """One tap on a finished game outside a table: the next game with the same four, game,
+    mode and house rules (only the first king or declarer is asked). Each game is continued
+    once, however many taps ask at once (the store's unique key): a repeat goes to that game."""
+    row = game_or_404(token)
+    if row.table_id is not None:
+        abort(404)  # a table's game has its own rematch
+    if not ConfirmForm().validate() or not row.finished:
+        abort(400)
+    again = table_store.rematch(row)
+    if not again.started:
+        flash(gettext("The next game with these four has already started."), "info")
+    remember(again.row.token)
+    return redirect(url_for("games.game_page", token=again.row.token), 303)
