@@ -76,8 +76,9 @@ def fetched_by_chromium(base: str, token: str) -> list[str] | None:
     urls: list[str] = []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                                   has_touch=True).new_page()
+        page = browser.new_context(
+            viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+        ).new_page()
         page.on("request", lambda r: urls.append(r.url) if r.url.startswith(base) else None)
         page.goto(f"{base}/g/{token}")
         page.wait_for_load_state("networkidle")
@@ -95,8 +96,11 @@ def first_load(base: str, token: str) -> tuple[int, int, list[str]]:
     missing: list[str] = []
     linked = assets_of(page.text)
     if fetched is not None:
-        missing += [f"{url.split('?')[0].rsplit('/', 1)[-1]} linked, not fetched by Chromium"
-                    for url in linked if url not in fetched]
+        missing += [
+            f"{url.split('?')[0].rsplit('/', 1)[-1]} linked, not fetched by Chromium"
+            for url in linked
+            if url not in fetched
+        ]
     for url in linked if fetched is None else fetched:
         reply = client.request("GET", url)
         name = url.split("?")[0].rsplit("/", 1)[-1]
@@ -107,8 +111,10 @@ def first_load(base: str, token: str) -> tuple[int, int, list[str]]:
     client.close()
     body = sum(len(r.raw) for _, r in replies)
     headers = sum(r.header_bytes for _, r in replies)
-    parts = [f"{name} {len(r.raw)} B ({r.headers.get('Content-Encoding', 'identity')})"
-             for name, r in replies]
+    parts = [
+        f"{name} {len(r.raw)} B ({r.headers.get('Content-Encoding', 'identity')})"
+        for name, r in replies
+    ]
     return body, headers, parts + missing
 
 
@@ -144,14 +150,14 @@ def deal_taps(base: str, token: str, script: object) -> list[tuple[str, int, int
     csrf = {"X-CSRFToken": token_header.group(1)}  # htmx sends <body hx-headers>
     for name, value in script.taps:
         form[name] = value
-        reply = client.request("POST", f"/g/{token}/deal/preview", form=form,
-                               headers=PREVIEW | csrf)
+        reply = client.request(
+            "POST", f"/g/{token}/deal/preview", form=form, headers=PREVIEW | csrf
+        )
         assert reply.status == 200, reply.status
         sizes.append((f"tap {name}={value} (preview)", len(reply.raw), reply.status))
         form |= checked_fields(reply.text)  # the rows the app filled in
     saved = client.request("POST", f"/g/{token}/deal", form=form, headers=SAVE | csrf)
-    assert saved.status == 200 and "hx-swap-oob" in saved.text, (saved.status,
-                                                                  saved.text[:500])
+    assert saved.status == 200 and "hx-swap-oob" in saved.text, (saved.status, saved.text[:500])
     sizes.append(("save: the changes", len(saved.raw), saved.status))
     chart = client.request("GET", f"/g/{token}/chart", headers=FRAGMENT)
     assert chart.status == 200 and "<svg" in chart.text, chart.status
@@ -167,18 +173,29 @@ def run(quick: bool = False) -> Results:
         init_db(instance)
         page_game = make_games(instance, 1, "trix", deals=10)[0][0]
         needed = {s.game: sum(1 for t in TAP_SCRIPTS if t.game == s.game) for s in TAP_SCRIPTS}
-        fresh = {game: [t for t, _ in make_games(instance, count, game)]
-                 for game, count in needed.items()}
+        fresh = {
+            game: [t for t, _ in make_games(instance, count, game)]
+            for game, count in needed.items()
+        }
         with server(instance) as base:
             log("bytes: first load")
             body, headers, parts = first_load(base, page_game)
-            results.add("first load of a game page, gzip (HTML+CSS+JS+icons)",
-                        f"{body / 1024:.1f} KB", "≤ 25 KB", body <= FIRST_LOAD_TARGET,
-                        "; ".join(parts) + f"; headers {headers} B more")
+            results.add(
+                "first load of a game page, gzip (HTML+CSS+JS+icons)",
+                f"{body / 1024:.1f} KB",
+                "≤ 25 KB",
+                body <= FIRST_LOAD_TARGET,
+                "; ".join(parts) + f"; headers {headers} B more",
+            )
             cache = static_headers(base, page_game)
             long_lived = all("max-age=31536000" in c and "immutable" in c for c in cache)
-            results.add("static files: content hash in URL, long-lived cache",
-                        "yes" if long_lived else "no", "yes", long_lived, "; ".join(cache))
+            results.add(
+                "static files: content hash in URL, long-lived cache",
+                "yes" if long_lived else "no",
+                "yes",
+                long_lived,
+                "; ".join(cache),
+            )
             worst: dict[tuple[str, bool], tuple[int, str]] = {}
             used: dict[str, int] = {}
             for script in TAP_SCRIPTS:
@@ -191,20 +208,29 @@ def run(quick: bool = False) -> Results:
                     kind = "tap" if what.startswith("tap ") else kind
                     if size > worst.get((kind, complex_form), (0, ""))[0]:
                         worst[(kind, complex_form)] = (size, f"{script.label}: {what}")
-            for kind, label in (("choose contract", "choosing the contract (the form)"),
-                                ("tap", "each chip tap (preview)"),
-                                ("save", "saving (what the deal changed)"),
-                                ("chart", "the chart, fetched when scrolled into view")):
-                for complex_form, which in ((False, "every contract but Complex"),
-                                            (True, "Complex (the largest form)")):
+            for kind, label in (
+                ("choose contract", "choosing the contract (the form)"),
+                ("tap", "each chip tap (preview)"),
+                ("save", "saving (what the deal changed)"),
+                ("chart", "the chart, fetched when scrolled into view"),
+            ):
+                for complex_form, which in (
+                    (False, "every contract but Complex"),
+                    (True, "Complex (the largest form)"),
+                ):
                     if kind in ("save", "chart") and complex_form:
                         continue
                     size, where = worst[(kind, complex_form)]
                     if kind in ("save", "chart"):
                         size = max(size, worst[(kind, True)][0])
                         which = "every contract"
-                    results.add(f"largest response, {label}, {which}; gzip", f"{size} B",
-                                "≤ 1536 B", size <= TAP_TARGET, where)
+                    results.add(
+                        f"largest response, {label}, {which}; gzip",
+                        f"{size} B",
+                        "≤ 1536 B",
+                        size <= TAP_TARGET,
+                        where,
+                    )
     return results
 
 

@@ -91,19 +91,34 @@ def temp_instance() -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def server(instance: str, *, workers: int = WORKERS, database_url: str | None = None,
-           hello: bool = False) -> Iterator[str]:
+def server(
+    instance: str, *, workers: int = WORKERS, database_url: str | None = None, hello: bool = False
+) -> Iterator[str]:
     """Run `scorekeeper serve` (or the hello app under the same settings); yield its base URL.
     `workers` 0: as many as `scorekeeper serve` chooses for the machine."""
     port = free_port()
     if hello:
         command = [sys.executable, str(ROOT / "bench" / "hello_app.py"), str(port), str(workers)]
     else:
-        command = [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1",
-                   "--port", str(port)] + (["--workers", str(workers)] if workers else [])
+        command = [
+            sys.executable,
+            "-m",
+            "scorekeeper.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ] + (["--workers", str(workers)] if workers else [])
     log = open(os.path.join(instance, f"server-{port}.log"), "w")  # noqa: SIM115
-    process = subprocess.Popen(command, env=bench_env(instance, database_url), cwd=str(ROOT),
-                               stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    process = subprocess.Popen(
+        command,
+        env=bench_env(instance, database_url),
+        cwd=str(ROOT),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     try:
         wait_for_port(port)
         time.sleep(0.5)  # let every worker boot before measuring
@@ -151,9 +166,13 @@ def server_cpu_seconds(base: str) -> float:
 
 def init_db(instance: str, database_url: str | None = None) -> None:
     """`scorekeeper init-db` into the instance (or the database URL)."""
-    subprocess.run([sys.executable, "-m", "scorekeeper.cli", "init-db"], check=True,
-                   env=bench_env(instance, database_url), cwd=str(ROOT),
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "scorekeeper.cli", "init-db"],
+        check=True,
+        env=bench_env(instance, database_url),
+        cwd=str(ROOT),
+        stdout=subprocess.DEVNULL,
+    )
 
 
 # --- games and deals -------------------------------------------------------------------------
@@ -164,8 +183,12 @@ SAMPLE_DEALS: dict[str, dict[str, Any]] = {
     "diamonds": {"counts": [5, 4, 3, 1]},
     "ltoosh": {"tricks": [4, 3, 3, 3]},
     "trix": {"order": [1, 2, 3, 0]},
-    "complex": {"tricks": [5, 4, 3, 1], "diamonds": [5, 4, 3, 1],
-                "queens": {"S": 0, "H": 1, "D": 2, "C": 3}, "king_of_hearts": 1},
+    "complex": {
+        "tricks": [5, 4, 3, 1],
+        "diamonds": [5, 4, 3, 1],
+        "queens": {"S": 0, "H": 1, "D": 2, "C": 3},
+        "king_of_hearts": 1,
+    },
     "trump": {"suit": "H", "tricks": [5, 4, 3, 1]},
     "no-king": {"taker": 1},
     "no-queens": {"counts": [1, 1, 1, 1]},
@@ -212,15 +235,26 @@ def game_plan(game_id: str, first: int = 0) -> list[dict[str, Any]]:
         plan.append(raw)
 
 
-def make_games(instance: str, count: int, game_id: str = "trix", *, deals: int = 0,
-               database_url: str | None = None) -> list[tuple[str, str]]:
+def make_games(
+    instance: str,
+    count: int,
+    game_id: str = "trix",
+    *,
+    deals: int = 0,
+    database_url: str | None = None,
+) -> list[tuple[str, str]]:
     """Store `count` started games (first chooser known), each with `deals` deals played.
 
     Returns (scorekeeper token, view token) pairs. Goes through the app's own store functions,
     so the rows are exactly what the app writes.
     """
-    os.environ.update({k: v for k, v in bench_env(instance, database_url).items()
-                       if k in ("SCOREKEEPER_INSTANCE", "SECRET_KEY", "DATABASE_URL")})
+    os.environ.update(
+        {
+            k: v
+            for k, v in bench_env(instance, database_url).items()
+            if k in ("SCOREKEEPER_INSTANCE", "SECRET_KEY", "DATABASE_URL")
+        }
+    )
     if not database_url:
         os.environ.pop("DATABASE_URL", None)
     from scorekeeper import create_app
@@ -248,15 +282,21 @@ def make_games(instance: str, count: int, game_id: str = "trix", *, deals: int =
     return tokens
 
 
-def make_tables(instance: str, count: int, *, history: int = 0,
-                database_url: str | None = None) -> list[tuple[str, str, str]]:
+def make_tables(
+    instance: str, count: int, *, history: int = 0, database_url: str | None = None
+) -> list[tuple[str, str, str]]:
     """Store `count` tables, each playing one started Trix game after `history` finished ones.
 
     Returns (table token, the game's scorekeeper token, its view token) per table, through the
     app's own store functions (tables, rosters and seats as the app writes them).
     """
-    os.environ.update({k: v for k, v in bench_env(instance, database_url).items()
-                       if k in ("SCOREKEEPER_INSTANCE", "SECRET_KEY", "DATABASE_URL")})
+    os.environ.update(
+        {
+            k: v
+            for k, v in bench_env(instance, database_url).items()
+            if k in ("SCOREKEEPER_INSTANCE", "SECRET_KEY", "DATABASE_URL")
+        }
+    )
     if not database_url:
         os.environ.pop("DATABASE_URL", None)
     from scorekeeper import create_app
@@ -345,22 +385,68 @@ class TapScript:
 TAP_SCRIPTS: tuple[TapScript, ...] = (
     TapScript("K♥", "trix", "king-of-hearts", (("taker", "2"),), 3),
     TapScript("K♥ doubled", "trix", "king-of-hearts", (("taker", "2"), ("doubled_by", "1")), 4),
-    TapScript("Queens, one doubled", "trix", "queens",
-              (("takers-S", "0"), ("takers-H", "1"), ("takers-D", "2"), ("takers-C", "3"),
-               ("doubled_by-S", "1")), 7),
-    TapScript("Diamonds 5/4/3/1", "trix", "diamonds",
-              (("counts-0", "5"), ("counts-1", "4"), ("counts-2", "3")), 5),
-    TapScript("Ltoosh 4/3/3/3", "trix", "ltoosh",
-              (("tricks-0", "4"), ("tricks-1", "3"), ("tricks-2", "3")), 5),
-    TapScript("Trix order", "trix", "trix",
-              (("order-0", "1"), ("order-1", "2"), ("order-2", "3")), 5),
-    TapScript("Complex (no double)", "trix-complex", "complex",
-              (("tricks-0", "5"), ("tricks-1", "4"), ("tricks-2", "3"),
-               ("diamonds-0", "5"), ("diamonds-1", "4"), ("diamonds-2", "3"),
-               ("queens-S", "0"), ("queens-H", "1"), ("queens-D", "2"), ("queens-C", "3"),
-               ("king_of_hearts", "1")), 14, at_most=True),
-    TapScript("Turkish King trump 5/4/3/1 + suit", "turkish-king", "trump",
-              (("suit", "H"), ("tricks-0", "5"), ("tricks-1", "4"), ("tricks-2", "3")), 6),
-    TapScript("No Hearts 5/4/3/1", "turkish-king", "no-hearts",
-              (("counts-0", "5"), ("counts-1", "4"), ("counts-2", "3")), 5),
+    TapScript(
+        "Queens, one doubled",
+        "trix",
+        "queens",
+        (
+            ("takers-S", "0"),
+            ("takers-H", "1"),
+            ("takers-D", "2"),
+            ("takers-C", "3"),
+            ("doubled_by-S", "1"),
+        ),
+        7,
+    ),
+    TapScript(
+        "Diamonds 5/4/3/1",
+        "trix",
+        "diamonds",
+        (("counts-0", "5"), ("counts-1", "4"), ("counts-2", "3")),
+        5,
+    ),
+    TapScript(
+        "Ltoosh 4/3/3/3",
+        "trix",
+        "ltoosh",
+        (("tricks-0", "4"), ("tricks-1", "3"), ("tricks-2", "3")),
+        5,
+    ),
+    TapScript(
+        "Trix order", "trix", "trix", (("order-0", "1"), ("order-1", "2"), ("order-2", "3")), 5
+    ),
+    TapScript(
+        "Complex (no double)",
+        "trix-complex",
+        "complex",
+        (
+            ("tricks-0", "5"),
+            ("tricks-1", "4"),
+            ("tricks-2", "3"),
+            ("diamonds-0", "5"),
+            ("diamonds-1", "4"),
+            ("diamonds-2", "3"),
+            ("queens-S", "0"),
+            ("queens-H", "1"),
+            ("queens-D", "2"),
+            ("queens-C", "3"),
+            ("king_of_hearts", "1"),
+        ),
+        14,
+        at_most=True,
+    ),
+    TapScript(
+        "Turkish King trump 5/4/3/1 + suit",
+        "turkish-king",
+        "trump",
+        (("suit", "H"), ("tricks-0", "5"), ("tricks-1", "4"), ("tricks-2", "3")),
+        6,
+    ),
+    TapScript(
+        "No Hearts 5/4/3/1",
+        "turkish-king",
+        "no-hearts",
+        (("counts-0", "5"), ("counts-1", "4"), ("counts-2", "3")),
+        5,
+    ),
 )

@@ -42,31 +42,45 @@ REPLAY_TARGET_MS = 0.5
 CHECK_TARGET_MS = 60.0
 
 TRIX_KINGDOMS = [
-    [{"contract": "king-of-hearts", "taker": 1, "doubled_by": 2},
-     {"contract": "queens", "takers": {"S": 0, "H": 1, "D": 1, "C": 3}, "doubled_by": {"H": 0}},
-     {"contract": "diamonds", "counts": [3, 4, 5, 1]},
-     {"contract": "ltoosh", "tricks": [4, 3, 3, 3]},
-     {"contract": "trix", "order": [2, 0, 3, 1]}],
-    [{"contract": "trix", "order": [0, 1, 2, 3]},
-     {"contract": "ltoosh", "tricks": [2, 1, 8, 2]},
-     {"contract": "diamonds", "counts": [1, 7, 0, 5]},
-     {"contract": "queens", "takers": {"S": 1, "H": 1, "D": 0, "C": 2}},
-     {"contract": "king-of-hearts", "taker": 3}],
-    [{"contract": "diamonds", "counts": [10, 1, 1, 1]},
-     {"contract": "king-of-hearts", "taker": 1, "doubled_by": 1},
-     {"contract": "queens", "takers": {"S": 2, "H": 3, "D": 1, "C": 3},
-      "doubled_by": {"S": 0, "C": 3}},
-     {"contract": "trix", "order": [1, 3, 0, 2]},
-     {"contract": "ltoosh", "tricks": [8, 3, 1, 1]}],
-    [{"contract": "queens", "takers": {"S": 3, "H": 1, "D": 1, "C": 2}},
-     {"contract": "ltoosh", "tricks": [3, 4, 5, 1]},
-     {"contract": "king-of-hearts", "taker": 0},
-     {"contract": "diamonds", "counts": [2, 5, 3, 3]},
-     {"contract": "trix", "order": [3, 2, 1, 0]}],
+    [
+        {"contract": "king-of-hearts", "taker": 1, "doubled_by": 2},
+        {"contract": "queens", "takers": {"S": 0, "H": 1, "D": 1, "C": 3}, "doubled_by": {"H": 0}},
+        {"contract": "diamonds", "counts": [3, 4, 5, 1]},
+        {"contract": "ltoosh", "tricks": [4, 3, 3, 3]},
+        {"contract": "trix", "order": [2, 0, 3, 1]},
+    ],
+    [
+        {"contract": "trix", "order": [0, 1, 2, 3]},
+        {"contract": "ltoosh", "tricks": [2, 1, 8, 2]},
+        {"contract": "diamonds", "counts": [1, 7, 0, 5]},
+        {"contract": "queens", "takers": {"S": 1, "H": 1, "D": 0, "C": 2}},
+        {"contract": "king-of-hearts", "taker": 3},
+    ],
+    [
+        {"contract": "diamonds", "counts": [10, 1, 1, 1]},
+        {"contract": "king-of-hearts", "taker": 1, "doubled_by": 1},
+        {
+            "contract": "queens",
+            "takers": {"S": 2, "H": 3, "D": 1, "C": 3},
+            "doubled_by": {"S": 0, "C": 3},
+        },
+        {"contract": "trix", "order": [1, 3, 0, 2]},
+        {"contract": "ltoosh", "tricks": [8, 3, 1, 1]},
+    ],
+    [
+        {"contract": "queens", "takers": {"S": 3, "H": 1, "D": 1, "C": 2}},
+        {"contract": "ltoosh", "tricks": [3, 4, 5, 1]},
+        {"contract": "king-of-hearts", "taker": 0},
+        {"contract": "diamonds", "counts": [2, 5, 3, 3]},
+        {"contract": "trix", "order": [3, 2, 1, 0]},
+    ],
 ]
 TRIX_RECORD: dict[str, Any] = {
-    "format": "scorekeeper-game/1", "game": "trix", "mode": "partnership",
-    "players": ["Rami", "Lina", "Omar", "Dana"], "first": 2,
+    "format": "scorekeeper-game/1",
+    "game": "trix",
+    "mode": "partnership",
+    "players": ["Rami", "Lina", "Omar", "Dana"],
+    "first": 2,
     "house_rules": {"doubling": True, "doubled_self_take": "full", "swap_diamonds_ltoosh": False},
     "deals": [deal for kingdom in TRIX_KINGDOMS for deal in kingdom],
 }
@@ -80,13 +94,29 @@ TURKISH_NEGATIVES = [
     {"contract": "no-tricks", "tricks": [6, 0, 2, 5]},
 ]
 TURKISH_RECORD: dict[str, Any] = {
-    "format": "scorekeeper-game/1", "game": "turkish-king", "mode": "solo",
-    "players": ["Ayşe", "Mehmet", "Zeynep", "Can"], "first": 1,
+    "format": "scorekeeper-game/1",
+    "game": "turkish-king",
+    "mode": "solo",
+    "players": ["Ayşe", "Mehmet", "Zeynep", "Can"],
+    "first": 1,
     # declarers rotate, so this gives every player two trumps and three negatives
-    "deals": [*({"contract": "trump", "suit": suit, "tricks": tricks} for suit, tricks in [
-        ("S", [0, 4, 9, 0]), ("D", [2, 8, 1, 2]), ("C", [1, 1, 5, 6]), ("D", [0, 5, 8, 0]),
-        ("H", [2, 3, 2, 6]), ("C", [11, 0, 1, 1]), ("D", [9, 2, 1, 1]), ("H", [7, 0, 6, 0])]),
-        *TURKISH_NEGATIVES, *reversed(TURKISH_NEGATIVES)],
+    "deals": [
+        *(
+            {"contract": "trump", "suit": suit, "tricks": tricks}
+            for suit, tricks in [
+                ("S", [0, 4, 9, 0]),
+                ("D", [2, 8, 1, 2]),
+                ("C", [1, 1, 5, 6]),
+                ("D", [0, 5, 8, 0]),
+                ("H", [2, 3, 2, 6]),
+                ("C", [11, 0, 1, 1]),
+                ("D", [9, 2, 1, 1]),
+                ("H", [7, 0, 6, 0]),
+            ]
+        ),
+        *TURKISH_NEGATIVES,
+        *reversed(TURKISH_NEGATIVES),
+    ],
 }
 
 
@@ -100,8 +130,9 @@ class Figure:
     ok: bool | None  # None: for information only
 
 
-def per_call_ms(function: Callable[[], object], *, samples: int,
-                min_sample_s: float = 0.01) -> tuple[float, float]:
+def per_call_ms(
+    function: Callable[[], object], *, samples: int, min_sample_s: float = 0.01
+) -> tuple[float, float]:
     """Best and median time of one call, in ms, over `samples` timed loops."""
     loops = 1
     while True:  # enough calls per sample that the timer's resolution does not matter
@@ -135,8 +166,9 @@ def process_ms(argv: list[str], runs: int, stdin: bytes | None = None) -> list[f
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run(argv, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       check=True)
+        subprocess.run(
+            argv, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True
+        )
         times.append((time.perf_counter() - start) * 1000)
     return times
 
@@ -151,25 +183,48 @@ def check_command() -> list[str]:
 
 def replay_figures(samples: int) -> list[Figure]:
     figures = []
-    scores = [(0, -150, 75, 0), (-25, -50, 0, -25), (-30, -40, -50, -10), (-60, -45, -45, -45),
-              (150, 50, 200, 100)] * 4
+    scores = [
+        (0, -150, 75, 0),
+        (-25, -50, 0, -25),
+        (-30, -40, -50, -10),
+        (-60, -45, -45, -45),
+        (150, 50, 200, 100),
+    ] * 4
     base_best, base_median = per_call_ms(lambda: baseline_tally(scores), samples=samples)
-    figures.append(Figure("baseline: plain-Python tally of 20 deals",
-                          f"{base_best:.4f} / {base_median:.4f} ms", "(reference)", None))
-    for label, data in (("Trix, 20 deals", TRIX_RECORD), ("Turkish King, 20 hands",
-                                                          TURKISH_RECORD)):
+    figures.append(
+        Figure(
+            "baseline: plain-Python tally of 20 deals",
+            f"{base_best:.4f} / {base_median:.4f} ms",
+            "(reference)",
+            None,
+        )
+    )
+    for label, data in (
+        ("Trix, 20 deals", TRIX_RECORD),
+        ("Turkish King, 20 hands", TURKISH_RECORD),
+    ):
         text = json.dumps(data, ensure_ascii=False)
         game: Game = load_record(text).game
         result = replay(game)
         assert result.finished and len(result.deals) == 20, label
-        best, median = per_call_ms(lambda game=game: check_output(replay(game)),
-                                   samples=samples)
-        figures.append(Figure(f"replay + score, {label} (best / median)",
-                              f"{best:.3f} / {median:.3f} ms ({median / base_median:.0f}x base)",
-                              f"< {REPLAY_TARGET_MS} ms", best < REPLAY_TARGET_MS))
+        best, median = per_call_ms(lambda game=game: check_output(replay(game)), samples=samples)
+        figures.append(
+            Figure(
+                f"replay + score, {label} (best / median)",
+                f"{best:.3f} / {median:.3f} ms ({median / base_median:.0f}x base)",
+                f"< {REPLAY_TARGET_MS} ms",
+                best < REPLAY_TARGET_MS,
+            )
+        )
         best, median = per_call_ms(lambda text=text: load_record(text), samples=samples)
-        figures.append(Figure(f"load_record from JSON text, {label}",
-                              f"{best:.3f} / {median:.3f} ms", "(information)", None))
+        figures.append(
+            Figure(
+                f"load_record from JSON text, {label}",
+                f"{best:.3f} / {median:.3f} ms",
+                "(information)",
+                None,
+            )
+        )
     return figures
 
 
@@ -192,23 +247,39 @@ def process_figures(runs: int) -> list[Figure]:
     bare_median = statistics.median(bare_times)
     difference = check_median - bare_median
     return [
-        Figure(f"python -c pass (best / median of {runs})",
-               f"{min(bare_times):.1f} / {bare_median:.1f} ms", "(reference)", None),
-        Figure(f"scorekeeper check FILE (best / median of {runs})",
-               f"{min(check_times):.1f} / {check_median:.1f} ms", "(information)", None),
-        Figure("check minus bare Python start (medians)", f"{difference:.1f} ms",
-               f"<= {CHECK_TARGET_MS:.0f} ms", difference <= CHECK_TARGET_MS),
+        Figure(
+            f"python -c pass (best / median of {runs})",
+            f"{min(bare_times):.1f} / {bare_median:.1f} ms",
+            "(reference)",
+            None,
+        ),
+        Figure(
+            f"scorekeeper check FILE (best / median of {runs})",
+            f"{min(check_times):.1f} / {check_median:.1f} ms",
+            "(information)",
+            None,
+        ),
+        Figure(
+            "check minus bare Python start (medians)",
+            f"{difference:.1f} ms",
+            f"<= {CHECK_TARGET_MS:.0f} ms",
+            difference <= CHECK_TARGET_MS,
+        ),
     ]
 
 
 def print_table(figures: list[Figure]) -> None:
     rows = [("figure", "measured", "target", "")] + [
         (f.name, f.measured, f.target, "" if f.ok is None else "ok" if f.ok else "FAIL")
-        for f in figures]
+        for f in figures
+    ]
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     for index, row in enumerate(rows):
-        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False))
-              + "  " + row[3])
+        print(
+            "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False))
+            + "  "
+            + row[3]
+        )
         if index == 0:
             print("  ".join("-" * width for width in widths) + "  ----")
 
@@ -219,10 +290,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     samples, runs = (15, 5) if args.quick else (200, 21)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"Python {sys.version.split()[0]} on {sys.platform}, {os.cpu_count()} CPUs, "
-          f"load {load:.1f}; check runs as {' '.join(check_command())}")
-    print("Replay targets are judged on the best run (the engine's own cost; medians move with "
-          "the machine's load).")
+    print(
+        f"Python {sys.version.split()[0]} on {sys.platform}, {os.cpu_count()} CPUs, "
+        f"load {load:.1f}; check runs as {' '.join(check_command())}"
+    )
+    print(
+        "Replay targets are judged on the best run (the engine's own cost; medians move with "
+        "the machine's load)."
+    )
     figures = replay_figures(samples) + process_figures(runs)
     print_table(figures)
     return 1 if any(f.ok is False for f in figures) else 0

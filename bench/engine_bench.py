@@ -21,20 +21,32 @@ def run(quick: bool = False) -> Results:
     results = Results()
     script = ROOT / "bench" / "engine.py"
     if not script.exists():
-        results.add("engine", "bench/engine.py is not there yet", "replay ≤ 0.5 ms, check ≤ 60 ms",
-                    None)
+        results.add(
+            "engine", "bench/engine.py is not there yet", "replay ≤ 0.5 ms, check ≤ 60 ms", None
+        )
         return results
-    done = subprocess.run([sys.executable, str(script), *(["--quick"] if quick else [])],
-                          capture_output=True, text=True, timeout=600, cwd=str(ROOT))
+    done = subprocess.run(
+        [sys.executable, str(script), *(["--quick"] if quick else [])],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=str(ROOT),
+    )
     lines = done.stdout.splitlines()
-    start = next((i for i, line in enumerate(lines) if re.fullmatch(r"[-\s]+", line)
-                  and "---" in line), None)
+    start = next(
+        (i for i, line in enumerate(lines) if re.fullmatch(r"[-\s]+", line) and "---" in line), None
+    )
     if start is None:
-        results.add("engine", f"no table in its output (exit {done.returncode})", "runs", False,
-                    (done.stdout + done.stderr)[-300:])
+        results.add(
+            "engine",
+            f"no table in its output (exit {done.returncode})",
+            "runs",
+            False,
+            (done.stdout + done.stderr)[-300:],
+        )
         return results
-    results.notes.extend(line for line in lines[:start - 1] if line.strip())
-    for line in lines[start + 1:]:
+    results.notes.extend(line for line in lines[: start - 1] if line.strip())
+    for line in lines[start + 1 :]:
         cells = re.split(r"\s{2,}", line.strip())
         if len(cells) < 3:
             continue

@@ -35,8 +35,9 @@ def fill(database: str, template_token: str, total: int) -> None:
 
     with sqlite3.connect(database) as connection:
         connection.row_factory = sqlite3.Row
-        row = dict(connection.execute("SELECT * FROM games WHERE token = ?",
-                                      (template_token,)).fetchone())
+        row = dict(
+            connection.execute("SELECT * FROM games WHERE token = ?", (template_token,)).fetchone()
+        )
         have = connection.execute("SELECT COUNT(*) FROM games").fetchone()[0]
         columns = [c for c in row if c != "id"]
         marks = ",".join("?" * len(columns))
@@ -47,11 +48,13 @@ def fill(database: str, template_token: str, total: int) -> None:
             batch.append(tuple(row[c] for c in columns))
             if len(batch) == 5000:
                 connection.executemany(
-                    f"INSERT INTO games ({','.join(columns)}) VALUES ({marks})", batch)
+                    f"INSERT INTO games ({','.join(columns)}) VALUES ({marks})", batch
+                )
                 batch.clear()
         if batch:
-            connection.executemany(f"INSERT INTO games ({','.join(columns)}) VALUES ({marks})",
-                                   batch)
+            connection.executemany(
+                f"INSERT INTO games ({','.join(columns)}) VALUES ({marks})", batch
+            )
         connection.commit()
         connection.execute("ANALYZE")
 
@@ -71,8 +74,9 @@ def requests_for(app: Any, tokens: list[tuple[str, str]]) -> tuple[Any, dict[str
     }
 
 
-def time_interleaved(small: tuple[Any, dict[str, str]], large: tuple[Any, dict[str, str]],
-                     repeats: int) -> dict[str, tuple[float, float]]:
+def time_interleaved(
+    small: tuple[Any, dict[str, str]], large: tuple[Any, dict[str, str]], repeats: int
+) -> dict[str, tuple[float, float]]:
     """Best ms of each request on both databases, alternating, so load hits both alike."""
     timings: dict[str, tuple[float, float]] = {}
     for name in small[1]:
@@ -138,20 +142,31 @@ def run(quick: bool = False) -> Results:
         plans = query_plans(database)
     for name, (before, after) in timings.items():
         ratio = after / before
-        results.add(f"growth: {name}, {LARGE:,} vs {SMALL} games", f"{ratio:.2f}×",
-                    f"≤ {RATIO_TARGET}× (flat)", ratio <= RATIO_TARGET,
-                    f"{before:.2f} → {after:.2f} ms (best of {repeats}, in-process)")
+        results.add(
+            f"growth: {name}, {LARGE:,} vs {SMALL} games",
+            f"{ratio:.2f}×",
+            f"≤ {RATIO_TARGET}× (flat)",
+            ratio <= RATIO_TARGET,
+            f"{before:.2f} → {after:.2f} ms (best of {repeats}, in-process)",
+        )
     missing = [name for name in ("export JSON", "export CSV") if name not in timings]
     if missing:
         results.notes.append(f"not measured (no such route yet): {', '.join(missing)}")
     scans = [plan for plan in plans if "SCAN games" in plan or "SCAN TABLE games" in plan]
-    results.add("growth: lookups use an index (no full scan)",
-                "yes" if not scans else f"{len(scans)} scan(s)", "yes", not scans,
-                "; ".join(plans))
-    results.add("growth: bytes stored per game (finished Trix game, 20 deals)",
-                f"{per_game:,.0f} B", "–", None,
-                f"deals JSON {deals_json:,.0f} B of it; {LARGE:,} games inserted in "
-                f"{filled_in:.0f} s")
+    results.add(
+        "growth: lookups use an index (no full scan)",
+        "yes" if not scans else f"{len(scans)} scan(s)",
+        "yes",
+        not scans,
+        "; ".join(plans),
+    )
+    results.add(
+        "growth: bytes stored per game (finished Trix game, 20 deals)",
+        f"{per_game:,.0f} B",
+        "–",
+        None,
+        f"deals JSON {deals_json:,.0f} B of it; {LARGE:,} games inserted in {filled_in:.0f} s",
+    )
     return results
 
 

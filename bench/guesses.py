@@ -44,8 +44,9 @@ TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 def _guess(port: int, source: str, number: int, code: str | None = None) -> int:
     """One guess from `source` (wrong, unless `code` is given): the code page, then the post;
     the post's status."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10,
-                                            source_address=(source, 0))
+    connection = http.client.HTTPConnection(
+        "127.0.0.1", port, timeout=10, source_address=(source, 0)
+    )
     try:
         connection.request("GET", "/access")
         page = connection.getresponse()
@@ -54,10 +55,15 @@ def _guess(port: int, source: str, number: int, code: str | None = None) -> int:
         found = TOKEN.search(body)
         if found is None:
             return page.status
-        form = urlencode({"csrf_token": found.group(1), "code": code or f"guess {number}",
-                          "next": ""})
-        connection.request("POST", "/access", body=form, headers={
-            "Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
+        form = urlencode(
+            {"csrf_token": found.group(1), "code": code or f"guess {number}", "next": ""}
+        )
+        connection.request(
+            "POST",
+            "/access",
+            body=form,
+            headers={"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie},
+        )
         answer = connection.getresponse()
         answer.read()
         return answer.status
@@ -65,14 +71,16 @@ def _guess(port: int, source: str, number: int, code: str | None = None) -> int:
         connection.close()
 
 
-def measure(base: str, seconds: float, threads: int
-            ) -> tuple[Counter[int], list[float], float, list[tuple[int, float]]]:
+def measure(
+    base: str, seconds: float, threads: int
+) -> tuple[Counter[int], list[float], float, list[tuple[int, float]]]:
     """Guess for `seconds` from `threads` threads: the statuses seen, when each checked guess
     was answered (seconds from the start), the time taken, and the honest user's tries
     (status, seconds)."""
     port = urlsplit(base).port or 80
-    addresses = (f"127.{n // 62500 % 250 + 1}.{n // 250 % 250}.{n % 250 + 1}"
-                 for n in itertools.count())
+    addresses = (
+        f"127.{n // 62500 % 250 + 1}.{n // 250 % 250}.{n % 250 + 1}" for n in itertools.count()
+    )
     numbers = itertools.count()
     lock = threading.Lock()
     statuses: Counter[int] = Counter()
@@ -116,8 +124,13 @@ def measure(base: str, seconds: float, threads: int
     return statuses, checked, time.monotonic() - started, honest
 
 
-def run(quick: bool = False, *, seconds: float | None = None, threads: int = 4,
-        checkout: Path | None = None) -> Results:
+def run(
+    quick: bool = False,
+    *,
+    seconds: float | None = None,
+    threads: int = 4,
+    checkout: Path | None = None,
+) -> Results:
     """The figure: checked guesses per second from rotating addresses."""
     results = Results()
     duration = seconds if seconds is not None else (10.0 if quick else 20.0)
@@ -133,23 +146,34 @@ def run(quick: bool = False, *, seconds: float | None = None, threads: int = 4,
         common.ROOT = saved_root
         del os.environ["SCOREKEEPER_ACCESS_CODE"]
     attempts = sum(statuses.values())
-    results.add("guesses checked per second, rotating addresses", f"{len(checked) / elapsed:.1f}",
-                "–", None,
-                f"{len(checked)} of {attempts} guesses checked in {elapsed:.1f} s, each from its "
-                f"own address; answers {dict(sorted(statuses.items()))}")
+    results.add(
+        "guesses checked per second, rotating addresses",
+        f"{len(checked) / elapsed:.1f}",
+        "–",
+        None,
+        f"{len(checked)} of {attempts} guesses checked in {elapsed:.1f} s, each from its "
+        f"own address; answers {dict(sorted(statuses.items()))}",
+    )
     first_try = [took for status, took in honest if status == 303]
     slowest = max((took for _, took in honest), default=float("nan"))
-    results.add("honest user, right code, first try, while they guess",
-                f"{len(first_try)}/{len(honest)} in, slowest {slowest:.2f} s", "all, < 1 s",
-                bool(honest) and len(first_try) == len(honest) and slowest < 1.0,
-                f"each from a new address, the code page and the code; statuses "
-                f"{sorted({status for status, _ in honest})}")
+    results.add(
+        "honest user, right code, first try, while they guess",
+        f"{len(first_try)}/{len(honest)} in, slowest {slowest:.2f} s",
+        "all, < 1 s",
+        bool(honest) and len(first_try) == len(honest) and slowest < 1.0,
+        f"each from a new address, the code page and the code; statuses "
+        f"{sorted({status for status, _ in honest})}",
+    )
     rate = max(len(checked) / elapsed, 1e-9)
     years = limits.years_to_guess(limits.STRONG_CODE_GUESSES) * limits.GUESSES_A_SECOND / rate
-    results.add("attacker's expected time, weakest code serve accepts, at this pace",
-                f"{years:,.0f} years", "> 15 years", years > 15,
-                f"half of {limits.STRONG_CODE_GUESSES:.0e} guesses (zxcvbn's estimate) at "
-                f"{rate:.0f} a second; a code from --new-access-code takes 10^14 or more")
+    results.add(
+        "attacker's expected time, weakest code serve accepts, at this pace",
+        f"{years:,.0f} years",
+        "> 15 years",
+        years > 15,
+        f"half of {limits.STRONG_CODE_GUESSES:.0e} guesses (zxcvbn's estimate) at "
+        f"{rate:.0f} a second; a code from --new-access-code takes 10^14 or more",
+    )
     return results
 
 
@@ -157,13 +181,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--threads", type=int, default=4)
-    parser.add_argument("--checkout", type=Path, default=None,
-                        help="serve another checkout of the app (a before figure)")
+    parser.add_argument(
+        "--checkout",
+        type=Path,
+        default=None,
+        help="serve another checkout of the app (a before figure)",
+    )
     args = parser.parse_args()
     from run import print_table
 
-    print_table(run(seconds=args.seconds, threads=args.threads, checkout=args.checkout),
-                "guesses")
+    print_table(run(seconds=args.seconds, threads=args.threads, checkout=args.checkout), "guesses")
     return 0
 
 

@@ -26,5 +26,11 @@ def index() -> str:
 
 if __name__ == "__main__":
     # each worker imports this file as `hello_app` from its folder
-    server.run("127.0.0.1", int(sys.argv[1]), int(sys.argv[2]), target="hello_app:hello",
-               factory=False, working_dir=Path(__file__).resolve().parent)
+    server.run(
+        "127.0.0.1",
+        int(sys.argv[1]),
+        int(sys.argv[2]),
+        target="hello_app:hello",
+        factory=False,
+        working_dir=Path(__file__).resolve().parent,
+    )

@@ -23,8 +23,11 @@ class Reply:
     @property
     def header_bytes(self) -> int:
         """Approximate size of the status line and headers on the wire."""
-        return len("HTTP/1.1 200 OK\r\n") + sum(len(f"{k}: {v}\r\n") for k, v in
-                                                  self.headers.items()) + 2
+        return (
+            len("HTTP/1.1 200 OK\r\n")
+            + sum(len(f"{k}: {v}\r\n") for k, v in self.headers.items())
+            + 2
+        )
 
     @property
     def body(self) -> bytes:
@@ -46,12 +49,19 @@ class Client:
 
     def __init__(self, base: str) -> None:
         parts = urlsplit(base)
-        self.connection = http.client.HTTPConnection(parts.hostname or "127.0.0.1",
-                                                     parts.port or 80, timeout=30)
+        self.connection = http.client.HTTPConnection(
+            parts.hostname or "127.0.0.1", parts.port or 80, timeout=30
+        )
         self.cookies: dict[str, str] = {}
 
-    def request(self, method: str, path: str, *, headers: dict[str, str] | None = None,
-                form: dict[str, str] | None = None) -> Reply:
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        headers: dict[str, str] | None = None,
+        form: dict[str, str] | None = None,
+    ) -> Reply:
         """Send one request; remember cookies the app sets."""
         sent = dict(GZIP)
         if self.cookies:

@@ -33,14 +33,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import SECRET, form_fields, game_plan, init_db, make_games, temp_instance
 
 
-def caller(app: Any, method: str, path: str, headers: dict[str, str],
-           body: str | None = None) -> Callable[[], int]:
+def caller(
+    app: Any, method: str, path: str, headers: dict[str, str], body: str | None = None
+) -> Callable[[], int]:
     """A function making one request through the app's WSGI entry; returns the body length."""
     from werkzeug.test import EnvironBuilder
 
     def call() -> int:
-        environ = EnvironBuilder(path=path, method=method, headers=headers,
-                                 data=body).get_environ()
+        environ = EnvironBuilder(path=path, method=method, headers=headers, data=body).get_environ()
         statuses: list[str] = []
         body_bytes = b"".join(app(environ, lambda status, *_: statuses.append(status)))
         assert statuses[0][0] in "23", (statuses, body_bytes[:300])
@@ -67,8 +67,14 @@ def main() -> None:
         else:
             page_token = make_games(instance, 1, "trix", deals=10)[0][0]
             preview_token = make_games(instance, 1, "trix")[0][0]
-            saves = iter([t for t, _ in make_games(instance, calls * 7 if options.what == "save"
-                                                    else 0, "turkish-king")])
+            saves = iter(
+                [
+                    t
+                    for t, _ in make_games(
+                        instance, calls * 7 if options.what == "save" else 0, "turkish-king"
+                    )
+                ]
+            )
             from scorekeeper import create_app
 
             app = create_app({"INSTANCE_PATH": instance})
@@ -79,21 +85,39 @@ def main() -> None:
             cookie = client.get_cookie("session")
             assert cookie is not None
             plain = {"Accept-Encoding": "gzip", "Cookie": f"session={cookie.value}"}
-            htmx = plain | {"HX-Request": "true", "X-CSRFToken": match.group(1),
-                            "Content-Type": "application/x-www-form-urlencoded"}
-            preview = urlencode({"contract": "diamonds", "number": "1", "version": "2",
-                                 "counts-0": "5", "counts-1": "4", "counts-2": "3"})
-            save = urlencode({"number": "1", "version": "2",
-                              **form_fields(game_plan("turkish-king")[0])})
+            htmx = plain | {
+                "HX-Request": "true",
+                "X-CSRFToken": match.group(1),
+                "Content-Type": "application/x-www-form-urlencoded",
+            }
+            preview = urlencode(
+                {
+                    "contract": "diamonds",
+                    "number": "1",
+                    "version": "2",
+                    "counts-0": "5",
+                    "counts-1": "4",
+                    "counts-2": "3",
+                }
+            )
+            save = urlencode(
+                {"number": "1", "version": "2", **form_fields(game_plan("turkish-king")[0])}
+            )
 
             def next_call() -> Callable[[], int]:
                 if options.what == "page":
                     return caller(app, "GET", f"/g/{page_token}", plain)
                 if options.what == "preview":
-                    return caller(app, "POST", f"/g/{preview_token}/deal/preview",
-                                  htmx | {"HX-Target": "deal-preview"}, preview)
-                return caller(app, "POST", f"/g/{next(saves)}/deal",
-                              htmx | {"HX-Target": "deal-form"}, save)
+                    return caller(
+                        app,
+                        "POST",
+                        f"/g/{preview_token}/deal/preview",
+                        htmx | {"HX-Target": "deal-preview"},
+                        preview,
+                    )
+                return caller(
+                    app, "POST", f"/g/{next(saves)}/deal", htmx | {"HX-Target": "deal-form"}, save
+                )
 
         next_call()()  # compile templates, fill caches
         best = float("inf")

@@ -22,13 +22,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import Results, log
 
-BENCHES = ("taps", "bytes", "throughput", "tables", "slow", "growth", "table_stats", "engine",
-           "tap_latency")
+BENCHES = (
+    "taps",
+    "bytes",
+    "throughput",
+    "tables",
+    "slow",
+    "growth",
+    "table_stats",
+    "engine",
+    "tap_latency",
+)
 
 
 def _loader(name: str) -> Callable[[bool], Results]:
-    module = __import__({"bytes": "bytes_bench", "engine": "engine_bench",
-                         "slow": "slow_clients"}.get(name, name))
+    module = __import__(
+        {"bytes": "bytes_bench", "engine": "engine_bench", "slow": "slow_clients"}.get(name, name)
+    )
     return module.run  # type: ignore[no-any-return]
 
 
@@ -43,8 +53,10 @@ def table(all_results: list[tuple[str, Results]]) -> str:
     notes: list[str] = []
     for bench, results in all_results:
         for figure in results.figures:
-            lines.append(f"| {bench} | {figure.name} | {figure.measured} | {figure.target} | "
-                         f"{mark(figure.ok)} |")
+            lines.append(
+                f"| {bench} | {figure.name} | {figure.measured} | {figure.target} | "
+                f"{mark(figure.ok)} |"
+            )
             if figure.note:
                 notes.append(f"- {bench} · {figure.name}: {figure.note}")
         notes.extend(f"- {bench}: {note}" for note in results.notes)
@@ -60,8 +72,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run the chosen benchmarks and print the table; exit 1 if a target is missed."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="shorter runs, under 4 minutes")
-    parser.add_argument("--only", default=",".join(BENCHES),
-                        help=f"comma-separated subset of {','.join(BENCHES)}")
+    parser.add_argument(
+        "--only", default=",".join(BENCHES), help=f"comma-separated subset of {','.join(BENCHES)}"
+    )
     parser.add_argument("--write", metavar="FILE", help="also write the table to FILE")
     args = parser.parse_args(argv)
     chosen = [name.strip() for name in args.only.split(",") if name.strip()]
@@ -81,8 +94,9 @@ def main(argv: list[str] | None = None) -> int:
             collected.append((name, failed))
     elapsed = time.monotonic() - started
     mode = "quick" if args.quick else "full"
-    text = (f"{table(collected)}\n\n_{mode} run, {elapsed:.0f} s, "
-            f"{time.strftime('%Y-%m-%d %H:%M')}_\n")
+    text = (
+        f"{table(collected)}\n\n_{mode} run, {elapsed:.0f} s, {time.strftime('%Y-%m-%d %H:%M')}_\n"
+    )
     print(text)
     if args.write:
         Path(args.write).write_text(text)

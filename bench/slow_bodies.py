@@ -49,23 +49,62 @@ THREADS = "2"
 APP = "scorekeeper:create_app"
 
 CANDIDATES: dict[str, tuple[str, list[str]]] = {
-    "before": ("granian WSGI, 2 × 2 threads (before)", [
-        sys.executable, "-m", "granian", "--interface", "wsgi", "--factory", "--host",
-        "127.0.0.1", "--port", "{port}", "--workers", WORKERS, "--blocking-threads", THREADS,
-        "--http", "1", "--http1-header-read-timeout", "10000", "--log-level", "warning",
-        "--no-ws", APP]),
-    "serve": ("scorekeeper serve, 2 × 2 threads", [
-        sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1", "--port",
-        "{port}", "--workers", WORKERS, "--threads", THREADS]),
+    "before": (
+        "granian WSGI, 2 × 2 threads (before)",
+        [
+            sys.executable,
+            "-m",
+            "granian",
+            "--interface",
+            "wsgi",
+            "--factory",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "{port}",
+            "--workers",
+            WORKERS,
+            "--blocking-threads",
+            THREADS,
+            "--http",
+            "1",
+            "--http1-header-read-timeout",
+            "10000",
+            "--log-level",
+            "warning",
+            "--no-ws",
+            APP,
+        ],
+    ),
+    "serve": (
+        "scorekeeper serve, 2 × 2 threads",
+        [
+            sys.executable,
+            "-m",
+            "scorekeeper.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "{port}",
+            "--workers",
+            WORKERS,
+            "--threads",
+            THREADS,
+        ],
+    ),
 }
 
-SLOW_HEAD = (b"POST /new HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-             b"Content-Type: application/x-www-form-urlencoded\r\n"
-             b"Content-Length: 100000\r\n\r\n")
+SLOW_HEAD = (
+    b"POST /new HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    b"Content-Type: application/x-www-form-urlencoded\r\n"
+    b"Content-Length: 100000\r\n\r\n"
+)
 
 
-async def cpu_per_request(port: int, base: str, path: str, headers: str = "",
-                          count: int = CPU_REQUESTS) -> float:
+async def cpu_per_request(
+    port: int, base: str, path: str, headers: str = "", count: int = CPU_REQUESTS
+) -> float:
     """Server CPU (ms) per request of `path`, asked one at a time on one kept-alive connection."""
     request = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{headers}\r\n").encode()
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -82,17 +121,21 @@ async def cpu_per_request(port: int, base: str, path: str, headers: str = "",
         writer.close()
 
 
-async def cpu_rounds(servers: dict[str, tuple[int, str]], requests: dict[str, tuple[str, str]]
-                     ) -> dict[str, dict[str, float]]:
+async def cpu_rounds(
+    servers: dict[str, tuple[int, str]], requests: dict[str, tuple[str, str]]
+) -> dict[str, dict[str, float]]:
     """Median CPU per request of each kind on each server, measured in alternating rounds."""
-    seen: dict[str, dict[str, list[float]]] = {name: {what: [] for what in requests}
-                                               for name in servers}
+    seen: dict[str, dict[str, list[float]]] = {
+        name: {what: [] for what in requests} for name in servers
+    }
     for _ in range(CPU_ROUNDS):
         for what, (path, headers) in requests.items():
             for name, (port, base) in servers.items():
                 seen[name][what].append(await cpu_per_request(port, base, path, headers))
-    return {name: {what: statistics.median(values) for what, values in kinds.items()}
-            for name, kinds in seen.items()}
+    return {
+        name: {what: statistics.median(values) for what, values in kinds.items()}
+        for name, kinds in seen.items()
+    }
 
 
 @dataclass
@@ -127,8 +170,9 @@ async def trickle(port: int, until: float) -> Trickled:
             outcome.status = answer.result()[0]
             rest = await asyncio.wait_for(reader.read(65536), max(0.1, until - time.monotonic()))
             while rest:
-                rest = await asyncio.wait_for(reader.read(65536),
-                                              max(0.1, until - time.monotonic()))
+                rest = await asyncio.wait_for(
+                    reader.read(65536), max(0.1, until - time.monotonic())
+                )
             outcome.closed = time.monotonic() - started
         elif answer.done():  # closed without an answer
             outcome.closed = time.monotonic() - started
@@ -188,26 +232,37 @@ def run(quick: bool = False, only: list[str] | None = None) -> Results:
         init_db(instance)
         [(token, view_token)] = make_games(instance, 1)
         tag = "2-en"  # a started game's version, the reader's language
-        requests = {"home page": ("/", ""),
-                    "view link's poll, unchanged (204)": (f"/v/{view_token}/live?v={tag}", ""),
-                    "game page's follow poll, unchanged (204)": (
-                        f"/g/{token}/live?v={tag}", "HX-Request: true\r\n")}
-        log(f"CPU per request: {', '.join(CANDIDATES[name][0] for name in chosen)}, "
-            f"{CPU_ROUNDS} alternating rounds")
+        requests = {
+            "home page": ("/", ""),
+            "view link's poll, unchanged (204)": (f"/v/{view_token}/live?v={tag}", ""),
+            "game page's follow poll, unchanged (204)": (
+                f"/g/{token}/live?v={tag}",
+                "HX-Request: true\r\n",
+            ),
+        }
+        log(
+            f"CPU per request: {', '.join(CANDIDATES[name][0] for name in chosen)}, "
+            f"{CPU_ROUNDS} alternating rounds"
+        )
         with contextlib.ExitStack() as stack:
-            servers = {name: stack.enter_context(running(CANDIDATES[name][1], instance))
-                       for name in chosen}
+            servers = {
+                name: stack.enter_context(running(CANDIDATES[name][1], instance)) for name in chosen
+            }
             cpu = asyncio.run(cpu_rounds(servers, requests))
         for what in requests:
             for name in chosen:
                 ratio = ""
                 if name != "before" and "before" in cpu:
                     ratio = f" ({cpu[name][what] / cpu['before'][what]:.2f}× before)"
-                results.add(f"{CANDIDATES[name][0]}: CPU per request, {what}",
-                            f"{cpu[name][what]:.2f} ms{ratio}", "–", None,
-                            f"median of {CPU_ROUNDS} alternating rounds of {CPU_REQUESTS} "
-                            f"requests, one at a time, kept alive; machine load average "
-                            f"{os.getloadavg()[0]:.1f}")
+                results.add(
+                    f"{CANDIDATES[name][0]}: CPU per request, {what}",
+                    f"{cpu[name][what]:.2f} ms{ratio}",
+                    "–",
+                    None,
+                    f"median of {CPU_ROUNDS} alternating rounds of {CPU_REQUESTS} "
+                    f"requests, one at a time, kept alive; machine load average "
+                    f"{os.getloadavg()[0]:.1f}",
+                )
         for name in chosen if TRICKLERS else ():
             label, command = CANDIDATES[name]
             log(f"slow bodies: {label}")
@@ -216,16 +271,23 @@ def run(quick: bool = False, only: list[str] | None = None) -> Results:
             target = name == "serve"
             for count in TRICKLERS:
                 share = outcome.rates[count] / max(1e-9, outcome.rate_alone)
-                results.add(f"{label}: home page beside {count} trickling bodies",
-                            f"{share:.0%} of its rate", f"≥ {SHARE_TARGET:.0%}",
-                            share >= SHARE_TARGET if target else None,
-                            f"{outcome.rate_alone:.0f} req/s alone, "
-                            f"{outcome.rates[count]:.0f} beside them; machine load average "
-                            f"{os.getloadavg()[0]:.1f}")
+                results.add(
+                    f"{label}: home page beside {count} trickling bodies",
+                    f"{share:.0%} of its rate",
+                    f"≥ {SHARE_TARGET:.0%}",
+                    share >= SHARE_TARGET if target else None,
+                    f"{outcome.rate_alone:.0f} req/s alone, "
+                    f"{outcome.rates[count]:.0f} beside them; machine load average "
+                    f"{os.getloadavg()[0]:.1f}",
+                )
                 text, ok = describe(outcome.trickled[count])
-                results.add(f"{label}: {count} trickling bodies cut off", text,
-                            f"all, within {CUT_OFF_TARGET_S:.0f} s", ok if target else None,
-                            f"watched for {OBSERVE_S:.0f} s")
+                results.add(
+                    f"{label}: {count} trickling bodies cut off",
+                    text,
+                    f"all, within {CUT_OFF_TARGET_S:.0f} s",
+                    ok if target else None,
+                    f"watched for {OBSERVE_S:.0f} s",
+                )
     return results
 
 
@@ -235,8 +297,9 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--only", help=f"comma-separated subset of {','.join(CANDIDATES)}")
-    parser.add_argument("--cpu-only", action="store_true",
-                        help="only the CPU per request (no slow bodies)")
+    parser.add_argument(
+        "--cpu-only", action="store_true", help="only the CPU per request (no slow bodies)"
+    )
     options = parser.parse_args()
     if options.cpu_only:
         TRICKLERS = ()

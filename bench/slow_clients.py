@@ -64,29 +64,87 @@ APP = "scorekeeper:create_app"
 
 
 def _gunicorn(worker: str) -> list[str]:
-    return [sys.executable, "-m", "gunicorn", "--bind", "127.0.0.1:{port}", "--workers", "4",
-            *(["--threads", "2"] if worker == "gthread" else []), "--worker-class", worker,
-            "--timeout", "30", "--keep-alive", "2", "--log-level", "warning", APP + "()"]
+    return [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--bind",
+        "127.0.0.1:{port}",
+        "--workers",
+        "4",
+        *(["--threads", "2"] if worker == "gthread" else []),
+        "--worker-class",
+        worker,
+        "--timeout",
+        "30",
+        "--keep-alive",
+        "2",
+        "--log-level",
+        "warning",
+        APP + "()",
+    ]
 
 
 def _granian(http: str) -> list[str]:
-    return [sys.executable, "-m", "granian", "--interface", "wsgi", "--factory", "--host",
-            "127.0.0.1", "--port", "{port}", "--workers", "4", "--blocking-threads", "2",
-            "--http", http, "--http1-header-read-timeout", "10000", "--log-level", "warning",
-            "--no-ws", APP]
+    return [
+        sys.executable,
+        "-m",
+        "granian",
+        "--interface",
+        "wsgi",
+        "--factory",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "{port}",
+        "--workers",
+        "4",
+        "--blocking-threads",
+        "2",
+        "--http",
+        http,
+        "--http1-header-read-timeout",
+        "10000",
+        "--log-level",
+        "warning",
+        "--no-ws",
+        APP,
+    ]
 
 
 CANDIDATES: dict[str, tuple[str, list[str]]] = {
     "gthread": ("gunicorn gthread, 4 × 2 threads (before)", _gunicorn("gthread")),
     "gevent": ("gunicorn gevent, 4 workers", _gunicorn("gevent")),
-    "waitress": ("waitress, 8 threads", [
-        sys.executable, "-m", "waitress", "--listen=127.0.0.1:{port}", "--threads=8",
-        "--channel-timeout=10", "--call", APP]),
+    "waitress": (
+        "waitress, 8 threads",
+        [
+            sys.executable,
+            "-m",
+            "waitress",
+            "--listen=127.0.0.1:{port}",
+            "--threads=8",
+            "--channel-timeout=10",
+            "--call",
+            APP,
+        ],
+    ),
     "granian": ("granian WSGI, 4 × 2 threads, HTTP/1", _granian("1")),
     "granian-auto": ("granian WSGI, 4 × 2 threads, HTTP auto", _granian("auto")),
-    "serve": ("scorekeeper serve --workers 4", [
-        sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1", "--port",
-        "{port}", "--workers", "4"]),
+    "serve": (
+        "scorekeeper serve --workers 4",
+        [
+            sys.executable,
+            "-m",
+            "scorekeeper.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "{port}",
+            "--workers",
+            "4",
+        ],
+    ),
 }
 
 
@@ -96,8 +154,14 @@ def running(command: list[str], instance: str) -> Iterator[tuple[int, str]]:
     port = free_port()
     argv = [part.replace("{port}", str(port)) for part in command]
     with open(os.path.join(instance, f"server-{port}.log"), "w") as output:
-        process = subprocess.Popen(argv, env=bench_env(instance), cwd=str(ROOT), stdout=output,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen(
+            argv,
+            env=bench_env(instance),
+            cwd=str(ROOT),
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         base = f"http://127.0.0.1:{port}"
         try:
             wait_for_port(port)
@@ -117,8 +181,10 @@ async def read_response(reader: asyncio.StreamReader) -> tuple[int, bool]:
     head = await reader.readuntil(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
     status = int(lines[0].split()[1])
-    headers = {k.strip().lower(): v.strip() for k, _, v in
-               (line.partition(":") for line in lines[1:] if line)}
+    headers = {
+        k.strip().lower(): v.strip()
+        for k, _, v in (line.partition(":") for line in lines[1:] if line)
+    }
     if "content-length" in headers:
         await reader.readexactly(int(headers["content-length"]))
     elif headers.get("transfer-encoding", "").lower() == "chunked":
@@ -148,7 +214,8 @@ async def load(port: int, seconds: float) -> Load:
             try:
                 left = max(0.05, min(REQUEST_TIMEOUT_S, deadline - time.monotonic() + 0.5))
                 reader, writer = await asyncio.wait_for(
-                    asyncio.open_connection("127.0.0.1", port), left)
+                    asyncio.open_connection("127.0.0.1", port), left
+                )
                 writer.write(FRESH)
                 status, _ = await asyncio.wait_for(read_response(reader), left)
                 if time.monotonic() > deadline + 0.5:
@@ -242,8 +309,9 @@ def describe(times: list[float | None]) -> tuple[str, bool]:
 def run(quick: bool = False, only: list[str] | None = None) -> Results:
     """Each candidate in turn (quick: only `scorekeeper serve`); targets apply to serve."""
     results = Results()
-    chosen = only or (["serve"] if quick else [name for name in CANDIDATES
-                                               if name != "granian-auto"])
+    chosen = only or (
+        ["serve"] if quick else [name for name in CANDIDATES if name != "granian-auto"]
+    )
     seconds = 3.0 if quick else 5.0
     with temp_instance() as instance:
         init_db(instance)
@@ -255,23 +323,31 @@ def run(quick: bool = False, only: list[str] | None = None) -> Results:
             target = name == "serve"
             rate = outcome.alone.served / seconds
             share = outcome.slowed.served / max(1, outcome.alone.served)
-            results.add(f"{label}: home page with {TRICKLERS} trickling connections",
-                        f"{share:.0%} of its rate", f"≥ {SHARE_TARGET:.0%}",
-                        share >= SHARE_TARGET if target else None,
-                        f"{rate:.0f} req/s alone ({outcome.alone.failed} failed), "
-                        f"{outcome.slowed.served / seconds:.0f} req/s beside them "
-                        f"({outcome.slowed.failed} failed); server CPU {outcome.cpu_ms:.2f} ms "
-                        f"a request; machine load average {os.getloadavg()[0]:.1f}")
+            results.add(
+                f"{label}: home page with {TRICKLERS} trickling connections",
+                f"{share:.0%} of its rate",
+                f"≥ {SHARE_TARGET:.0%}",
+                share >= SHARE_TARGET if target else None,
+                f"{rate:.0f} req/s alone ({outcome.alone.failed} failed), "
+                f"{outcome.slowed.served / seconds:.0f} req/s beside them "
+                f"({outcome.slowed.failed} failed); server CPU {outcome.cpu_ms:.2f} ms "
+                f"a request; machine load average {os.getloadavg()[0]:.1f}",
+            )
             texts, bounded = [], True
             for kind in ("trickle", "silent", "idle-after-one"):
                 text, ok = describe(outcome.closes[kind])
                 texts.append(f"{kind} {text}")
                 bounded = bounded and ok
-            results.add(f"{label}: slow and idle connections closed",
-                        "; ".join(texts), f"all, within {CLOSE_TARGET_S:.0f} s",
-                        bounded if target else None, f"watched for {OBSERVE_S:.0f} s")
-            results.add(f"{label}: CPU per request (home page)", f"{outcome.cpu_ms:.2f} ms",
-                        "–", None)
+            results.add(
+                f"{label}: slow and idle connections closed",
+                "; ".join(texts),
+                f"all, within {CLOSE_TARGET_S:.0f} s",
+                bounded if target else None,
+                f"watched for {OBSERVE_S:.0f} s",
+            )
+            results.add(
+                f"{label}: CPU per request (home page)", f"{outcome.cpu_ms:.2f} ms", "–", None
+            )
     return results
 
 
@@ -281,8 +357,12 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--only", help=f"comma-separated subset of {','.join(CANDIDATES)}")
-    parser.add_argument("--trickle-every", type=float, default=TRICKLE_EVERY_S,
-                        help="seconds between two bytes of a trickling connection")
+    parser.add_argument(
+        "--trickle-every",
+        type=float,
+        default=TRICKLE_EVERY_S,
+        help="seconds between two bytes of a trickling connection",
+    )
     options = parser.parse_args()
     TRICKLE_EVERY_S = options.trickle_every
     print_table(run(options.quick, options.only.split(",") if options.only else None))

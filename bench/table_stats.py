@@ -36,8 +36,12 @@ from common import Results, init_db, log, temp_instance
 
 ROOT = Path(__file__).resolve().parent.parent
 FEW, MANY = 10, 1_000
-GAMES = ("trix-solo-complete.json", "trix-partnership-complete.json",
-         "turkish-king-complete.json", "trix-complex-partnership-complete.json")
+GAMES = (
+    "trix-solo-complete.json",
+    "trix-partnership-complete.json",
+    "turkish-king-complete.json",
+    "trix-complex-partnership-complete.json",
+)
 NAMES = ("Rami", "Lina", "Omar", "Dana", "Sami", "Maya", "Karim", "Nour")
 
 
@@ -172,22 +176,35 @@ def run(quick: bool = False) -> Results:
         kept = best_times(sides, 30 if quick else 100, KEPT)
         memory = kept_memory(sides[1])
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
-    for name, (before, after) in (("nothing kept, nothing stored", nothing),
-                                  ("nothing kept by the process (a fresh worker)", fresh),
-                                  ("after a deal saved in one game", changed),
-                                  ("kept, no game changed", kept)):
-        results.add(f"table stats: page {name}, {MANY:,} vs {FEW} games",
-                    f"{after / before:.1f}×", "–", None,
-                    f"{before:.1f} → {after:.1f} ms (best, in-process); load average {load}")
-    results.add(f"table stats: first reader in a fresh worker, {MANY:,} games",
-                f"{fresh[1]:.0f} ms ({fresh[1] / kept[1]:.1f}× the kept page, "
-                f"{fresh[1] / nothing[1]:.2f}× nothing stored)",
-                f"≤ {FIRST_READER_MS:.0f} ms", fresh[1] <= FIRST_READER_MS,
-                f"best of several, in-process; nothing stored {nothing[1]:.0f} ms, kept "
-                f"{kept[1]:.0f} ms; load average {load}")
-    results.add(f"table stats: a process's memory for a table of {MANY:,} games",
-                f"{memory / 1e6:.1f} MB", "–", None,
-                "held after the first read in a process that kept nothing (tracemalloc)")
+    for name, (before, after) in (
+        ("nothing kept, nothing stored", nothing),
+        ("nothing kept by the process (a fresh worker)", fresh),
+        ("after a deal saved in one game", changed),
+        ("kept, no game changed", kept),
+    ):
+        results.add(
+            f"table stats: page {name}, {MANY:,} vs {FEW} games",
+            f"{after / before:.1f}×",
+            "–",
+            None,
+            f"{before:.1f} → {after:.1f} ms (best, in-process); load average {load}",
+        )
+    results.add(
+        f"table stats: first reader in a fresh worker, {MANY:,} games",
+        f"{fresh[1]:.0f} ms ({fresh[1] / kept[1]:.1f}× the kept page, "
+        f"{fresh[1] / nothing[1]:.2f}× nothing stored)",
+        f"≤ {FIRST_READER_MS:.0f} ms",
+        fresh[1] <= FIRST_READER_MS,
+        f"best of several, in-process; nothing stored {nothing[1]:.0f} ms, kept "
+        f"{kept[1]:.0f} ms; load average {load}",
+    )
+    results.add(
+        f"table stats: a process's memory for a table of {MANY:,} games",
+        f"{memory / 1e6:.1f} MB",
+        "–",
+        None,
+        "held after the first read in a process that kept nothing (tracemalloc)",
+    )
     return results
 
 

@@ -104,8 +104,9 @@ class Pool:
         self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter, float]] = []
         self.slots = asyncio.Semaphore(size)
 
-    async def request(self, method: str, path: str, headers: dict[str, str],
-                      body: bytes = b"") -> tuple[int, dict[str, str], bytes]:
+    async def request(
+        self, method: str, path: str, headers: dict[str, str], body: bytes = b""
+    ) -> tuple[int, dict[str, str], bytes]:
         """Send one request, return status, headers (lower-case) and the raw body."""
         async with self.slots:
             now = asyncio.get_running_loop().time()
@@ -200,8 +201,16 @@ def follow_tag(headers: dict[str, str], body: bytes) -> str | None:
 class Simulation:
     """Drive every table's pages until the deadline."""
 
-    def __init__(self, pools: list[Pool], tables: list[Table], cookie: str, csrf: str,
-                 seconds: float, deal_every: float, stats_every: float) -> None:
+    def __init__(
+        self,
+        pools: list[Pool],
+        tables: list[Table],
+        cookie: str,
+        csrf: str,
+        seconds: float,
+        deal_every: float,
+        stats_every: float,
+    ) -> None:
         self.pools, self.tables, self.seconds = pools, tables, seconds
         self.deal_every, self.stats_every = deal_every, stats_every
         self.base_headers = {"Accept-Encoding": "gzip, br", "Cookie": cookie}
@@ -209,9 +218,17 @@ class Simulation:
         self.stats = Stats()
         self.deadline = 0.0
 
-    async def call(self, table: Table, kind: str, at: float, method: str, path: str,
-                   headers: dict[str, str], body: bytes = b"",
-                   expect: tuple[int, ...] = (200,)) -> tuple[int, dict[str, str], bytes] | None:
+    async def call(
+        self,
+        table: Table,
+        kind: str,
+        at: float,
+        method: str,
+        path: str,
+        headers: dict[str, str],
+        body: bytes = b"",
+        expect: tuple[int, ...] = (200,),
+    ) -> tuple[int, dict[str, str], bytes] | None:
         """One request scheduled at `at` (loop time); latency and errors go to the stats."""
         loop = asyncio.get_running_loop()
         delay = at - loop.time()
@@ -220,8 +237,13 @@ class Simulation:
         try:
             pool = self.pools[table.server]
             reply = await asyncio.wait_for(pool.request(method, path, headers, body), TIMEOUT)
-        except (TimeoutError, OSError, ConnectionError, asyncio.IncompleteReadError,
-                ValueError) as error:
+        except (
+            TimeoutError,
+            OSError,
+            ConnectionError,
+            asyncio.IncompleteReadError,
+            ValueError,
+        ) as error:
             self.stats.errors[f"{kind}: {type(error).__name__}"] += 1
             return None
         self.stats.record(kind, (loop.time() - at) * 1000)
@@ -239,30 +261,46 @@ class Simulation:
             fields = table.plan[table.dealt]
             number, version = table.dealt + 1, table.dealt + 2
             table.open_number = number
-            await self.call(table, "deal form", at, "GET",
-                            f"/g/{table.token}/deal?contract={fields['contract']}",
-                            htmx | {"HX-Target": "play"})
-            base = {"contract": fields["contract"], "number": str(number),
-                    "version": str(version)}
+            await self.call(
+                table,
+                "deal form",
+                at,
+                "GET",
+                f"/g/{table.token}/deal?contract={fields['contract']}",
+                htmx | {"HX-Target": "play"},
+            )
+            base = {"contract": fields["contract"], "number": str(number), "version": str(version)}
             chips = [(k, v) for k, v in fields.items() if k != "contract"]
             entered: dict[str, str] = {}
             for name, value in chips:
                 at += 1.0
                 entered[name] = value
-                await self.call(table, "preview", at, "POST", f"/g/{table.token}/deal/preview",
-                                htmx | form_type | {"HX-Target": "deal-preview"},
-                                urlencode(base | entered).encode())
+                await self.call(
+                    table,
+                    "preview",
+                    at,
+                    "POST",
+                    f"/g/{table.token}/deal/preview",
+                    htmx | form_type | {"HX-Target": "deal-preview"},
+                    urlencode(base | entered).encode(),
+                )
             at += 1.0
-            saved = await self.call(table, "save", at, "POST", f"/g/{table.token}/deal",
-                                    htmx | form_type | {"HX-Target": "deal-form"},
-                                    urlencode(base | entered).encode(), expect=(200,))
+            saved = await self.call(
+                table,
+                "save",
+                at,
+                "POST",
+                f"/g/{table.token}/deal",
+                htmx | form_type | {"HX-Target": "deal-form"},
+                urlencode(base | entered).encode(),
+                expect=(200,),
+            )
             table.open_number = None
             if saved and saved[0] == 200:
                 tag = follow_tag(saved[1], saved[2])  # the save's answer carries the poller
                 if tag and table.follows:
                     table.follows[0] = tag
-                await self.call(table, "chart", loop.time(), "GET", f"/g/{table.token}/chart",
-                                htmx)
+                await self.call(table, "chart", loop.time(), "GET", f"/g/{table.token}/chart", htmx)
             table.dealt += 1
             at += self.deal_every - (len(chips) + 1)
 
@@ -271,8 +309,9 @@ class Simulation:
         loop = asyncio.get_running_loop()
         at = loop.time() + random.expovariate(1 / self.stats_every)
         while at < self.deadline:
-            await self.call(table, "statistics", at, "GET", f"/t/{table.table_token}/stats",
-                            self.base_headers)
+            await self.call(
+                table, "statistics", at, "GET", f"/t/{table.table_token}/stats", self.base_headers
+            )
             at += random.expovariate(1 / self.stats_every)
 
     async def follower(self, table: Table, page: int) -> None:
@@ -284,9 +323,15 @@ class Simulation:
             query = {"v": table.follows[page]}
             if page == 0 and table.open_number is not None:
                 query["number"] = str(table.open_number)
-            reply = await self.call(table, "follow poll", at, "GET",
-                                    f"/g/{table.token}/live?{urlencode(query)}", headers,
-                                    expect=(200, 204))
+            reply = await self.call(
+                table,
+                "follow poll",
+                at,
+                "GET",
+                f"/g/{table.token}/live?{urlencode(query)}",
+                headers,
+                expect=(200, 204),
+            )
             if reply and reply[0] == 200:
                 tag = follow_tag(reply[1], reply[2])
                 if tag:
@@ -305,8 +350,9 @@ class Simulation:
                 # as htmx sends it: the bare tag, URL-encoded (a raw quote is no valid URL)
                 path += "?" + urlencode({"v": tag.removeprefix("W/").strip(chr(34))})
                 sent = headers | {"If-None-Match": tag}
-            reply = await self.call(table, "view poll", at, "GET", path, sent,
-                                    expect=(200, 204, 304))
+            reply = await self.call(
+                table, "view poll", at, "GET", path, sent, expect=(200, 204, 304)
+            )
             if reply and reply[0] == 200:
                 table.views[seat] = reply[1].get("etag", "")
             at += POLL_SECONDS
@@ -350,8 +396,7 @@ def open_session(base: str, first: Table) -> Session:
     # fresh, at the same version)
     live = client.request("GET", f"/v/{first.view_token}/live")
     client.close()
-    return Session(cookie, match.group(1), live.headers.get("ETag", ""),
-                   unquote(follow.group(1)))
+    return Session(cookie, match.group(1), live.headers.get("ETag", ""), unquote(follow.group(1)))
 
 
 def warm_up(bases: list[str], tables: list[Table], session: Session) -> None:
@@ -365,25 +410,45 @@ def warm_up(bases: list[str], tables: list[Table], session: Session) -> None:
                 contract = table.plan[0]["contract"]
                 htmx = {"HX-Request": "true"}
                 client.request("GET", f"/g/{table.token}/deal?contract={contract}")
-                fields = {"csrf_token": session.csrf, "number": "1", "version": "2",
-                          **table.plan[0]}
-                client.request("POST", f"/g/{table.token}/deal/preview", form=fields,
-                               headers=htmx)
+                fields = {
+                    "csrf_token": session.csrf,
+                    "number": "1",
+                    "version": "2",
+                    **table.plan[0],
+                }
+                client.request("POST", f"/g/{table.token}/deal/preview", form=fields, headers=htmx)
                 client.request("GET", f"/g/{table.token}")
                 client.request("GET", f"/g/{table.token}/chart", headers=htmx)
                 client.request("GET", f"/t/{table.table_token}/stats")
                 client.request("GET", f"/v/{table.view_token}/live")
-                client.request("GET", f"/v/{table.view_token}/live",
-                               headers={"If-None-Match": session.view_tag})
-                client.request("GET", f"/v/{table.view_token}/live?"
-                               + urlencode({"v": session.view_tag[3:-1]}), headers=htmx)
-                client.request("GET", f"/g/{table.token}/live?"
-                               + urlencode({"v": session.follow_tag}), headers=htmx)
+                client.request(
+                    "GET",
+                    f"/v/{table.view_token}/live",
+                    headers={"If-None-Match": session.view_tag},
+                )
+                client.request(
+                    "GET",
+                    f"/v/{table.view_token}/live?" + urlencode({"v": session.view_tag[3:-1]}),
+                    headers=htmx,
+                )
+                client.request(
+                    "GET",
+                    f"/g/{table.token}/live?" + urlencode({"v": session.follow_tag}),
+                    headers=htmx,
+                )
                 client.close()
 
 
-def simulate(bases: list[str], tables: list[Table], session: Session, seconds: float, *,
-             pages: int, deal_every: float, stats_every: float) -> Stats:
+def simulate(
+    bases: list[str],
+    tables: list[Table],
+    session: Session,
+    seconds: float,
+    *,
+    pages: int,
+    deal_every: float,
+    stats_every: float,
+) -> Stats:
     """Run the simulation; table i talks to server i mod len(bases) (same database)."""
     for index, table in enumerate(tables):
         table.server = index % len(bases)
@@ -399,8 +464,9 @@ def simulate(bases: list[str], tables: list[Table], session: Session, seconds: f
         for base in bases:
             host, port = base.removeprefix("http://").split(":")
             pools.append(Pool(host, int(port), MAX_CONNECTIONS // len(bases)))
-        stats = await Simulation(pools, tables, session.cookie, session.csrf, seconds,
-                                 deal_every, stats_every).run()
+        stats = await Simulation(
+            pools, tables, session.cookie, session.csrf, seconds, deal_every, stats_every
+        ).run()
         stats.server_cpu = sum(server_cpu_seconds(base) for base in bases) - server_before
         stats.client_cpu = time.process_time() - client_before
         return stats
@@ -417,8 +483,11 @@ def settle(bases: list[str], table: Table, session: Session, within: float = 60.
         while quick < 5 and time.monotonic() < deadline:
             started = time.monotonic()
             try:
-                client.request("GET", f"/v/{table.view_token}/live",
-                               headers={"If-None-Match": session.view_tag})
+                client.request(
+                    "GET",
+                    f"/v/{table.view_token}/live",
+                    headers={"If-None-Match": session.view_tag},
+                )
             except OSError:
                 client.close()
                 client = Client(base)
@@ -436,8 +505,14 @@ def load_average() -> str:
 POLL_COST_REQUESTS = 1500
 
 
-def poll_costs(results: Results, label: str, base: str, table: Table, session: Session,
-               requests: int = POLL_COST_REQUESTS) -> None:
+def poll_costs(
+    results: Results,
+    label: str,
+    base: str,
+    table: Table,
+    session: Session,
+    requests: int = POLL_COST_REQUESTS,
+) -> None:
     """Server CPU of one request of each kind, one at a time on one kept-alive connection;
     the follow poll as a ratio of the view poll, measured right after it."""
     client = Client(base)
@@ -445,10 +520,18 @@ def poll_costs(results: Results, label: str, base: str, table: Table, session: S
     htmx = {"HX-Request": "true"}
     bare_view = session.view_tag.removeprefix("W/").strip(chr(34))
     kinds: list[tuple[str, str, dict[str, str], int]] = [
-        ("view poll, unchanged", f"/v/{table.view_token}/live?" + urlencode({"v": bare_view}),
-         htmx | {"If-None-Match": session.view_tag}, requests),
-        ("follow poll, unchanged", f"/g/{table.token}/live?"
-         + urlencode({"v": session.follow_tag}), htmx, requests),
+        (
+            "view poll, unchanged",
+            f"/v/{table.view_token}/live?" + urlencode({"v": bare_view}),
+            htmx | {"If-None-Match": session.view_tag},
+            requests,
+        ),
+        (
+            "follow poll, unchanged",
+            f"/g/{table.token}/live?" + urlencode({"v": session.follow_tag}),
+            htmx,
+            requests,
+        ),
         ("404 page", "/g/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", {}, requests // 5),
         ("game page", f"/g/{table.token}", {}, requests // 10),
         ("statistics page", f"/t/{table.table_token}/stats", {}, requests // 10),
@@ -462,15 +545,21 @@ def poll_costs(results: Results, label: str, base: str, table: Table, session: S
         for _ in range(count):
             statuses[client.request("GET", path, headers=headers).status] += 1
         costs[kind] = (server_cpu_seconds(base) - before) * 1000 / count
-        results.notes.append(f"{label}: {kind}: {costs[kind]:.2f} ms of server CPU a request "
-                             f"({count} requests, answers {dict(statuses)}); "
-                             f"load average {load_average()}")
+        results.notes.append(
+            f"{label}: {kind}: {costs[kind]:.2f} ms of server CPU a request "
+            f"({count} requests, answers {dict(statuses)}); "
+            f"load average {load_average()}"
+        )
     client.close()
     view, follow = costs["view poll, unchanged"], costs["follow poll, unchanged"]
-    results.add(f"{label}: follow poll CPU, unchanged (vs the view poll, same run)",
-                f"{follow / view:.2f}× ({follow:.2f} / {view:.2f} ms)", "≤ 1.5×",
-                follow / view <= 1.5, f"load average {load_average()}; "
-                + ", ".join(f"{kind} {cost:.2f} ms" for kind, cost in costs.items()))
+    results.add(
+        f"{label}: follow poll CPU, unchanged (vs the view poll, same run)",
+        f"{follow / view:.2f}× ({follow:.2f} / {view:.2f} ms)",
+        "≤ 1.5×",
+        follow / view <= 1.5,
+        f"load average {load_average()}; "
+        + ", ".join(f"{kind} {cost:.2f} ms" for kind, cost in costs.items()),
+    )
 
 
 def summarise(results: Results, label: str, stats: Stats, tables: int) -> float:
@@ -480,20 +569,38 @@ def summarise(results: Results, label: str, stats: Stats, tables: int) -> float:
     errors = sum(stats.errors.values())
     p50, p99 = percentile(latencies, 0.50), percentile(latencies, 0.99)
     per_request = stats.server_cpu * 1000 / max(1, len(latencies))
-    results.add(f"{label}: requests per second", f"{len(latencies) / elapsed:.0f} req/s",
-                "–", None, f"{len(latencies)} requests in {elapsed:.0f} s, {tables} tables; "
-                f"app CPU {per_request:.2f} ms a request (so 2 free cores carry about "
-                f"{2000 / per_request:.0f} req/s of this mix); load generator CPU "
-                f"{stats.client_cpu:.0f} s; load average {load_average()}")
-    results.add(f"{label}: latency p50 / p99", f"{p50:.1f} / {p99:.1f} ms",
-                f"p99 < {P99_TARGET_MS:.0f} ms", p99 < P99_TARGET_MS,
-                "; ".join(f"{kind} p50 {percentile(v, .5):.1f} p99 {percentile(v, .99):.1f} ms "
-                          f"({len(v)})" for kind, v in sorted(stats.latencies.items())))
-    results.add(f"{label}: errors", str(errors), "0", errors == 0,
-                ", ".join(f"{k} ×{n}" for k, n in stats.errors.most_common(6)))
-    log(f"tables: {label}: {len(latencies) / elapsed:.0f} req/s, p50 {p50:.1f} ms, "
+    results.add(
+        f"{label}: requests per second",
+        f"{len(latencies) / elapsed:.0f} req/s",
+        "–",
+        None,
+        f"{len(latencies)} requests in {elapsed:.0f} s, {tables} tables; "
+        f"app CPU {per_request:.2f} ms a request (so 2 free cores carry about "
+        f"{2000 / per_request:.0f} req/s of this mix); load generator CPU "
+        f"{stats.client_cpu:.0f} s; load average {load_average()}",
+    )
+    results.add(
+        f"{label}: latency p50 / p99",
+        f"{p50:.1f} / {p99:.1f} ms",
+        f"p99 < {P99_TARGET_MS:.0f} ms",
+        p99 < P99_TARGET_MS,
+        "; ".join(
+            f"{kind} p50 {percentile(v, 0.5):.1f} p99 {percentile(v, 0.99):.1f} ms ({len(v)})"
+            for kind, v in sorted(stats.latencies.items())
+        ),
+    )
+    results.add(
+        f"{label}: errors",
+        str(errors),
+        "0",
+        errors == 0,
+        ", ".join(f"{k} ×{n}" for k, n in stats.errors.most_common(6)),
+    )
+    log(
+        f"tables: {label}: {len(latencies) / elapsed:.0f} req/s, p50 {p50:.1f} ms, "
         f"p99 {p99:.1f} ms, {errors} errors, {per_request:.2f} ms CPU a request; "
-        f"load {load_average()}")
+        f"load {load_average()}"
+    )
     return p99
 
 
@@ -520,15 +627,22 @@ def postgres(existing: str | None = None) -> Iterator[str | None]:
     shutil.chown(data, "postgres")
 
     def as_postgres(command: str) -> None:
-        subprocess.run(["su", "postgres", "-s", "/bin/sh", "-c", command], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+        subprocess.run(
+            ["su", "postgres", "-s", "/bin/sh", "-c", command],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=120,
+        )
 
     started = False
     try:
         as_postgres(f"{pg_bin}/initdb -D {data} -A trust -U postgres")
-        as_postgres(f"{pg_bin}/pg_ctl -D {data} -o '-p {PG_PORT} -k /tmp "
-                    f"-c listen_addresses=127.0.0.1 -c max_connections=300 "
-                    f"-c synchronous_commit=on' -l {data}/log -w start")
+        as_postgres(
+            f"{pg_bin}/pg_ctl -D {data} -o '-p {PG_PORT} -k /tmp "
+            f"-c listen_addresses=127.0.0.1 -c max_connections=300 "
+            f"-c synchronous_commit=on' -l {data}/log -w start"
+        )
         started = True
         yield f"postgresql://postgres@127.0.0.1:{PG_PORT}/postgres"
     finally:
@@ -560,8 +674,14 @@ class Options:
     postgres_url: str | None = None
 
 
-def _measure(results: Results, label: str, bases: list[str], made: list[tuple[str, str, str]],
-             options: Options, seconds: float) -> None:
+def _measure(
+    results: Results,
+    label: str,
+    bases: list[str],
+    made: list[tuple[str, str, str]],
+    options: Options,
+    seconds: float,
+) -> None:
     """The poll costs, the two mixes at `count` tables, then the capacity curve."""
     tables = tables_for(made)
     random.seed(7)
@@ -570,36 +690,68 @@ def _measure(results: Results, label: str, bases: list[str], made: list[tuple[st
     poll_costs(results, label, bases[0], tables[-1], session)
     count = options.count
     for pages in dict.fromkeys((1, options.pages)):
-        name = f"{label}, {count} tables × {pages} game page{'s' if pages > 1 else ''} + " \
-               f"{VIEW_LINKS} view links"
+        name = (
+            f"{label}, {count} tables × {pages} game page{'s' if pages > 1 else ''} + "
+            f"{VIEW_LINKS} view links"
+        )
         log(f"tables: {name}, {seconds:.0f} s")
-        summarise(results, name, simulate(bases, tables[:count], session, seconds,
-                                          pages=pages, deal_every=options.deal_every,
-                                          stats_every=options.stats_every), count)
+        summarise(
+            results,
+            name,
+            simulate(
+                bases,
+                tables[:count],
+                session,
+                seconds,
+                pages=pages,
+                deal_every=options.deal_every,
+                stats_every=options.stats_every,
+            ),
+            count,
+        )
         settle(bases, tables[0], session)
     crossed: int | None = None
     held: int | None = None
     settle(bases, tables[0], session)
     for step in options.curve:
-        name = f"{label}, curve: {step} tables × {options.pages} game pages + {VIEW_LINKS} " \
-               "view links"
+        name = (
+            f"{label}, curve: {step} tables × {options.pages} game pages + {VIEW_LINKS} view links"
+        )
         log(f"tables: {name}, {options.curve_seconds:.0f} s")
-        p99 = summarise(results, name, simulate(
-            bases, tables[:step], session, options.curve_seconds, pages=options.pages,
-            deal_every=options.deal_every, stats_every=options.stats_every), step)
+        p99 = summarise(
+            results,
+            name,
+            simulate(
+                bases,
+                tables[:step],
+                session,
+                options.curve_seconds,
+                pages=options.pages,
+                deal_every=options.deal_every,
+                stats_every=options.stats_every,
+            ),
+            step,
+        )
         settle(bases, tables[0], session)
         if p99 >= P99_TARGET_MS:
             crossed = step
             break  # further steps only queue more
         held = step
     if options.curve:
-        measured = (f"between {held or 0} and {crossed} tables" if crossed
-                    else f"not up to {options.curve[-1]} tables")
-        results.add(f"{label}: capacity, p99 crosses {P99_TARGET_MS:.0f} ms "
-                    f"({options.pages} game pages + {VIEW_LINKS} view links a table)",
-                    measured, "> 1000 tables", (held or 0) >= 1000,
-                    f"steps {', '.join(map(str, options.curve))} of "
-                    f"{options.curve_seconds:.0f} s; load average {load_average()}")
+        measured = (
+            f"between {held or 0} and {crossed} tables"
+            if crossed
+            else f"not up to {options.curve[-1]} tables"
+        )
+        results.add(
+            f"{label}: capacity, p99 crosses {P99_TARGET_MS:.0f} ms "
+            f"({options.pages} game pages + {VIEW_LINKS} view links a table)",
+            measured,
+            "> 1000 tables",
+            (held or 0) >= 1000,
+            f"steps {', '.join(map(str, options.curve))} of "
+            f"{options.curve_seconds:.0f} s; load average {load_average()}",
+        )
 
 
 @contextlib.contextmanager
@@ -640,20 +792,21 @@ def run(quick: bool = False, options: Options | None = None) -> Results:
             log(f"tables: storing {largest} tables (SQLite)")
             made = make_tables(instance, largest, history=options.history)
             with server(instance, workers=options.workers) as base:
-                _measure(results, f"SQLite, {_workers(options)}", [base], made, options,
-                         seconds)
+                _measure(results, f"SQLite, {_workers(options)}", [base], made, options, seconds)
     if options.postgres is not False:
         with postgres(options.postgres_url) as url, temp_instance() as instance:
             if url is None:
-                results.notes.append("PostgreSQL: no --postgres-url and no local server "
-                                     "could be started; skipped")
+                results.notes.append(
+                    "PostgreSQL: no --postgres-url and no local server could be started; skipped"
+                )
                 return results
             init_db(instance, url)
             log(f"tables: storing {largest} tables (PostgreSQL)")
             made = make_tables(instance, largest, history=options.history, database_url=url)
             with server(instance, database_url=url, workers=options.workers) as base:
-                _measure(results, f"PostgreSQL, {_workers(options)}", [base], made,
-                         options, seconds)
+                _measure(
+                    results, f"PostgreSQL, {_workers(options)}", [base], made, options, seconds
+                )
     return results
 
 
@@ -664,29 +817,49 @@ if __name__ == "__main__":
     parser.add_argument("--quick", action="store_true", help="SQLite, 20 s runs, no curve")
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--seconds", type=float, help="each mix's run (60 s; quick 20 s)")
-    parser.add_argument("--pages", type=int, default=4,
-                        help="scorekeeping pages a table in the variant (4)")
-    parser.add_argument("--history", type=int, default=2,
-                        help="finished games each table has played before (2)")
+    parser.add_argument(
+        "--pages", type=int, default=4, help="scorekeeping pages a table in the variant (4)"
+    )
+    parser.add_argument(
+        "--history", type=int, default=2, help="finished games each table has played before (2)"
+    )
     parser.add_argument("--deal-every", type=float, default=120.0)
     parser.add_argument("--stats-every", type=float, default=600.0)
-    parser.add_argument("--curve", default="",
-                        help="tables at each step of the capacity curve (full run: "
-                             "500,1000,1500,2000)")
+    parser.add_argument(
+        "--curve",
+        default="",
+        help="tables at each step of the capacity curve (full run: 500,1000,1500,2000)",
+    )
     parser.add_argument("--curve-seconds", type=float, default=20.0)
-    parser.add_argument("--workers", type=int, default=0,
-                        help="server processes (default: as `scorekeeper serve` chooses)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="server processes (default: as `scorekeeper serve` chooses)",
+    )
     parser.add_argument("--sqlite-only", action="store_true")
     parser.add_argument("--postgres-only", action="store_true")
-    parser.add_argument("--postgres-url", help="an existing PostgreSQL server: the bench "
-                        "creates its own database there and drops it after")
+    parser.add_argument(
+        "--postgres-url",
+        help="an existing PostgreSQL server: the bench "
+        "creates its own database there and drops it after",
+    )
     args = parser.parse_args()
     chosen = Options(
-        quick=args.quick, count=args.tables, seconds=args.seconds, deal_every=args.deal_every,
-        stats_every=args.stats_every, pages=args.pages, history=args.history,
+        quick=args.quick,
+        count=args.tables,
+        seconds=args.seconds,
+        deal_every=args.deal_every,
+        stats_every=args.stats_every,
+        pages=args.pages,
+        history=args.history,
         curve=tuple(int(n) for n in args.curve.split(",") if n.strip()),
-        curve_seconds=args.curve_seconds, workers=args.workers, sqlite=not args.postgres_only,
-        postgres=False if args.sqlite_only else (True if args.postgres_only
-                                                 or args.postgres_url else None),
-        postgres_url=args.postgres_url)
+        curve_seconds=args.curve_seconds,
+        workers=args.workers,
+        sqlite=not args.postgres_only,
+        postgres=False
+        if args.sqlite_only
+        else (True if args.postgres_only or args.postgres_url else None),
+        postgres_url=args.postgres_url,
+    )
     print_table(run(args.quick, chosen))

@@ -80,8 +80,8 @@ def timed(page: Any, action: Any, parts: dict[str, list[float]]) -> float:
     page.evaluate("() => { window.__t0 = null; }")
     action()
     page.wait_for_function(
-        "(count) => window.__taps.length > count && window.__taps[count].ms !== null",
-        arg=count)
+        "(count) => window.__taps.length > count && window.__taps[count].ms !== null", arg=count
+    )
     page.wait_for_function(IDLE)
     page.wait_for_timeout(50)  # settling's frame, if it comes
     tap = page.evaluate("(count) => window.__taps[count]", count)
@@ -91,22 +91,33 @@ def timed(page: Any, action: Any, parts: dict[str, list[float]]) -> float:
     return float(tap["ms"])
 
 
-def enter_deal(page: Any, base: str, token: str, script: TapScript,
-               times: dict[str, list[float]], parts: dict[str, dict[str, list[float]]]) -> None:
+def enter_deal(
+    page: Any,
+    base: str,
+    token: str,
+    script: TapScript,
+    times: dict[str, list[float]],
+    parts: dict[str, dict[str, list[float]]],
+) -> None:
     """One deal by taps, each timed."""
     page.goto(f"{base}/g/{token}")
     page.wait_for_load_state("networkidle")
     follow = page.locator("#follow").get_attribute("hx-get")
     times["floor"].append(float(page.evaluate(FLOOR, follow)))
-    times["contract → form"].append(timed(page, lambda: page.locator(
-        f'a.contract[href*="contract={script.contract}"]').tap(), parts["contract → form"]))
+    times["contract → form"].append(
+        timed(
+            page,
+            lambda: page.locator(f'a.contract[href*="contract={script.contract}"]').tap(),
+            parts["contract → form"],
+        )
+    )
     page.locator("form#deal-form").wait_for()
     for name, value in script.taps:
-        times["chip → preview"].append(timed(page, lambda n=name, v=value: chip(
-            page, n, v).tap(), parts["chip → preview"]))
+        times["chip → preview"].append(
+            timed(page, lambda n=name, v=value: chip(page, n, v).tap(), parts["chip → preview"])
+        )
     save = page.locator("form#deal-form button.save, form button.save").first
-    times["save → next step"].append(timed(page, lambda: save.tap(),
-                                           parts["save → next step"]))
+    times["save → next step"].append(timed(page, lambda: save.tap(), parts["save → next step"]))
     page.locator("#play").wait_for()
 
 
@@ -121,28 +132,44 @@ def run(quick: bool = False, rounds: int | None = None) -> Results:
 
     rounds = rounds or (1 if quick else 3)
     results = Results()
-    times: dict[str, list[float]] = {"floor": [], "contract → form": [], "chip → preview": [],
-                                     "save → next step": []}
+    times: dict[str, list[float]] = {
+        "floor": [],
+        "contract → form": [],
+        "chip → preview": [],
+        "save → next step": [],
+    }
     parts: dict[str, dict[str, list[float]]] = {kind: {} for kind in times}
     with temp_instance() as instance:
         init_db(instance)
         needed: dict[str, int] = {}
         for script in TAP_SCRIPTS:
             needed[script.game] = needed.get(script.game, 0) + rounds
-        fresh = {game: [t for t, _ in make_games(instance, count, game)]
-                 for game, count in needed.items()}
+        fresh = {
+            game: [t for t, _ in make_games(instance, count, game)]
+            for game, count in needed.items()
+        }
         with server(instance, workers=2) as base, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            context = browser.new_context(viewport={"width": 390, "height": 844},
-                                          device_scale_factor=2, is_mobile=True, has_touch=True,
-                                          locale="en-GB")
+            context = browser.new_context(
+                viewport={"width": 390, "height": 844},
+                device_scale_factor=2,
+                is_mobile=True,
+                has_touch=True,
+                locale="en-GB",
+            )
             context.add_init_script(TIMING)
             page = context.new_page()
             network = context.new_cdp_session(page)
             network.send("Network.enable")
-            network.send("Network.emulateNetworkConditions", {
-                "offline": False, "latency": RTT_MS, "downloadThroughput": DOWN_BPS / 8,
-                "uploadThroughput": UP_BPS / 8})
+            network.send(
+                "Network.emulateNetworkConditions",
+                {
+                    "offline": False,
+                    "latency": RTT_MS,
+                    "downloadThroughput": DOWN_BPS / 8,
+                    "uploadThroughput": UP_BPS / 8,
+                },
+            )
             for round_number in range(rounds):
                 for script in TAP_SCRIPTS:
                     log(f"tap latency: {script.label} ({round_number + 1}/{rounds})")
@@ -150,22 +177,27 @@ def run(quick: bool = False, rounds: int | None = None) -> Results:
             browser.close()
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     floor = statistics.median(times["floor"])
-    for kind, target in (("chip → preview", PREVIEW_TARGET_MS),
-                         ("save → next step", SAVE_TARGET_MS), ("contract → form", None)):
+    for kind, target in (
+        ("chip → preview", PREVIEW_TARGET_MS),
+        ("save → next step", SAVE_TARGET_MS),
+        ("contract → form", None),
+    ):
         median = statistics.median(times[kind])
-        results.add(f"tap latency: {kind}, median on 4G ({RTT_MS:.0f} ms RTT)",
-                    f"RTT + {median - RTT_MS:.0f} ms",
-                    "–" if target is None else f"≤ RTT + {target:.0f} ms",
-                    None if target is None else median - RTT_MS <= target,
-                    f"{median:.0f} ms median of {len(times[kind])} (p90 "
-                    f"{sorted(times[kind])[int(0.9 * (len(times[kind]) - 1))]:.0f} ms); "
-                    f"{median - floor:+.0f} ms over the floor (an empty answer plus a frame, "
-                    f"{floor:.0f} ms); medians from the click: request sent "
-                    f"{_median(parts[kind], 'sent')}, answer received "
-                    f"{_median(parts[kind], 'answered')}, htmx swapping "
-                    f"{_median(parts[kind], 'swapping')}, swapped "
-                    f"{_median(parts[kind], 'swapped')}, settled and painted "
-                    f"{_median(parts[kind], 'settled')} ms; load average {load}")
+        results.add(
+            f"tap latency: {kind}, median on 4G ({RTT_MS:.0f} ms RTT)",
+            f"RTT + {median - RTT_MS:.0f} ms",
+            "–" if target is None else f"≤ RTT + {target:.0f} ms",
+            None if target is None else median - RTT_MS <= target,
+            f"{median:.0f} ms median of {len(times[kind])} (p90 "
+            f"{sorted(times[kind])[int(0.9 * (len(times[kind]) - 1))]:.0f} ms); "
+            f"{median - floor:+.0f} ms over the floor (an empty answer plus a frame, "
+            f"{floor:.0f} ms); medians from the click: request sent "
+            f"{_median(parts[kind], 'sent')}, answer received "
+            f"{_median(parts[kind], 'answered')}, htmx swapping "
+            f"{_median(parts[kind], 'swapping')}, swapped "
+            f"{_median(parts[kind], 'swapped')}, settled and painted "
+            f"{_median(parts[kind], 'settled')} ms; load average {load}",
+        )
     return results
 
 

@@ -29,8 +29,14 @@ from common import (
 )
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 COUNT_TAPS = """
 addEventListener("pointerdown", (event) => {
   if (!event.isPrimary) return;
@@ -44,7 +50,8 @@ def chip(page: Any, name: str, value: str) -> Any:
     """The tap target (label.chip) of one radio chip, nested or linked by `for`."""
     radio = f'input[name="{name}"][value="{value}"]'
     return page.locator("label.chip", has=page.locator(radio)).or_(
-        page.locator(f'label.chip[for="c-{name}-{value}"]'))
+        page.locator(f'label.chip[for="c-{name}-{value}"]')
+    )
 
 
 def enter_deal(page: Any, base: str, token: str, script: TapScript) -> tuple[int, str]:
@@ -63,17 +70,18 @@ def enter_deal(page: Any, base: str, token: str, script: TapScript) -> tuple[int
     save = page.locator("form#deal-form button.save, form button.save").first
     if save.is_disabled():
         errors = " / ".join(page.locator(".error").all_inner_texts())
-        return int(page.evaluate("Number(sessionStorage.getItem('taps'))")), \
-            f"save still disabled after the taps: {errors or 'values left'}"
+        return int(
+            page.evaluate("Number(sessionStorage.getItem('taps'))")
+        ), f"save still disabled after the taps: {errors or 'values left'}"
     with page.expect_response(
-            lambda r: r.request.method == "POST" and r.url.rstrip("/").endswith("/deal")):
+        lambda r: r.request.method == "POST" and r.url.rstrip("/").endswith("/deal")
+    ):
         save.tap()
     page.wait_for_function(IDLE)
     page.locator("#play").wait_for()
     taps = int(page.evaluate("Number(sessionStorage.getItem('taps'))"))
     saved = page.locator(".flash").all_inner_texts()
-    outcome = "saved" if any("saved" in text.lower() for text in saved) else \
-        f"not saved: {saved}"
+    outcome = "saved" if any("saved" in text.lower() for text in saved) else f"not saved: {saved}"
     return taps, outcome
 
 
@@ -87,13 +95,19 @@ def run(quick: bool = False) -> Results:
         needed: dict[str, int] = {}
         for script in TAP_SCRIPTS:
             needed[script.game] = needed.get(script.game, 0) + 1
-        fresh = {game: [t for t, _ in make_games(instance, count, game)]
-                 for game, count in needed.items()}
+        fresh = {
+            game: [t for t, _ in make_games(instance, count, game)]
+            for game, count in needed.items()
+        }
         with server(instance, workers=2) as base, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            context = browser.new_context(viewport={"width": 390, "height": 844},
-                                          device_scale_factor=2, is_mobile=True, has_touch=True,
-                                          locale="en-GB")
+            context = browser.new_context(
+                viewport={"width": 390, "height": 844},
+                device_scale_factor=2,
+                is_mobile=True,
+                has_touch=True,
+                locale="en-GB",
+            )
             context.add_init_script(COUNT_TAPS)
             page = context.new_page()
             for script in TAP_SCRIPTS:
@@ -104,10 +118,16 @@ def run(quick: bool = False) -> Results:
                 except Exception as error:  # a changed page must show as a miss, not a crash
                     taps, outcome = -1, f"failed: {type(error).__name__}: {error}"[:300]
                 target = f"≤ {script.target}" if script.at_most else str(script.target)
-                ok = outcome == "saved" and (taps <= script.target if script.at_most
-                                             else taps == script.target)
-                results.add(f"taps: {script.label}", str(taps) if taps >= 0 else "–", target,
-                            ok, "" if outcome == "saved" else outcome)
+                ok = outcome == "saved" and (
+                    taps <= script.target if script.at_most else taps == script.target
+                )
+                results.add(
+                    f"taps: {script.label}",
+                    str(taps) if taps >= 0 else "–",
+                    target,
+                    ok,
+                    "" if outcome == "saved" else outcome,
+                )
             browser.close()
     return results
 

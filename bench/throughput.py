@@ -45,8 +45,12 @@ from common import (
 )
 from httpraw import Client
 
-TARGETS: dict[str, float | None] = {"game page": 0.10, "preview": None, "saving a deal": None,
-                                    "live view poll (304)": 0.60}
+TARGETS: dict[str, float | None] = {
+    "game page": 0.10,
+    "preview": None,
+    "saving a deal": None,
+    "live view poll (304)": 0.60,
+}
 """Share of hello's rate per endpoint; None: reported, not a target (the preview's and the save's
 were retired when the package was laid out anew: clarity over a figure no phone notices)."""
 THREADS = 2
@@ -113,8 +117,7 @@ end
 """
 
 
-def wrk(base: str, path: str, script: str, seconds: int, warm_up: str | None = ""
-        ) -> Run:
+def wrk(base: str, path: str, script: str, seconds: int, warm_up: str | None = "") -> Run:
     """Run wrk: requests per second, requests, failures (errors or 4xx/5xx), latency text, and
     the server's CPU milliseconds per request.
 
@@ -124,24 +127,52 @@ def wrk(base: str, path: str, script: str, seconds: int, warm_up: str | None = "
     script_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-wrk-{os.getpid()}.lua"
     if warm_up is not None:
         script_path.write_text(warm_up or script)
-        subprocess.run(["wrk", "-t", str(THREADS), "-c", str(CONNECTIONS), "-d", "1s", "-s",
-                        str(script_path), base + path], capture_output=True, timeout=60,
-                       check=True)
+        subprocess.run(
+            [
+                "wrk",
+                "-t",
+                str(THREADS),
+                "-c",
+                str(CONNECTIONS),
+                "-d",
+                "1s",
+                "-s",
+                str(script_path),
+                base + path,
+            ],
+            capture_output=True,
+            timeout=60,
+            check=True,
+        )
     script_path.write_text(script)
     cpu_before = server_cpu_seconds(base)
     try:
         out = subprocess.run(
-            ["wrk", "-t", str(THREADS), "-c", str(CONNECTIONS), "-d", f"{seconds}s",
-             "--latency", "-s", str(script_path), base + path],
-            capture_output=True, text=True, timeout=seconds + 60, check=True).stdout
+            [
+                "wrk",
+                "-t",
+                str(THREADS),
+                "-c",
+                str(CONNECTIONS),
+                "-d",
+                f"{seconds}s",
+                "--latency",
+                "-s",
+                str(script_path),
+                base + path,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=seconds + 60,
+            check=True,
+        ).stdout
     finally:
         script_path.unlink(missing_ok=True)
     cpu = server_cpu_seconds(base) - cpu_before
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
     total = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
     failed = sum(int(n) for n in re.findall(r"Non-2xx or 3xx responses: (\d+)", out))
-    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)",
-                       out)
+    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
     if errors:
         failed += sum(int(n) for n in errors.groups())
     p50 = re.search(r"^\s+50%\s+(\S+)", out, re.MULTILINE)
@@ -172,9 +203,11 @@ def stored_deals(instance: str, tokens: list[str]) -> int:
 
     with sqlite3.connect(os.path.join(instance, "scorekeeper.sqlite")) as connection:
         marks = ",".join("?" * len(tokens))
-        return int(connection.execute(
-            f"SELECT COALESCE(SUM(deal_count), 0) FROM games WHERE token IN ({marks})",
-            tokens).fetchone()[0])
+        return int(
+            connection.execute(
+                f"SELECT COALESCE(SUM(deal_count), 0) FROM games WHERE token IN ({marks})", tokens
+            ).fetchone()[0]
+        )
 
 
 def run(quick: bool = False) -> Results:
@@ -188,16 +221,22 @@ def run(quick: bool = False) -> Results:
         init_db(instance)
         page_token, view_token = make_games(instance, 1, "trix", deals=10)[0]
         preview_token = make_games(instance, 1, "trix")[0][0]
-        save_games = [[t for t, _ in make_games(instance, 1000, "turkish-king")]
-                      for _ in range(RUNS)]
-        warm_games = [[t for t, _ in make_games(instance, 300, "turkish-king")]
-                      for _ in range(RUNS)]
+        save_games = [
+            [t for t, _ in make_games(instance, 1000, "turkish-king")] for _ in range(RUNS)
+        ]
+        warm_games = [
+            [t for t, _ in make_games(instance, 300, "turkish-king")] for _ in range(RUNS)
+        ]
         plan = game_plan("turkish-king")
         rates: dict[str, Run] = {}
         with server(instance, hello=True) as base:
             log("throughput: hello")
-            rates["hello before"] = best_of([wrk(base, "/", request_script("GET", {
-                "Accept-Encoding": "gzip"}), seconds) for _ in range(RUNS)])
+            rates["hello before"] = best_of(
+                [
+                    wrk(base, "/", request_script("GET", {"Accept-Encoding": "gzip"}), seconds)
+                    for _ in range(RUNS)
+                ]
+            )
         with server(instance) as base:
             client = Client(base)
             client.request("GET", f"/g/{page_token}")
@@ -210,58 +249,112 @@ def run(quick: bool = False) -> Results:
             etag = live.headers.get("ETag", "")
             client.close()
             common = {"Accept-Encoding": "gzip", "Cookie": cookie}
-            htmx = common | {"HX-Request": "true", "X-CSRFToken": token,
-                             "Content-Type": "application/x-www-form-urlencoded"}
-            preview_body = urlencode({"contract": "diamonds", "number": "1", "version": "2",
-                                      "counts-0": "5", "counts-1": "4", "counts-2": "3"})
+            htmx = common | {
+                "HX-Request": "true",
+                "X-CSRFToken": token,
+                "Content-Type": "application/x-www-form-urlencoded",
+            }
+            preview_body = urlencode(
+                {
+                    "contract": "diamonds",
+                    "number": "1",
+                    "version": "2",
+                    "counts-0": "5",
+                    "counts-1": "4",
+                    "counts-2": "3",
+                }
+            )
             log("throughput: game page")
-            rates["game page"] = best_of([wrk(base, f"/g/{page_token}",
-                                                request_script("GET", common), seconds)
-                                            for _ in range(RUNS)])
+            rates["game page"] = best_of(
+                [
+                    wrk(base, f"/g/{page_token}", request_script("GET", common), seconds)
+                    for _ in range(RUNS)
+                ]
+            )
             log("throughput: preview")
-            rates["preview"] = best_of([wrk(
-                base, f"/g/{preview_token}/deal/preview",
-                request_script("POST", htmx | {"HX-Target": "deal-preview"}, preview_body),
-                seconds) for _ in range(RUNS)])
+            rates["preview"] = best_of(
+                [
+                    wrk(
+                        base,
+                        f"/g/{preview_token}/deal/preview",
+                        request_script("POST", htmx | {"HX-Target": "deal-preview"}, preview_body),
+                        seconds,
+                    )
+                    for _ in range(RUNS)
+                ]
+            )
             if live.status == 200 and etag:
                 log("throughput: live view poll")
-                rates["live view poll (304)"] = best_of([wrk(
-                    base, f"/v/{view_token}/live",
-                    request_script("GET", common | {"If-None-Match": etag}), seconds)
-                    for _ in range(RUNS)])
+                rates["live view poll (304)"] = best_of(
+                    [
+                        wrk(
+                            base,
+                            f"/v/{view_token}/live",
+                            request_script("GET", common | {"If-None-Match": etag}),
+                            seconds,
+                        )
+                        for _ in range(RUNS)
+                    ]
+                )
             else:
-                results.notes.append(f"live view poll: /v/<view_token>/live answered "
-                                     f"{live.status} without an ETag; not measured")
+                results.notes.append(
+                    f"live view poll: /v/<view_token>/live answered "
+                    f"{live.status} without an ETag; not measured"
+                )
             log("throughput: saving deals")
-            bodies = [urlencode({"number": str(k + 1), "version": str(k + 2),
-                                 **form_fields(raw)})
-                      for k, raw in enumerate(plan)]
+            bodies = [
+                urlencode({"number": str(k + 1), "version": str(k + 2), **form_fields(raw)})
+                for k, raw in enumerate(plan)
+            ]
             inline = htmx | {"HX-Target": "deal-form"}
-            rates["saving a deal"] = best_of([
-                wrk(base, "/", save_script(games, bodies, inline), seconds,
-                    save_script(warm, bodies, inline))
-                for games, warm in zip(save_games, warm_games, strict=True)])
+            rates["saving a deal"] = best_of(
+                [
+                    wrk(
+                        base,
+                        "/",
+                        save_script(games, bodies, inline),
+                        seconds,
+                        save_script(warm, bodies, inline),
+                    )
+                    for games, warm in zip(save_games, warm_games, strict=True)
+                ]
+            )
         saved = sum(stored_deals(instance, games) for games in save_games)
         with server(instance, hello=True) as base:
             log("throughput: hello again")
-            rates["hello after"] = best_of([wrk(base, "/", request_script("GET", {
-                "Accept-Encoding": "gzip"}), seconds) for _ in range(RUNS)])
+            rates["hello after"] = best_of(
+                [
+                    wrk(base, "/", request_script("GET", {"Accept-Encoding": "gzip"}), seconds)
+                    for _ in range(RUNS)
+                ]
+            )
     hello = (rates["hello before"][0] + rates["hello after"][0]) / 2
     hello_cpu = (rates["hello before"][4] + rates["hello after"][4]) / 2
-    results.add("hello baseline (same server settings)", f"{hello:.0f} req/s", "–", None,
-                f"before {rates['hello before'][0]:.0f}, after {rates['hello after'][0]:.0f} "
-                f"req/s; server CPU {hello_cpu:.2f} ms a request; wrk -t{THREADS} "
-                f"-c{CONNECTIONS} -d{seconds}s, best of {RUNS} runs, 4 workers × 2 threads; "
-                f"machine load average "
-                f"{os.getloadavg()[0]:.1f}")
+    results.add(
+        "hello baseline (same server settings)",
+        f"{hello:.0f} req/s",
+        "–",
+        None,
+        f"before {rates['hello before'][0]:.0f}, after {rates['hello after'][0]:.0f} "
+        f"req/s; server CPU {hello_cpu:.2f} ms a request; wrk -t{THREADS} "
+        f"-c{CONNECTIONS} -d{seconds}s, best of {RUNS} runs, 4 workers × 2 threads; "
+        f"machine load average "
+        f"{os.getloadavg()[0]:.1f}",
+    )
     for name, target in TARGETS.items():
         if name not in rates:
-            results.add(f"throughput: {name}", "not measured",
-                        "–" if target is None else f"≥ {target:.0%} of hello", None)
+            results.add(
+                f"throughput: {name}",
+                "not measured",
+                "–" if target is None else f"≥ {target:.0%} of hello",
+                None,
+            )
             continue
         rate, total, failed, latency, cpu = rates[name]
-        note = (f"{rate:.0f} req/s, {total} requests, {failed} failed, {latency}; server CPU "
-                f"{cpu:.2f} ms a request, {hello_cpu / cpu:.0%} of hello's share by CPU cost")
+        note = (
+            f"{rate:.0f} req/s, {total} requests, {failed} failed, {latency}; server CPU "
+            f"{cpu:.2f} ms a request, {hello_cpu / cpu:.0%} of hello's share by CPU cost"
+        )
         ok: bool | None = failed == 0 and (target is None or rate / hello >= target)
         if name == "saving a deal":
             made = total - failed
@@ -269,8 +362,13 @@ def run(quick: bool = False) -> Results:
             ok = ok and saved >= made - RUNS * CONNECTIONS  # wrk may count some in flight
         if target is None and ok:
             ok = None  # reported only: nothing to meet
-        results.add(f"throughput: {name}", f"{rate / hello:.0%} of hello",
-                    "–" if target is None else f"≥ {target:.0%}", ok, note)
+        results.add(
+            f"throughput: {name}",
+            f"{rate / hello:.0%} of hello",
+            "–" if target is None else f"≥ {target:.0%}",
+            ok,
+            note,
+        )
     return results
 
 

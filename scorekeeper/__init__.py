@@ -28,9 +28,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     instance_path = (config or {}).get("INSTANCE_PATH") or settings.default_instance_path()
     settings.prepare_instance(instance_path)
-    app = Flask(__name__, instance_path=instance_path, instance_relative_config=True,
-                template_folder=settings.resource_dir("templates"),
-                static_folder=settings.resource_dir("static"))
+    app = Flask(
+        __name__,
+        instance_path=instance_path,
+        instance_relative_config=True,
+        template_folder=settings.resource_dir("templates"),
+        static_folder=settings.resource_dir("static"),
+    )
     app.config.from_mapping(settings.base_config(instance_path))
     app.config.from_pyfile("config.py", silent=True)
     if config:
@@ -38,13 +42,17 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = settings.load_secret_key(instance_path)
     if not (app.config.get("TESTING") or app.debug) and settings.weak_secret_key(
-            app.config.get("SECRET_KEY")):
+        app.config.get("SECRET_KEY")
+    ):
         raise settings.SetupError(settings.WEAK_KEY_MESSAGE)
     settings.prepare_sqlite(app.config["SQLALCHEMY_DATABASE_URI"])
     store.init_app(app)
     web.init_app(app)
     code = app.config.get("ACCESS_CODE")
-    if code and not (app.config.get("TESTING") or app.debug or settings.weak_code_allowed(
-            app.config)) and store.limits.code_guesses(code) < store.limits.STRONG_CODE_GUESSES:
+    if (
+        code
+        and not (app.config.get("TESTING") or app.debug or settings.weak_code_allowed(app.config))
+        and store.limits.code_guesses(code) < store.limits.STRONG_CODE_GUESSES
+    ):
         raise settings.SetupError(settings.weak_code_message(store.limits.new_code()))
     return app

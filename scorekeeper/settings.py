@@ -20,12 +20,33 @@ TRANSLATIONS_DIR = PACKAGE_DIR / "translations"
 MIGRATIONS_DIR = PACKAGE_DIR / "store" / "migrations"
 
 # Keys copied from tutorials and templates: a server using one has sessions anybody can forge.
-KNOWN_DEFAULT_KEYS = frozenset({
-    "dev", "development", "changeme", "change-me", "change_me", "changethis", "secret",
-    "secret-key", "secret_key", "secretkey", "default", "test", "testing", "password", "flask",
-    "scorekeeper", "your-secret-key", "your_secret_key", "your-secret-key-here",
-    "super-secret-key", "supersecretkey", "please-change-me", "change-this-secret-key",
-})
+KNOWN_DEFAULT_KEYS = frozenset(
+    {
+        "dev",
+        "development",
+        "changeme",
+        "change-me",
+        "change_me",
+        "changethis",
+        "secret",
+        "secret-key",
+        "secret_key",
+        "secretkey",
+        "default",
+        "test",
+        "testing",
+        "password",
+        "flask",
+        "scorekeeper",
+        "your-secret-key",
+        "your_secret_key",
+        "your-secret-key-here",
+        "super-secret-key",
+        "supersecretkey",
+        "please-change-me",
+        "change-this-secret-key",
+    }
+)
 MIN_SECRET_KEY_LENGTH = 16
 ONE_YEAR = 60 * 60 * 24 * 365
 
@@ -48,7 +69,7 @@ def database_url(instance_path: str) -> str:
         return "sqlite:///" + os.path.join(instance_path, "scorekeeper.sqlite")
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     return url
 
 
@@ -63,7 +84,8 @@ def _cannot_write(folder: Path | str, error: OSError) -> SetupError:
     return SetupError(
         f"Cannot write to the instance folder {folder}: {error.strerror or error}. Make it "
         "writable by this user and free some space, or set SCOREKEEPER_INSTANCE to another "
-        "folder.")
+        "folder."
+    )
 
 
 def prepare_instance(instance_path: str) -> None:
@@ -80,14 +102,16 @@ def _read_key(path: Path) -> str:
     except UnicodeDecodeError:
         key = ""
     except OSError as error:
-        raise SetupError(f"Cannot read the session key {path}: {error.strerror or error}.") \
-            from error
+        raise SetupError(
+            f"Cannot read the session key {path}: {error.strerror or error}."
+        ) from error
     # a crash can also leave the file's length with zeros in it
     if len(key) < MIN_SECRET_KEY_LENGTH or any(ord(char) < 32 or ord(char) == 127 for char in key):
         raise SetupError(
             f"The session key file {path} is empty or damaged (a disk that filled up while it "
             "was written leaves it so). Delete it to have a new key generated (browsers then "
-            "forget their remembered games and access), or set SECRET_KEY.")
+            "forget their remembered games and access), or set SECRET_KEY."
+        )
     return key
 
 
@@ -141,8 +165,11 @@ def load_secret_key(instance_path: str) -> str:
 def sqlite_files(url: str) -> list[Path]:
     """The database file of a SQLite URL (in-memory: none), and its WAL and shared memory."""
     parsed = make_url(url)
-    if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:") \
-            or parsed.database.startswith("file:"):
+    if (
+        not parsed.drivername.startswith("sqlite")
+        or parsed.database in (None, "", ":memory:")
+        or parsed.database.startswith("file:")
+    ):
         return []
     main = Path(parsed.database)
     return [main, main.with_name(main.name + "-wal"), main.with_name(main.name + "-shm")]
@@ -175,7 +202,8 @@ WEAK_KEY_MESSAGE = (
     "Refusing to start: SECRET_KEY is a known default or shorter than "
     f"{MIN_SECRET_KEY_LENGTH} characters, so anyone could forge sessions. Unset "
     "SECRET_KEY to have one generated into the instance folder, or set a long random "
-    "one (python -c 'import secrets; print(secrets.token_hex(32))').")
+    "one (python -c 'import secrets; print(secrets.token_hex(32))')."
+)
 
 
 WEAK_CODE_VARIABLE = "SCOREKEEPER_WEAK_ACCESS_CODE"
@@ -189,10 +217,12 @@ def weak_code_allowed(config: Any) -> bool:
 
 def weak_code_message(suggestion: str) -> str:
     """Why the server refuses to start with a guessable access code, and what to do."""
-    return ("Refusing to start: the access code is too easy to guess (a few thousand addresses "
-            "trying it could find it). Use a strong one such as "
-            f"SCOREKEEPER_ACCESS_CODE='{suggestion}' (or start with --new-access-code for a "
-            "new one), or keep yours with --weak-access-code.")
+    return (
+        "Refusing to start: the access code is too easy to guess (a few thousand addresses "
+        "trying it could find it). Use a strong one such as "
+        f"SCOREKEEPER_ACCESS_CODE='{suggestion}' (or start with --new-access-code for a "
+        "new one), or keep yours with --weak-access-code."
+    )
 
 
 def base_config(instance_path: str) -> dict[str, Any]:

@@ -35,8 +35,14 @@ from scorekeeper import create_app
 from scorekeeper.settings import database_url
 
 settings.register_profile("explore", deadline=None, derandomize=False)
-settings.register_profile("ci", deadline=None, derandomize=True, database=None,
-                          print_blob=True, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "ci",
+    deadline=None,
+    derandomize=True,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "explore"))
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "").strip()
@@ -129,8 +135,12 @@ def database_uri(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
     engine = create_engine(uri)
     with engine.begin() as connection:
-        connection.execute(text("TRUNCATE games, game_figures, limit_events, limit_slots, tables, "
-                                "players, seats RESTART IDENTITY CASCADE"))
+        connection.execute(
+            text(
+                "TRUNCATE games, game_figures, limit_events, limit_slots, tables, "
+                "players, seats RESTART IDENTITY CASCADE"
+            )
+        )
     engine.dispose()
 
 
@@ -182,8 +192,13 @@ def snapshot(app: Flask) -> list[dict[str, Any]]:
 
     with app.app_context():
         rows = db.session.execute(text("SELECT * FROM games ORDER BY id")).mappings().all()
-        result = [{key: (str(value) if key in ("created_at", "updated_at") else value)
-                   for key, value in row.items()} for row in rows]
+        result = [
+            {
+                key: (str(value) if key in ("created_at", "updated_at") else value)
+                for key, value in row.items()
+            }
+            for row in rows
+        ]
         db.session.remove()
     return result
 
@@ -210,8 +225,12 @@ class Page(HTMLParser):
         if tag == "body" and "hx-headers" in a:
             self.hx_headers = json.loads(a["hx-headers"])
         elif tag == "form":
-            self._form = {"action": a.get("action", ""), "method": a.get("method", "get"),
-                          "id": a.get("id", ""), "inputs": []}
+            self._form = {
+                "action": a.get("action", ""),
+                "method": a.get("method", "get"),
+                "id": a.get("id", ""),
+                "inputs": [],
+            }
             self.forms.append(self._form)
         elif tag == "a" and "href" in a:
             self.links.append(a["href"])
@@ -251,9 +270,11 @@ class Page(HTMLParser):
 
     def hidden(self, action_part: str) -> dict[str, str]:
         """A form's hidden fields, as a browser would send them."""
-        return {field["name"]: field.get("value", "")
-                for field in self.form(action_part)["inputs"]
-                if field.get("type") == "hidden" and field.get("name")}
+        return {
+            field["name"]: field.get("value", "")
+            for field in self.form(action_part)["inputs"]
+            if field.get("type") == "hidden" and field.get("name")
+        }
 
     def checked(self, action_part: str) -> dict[str, str]:
         """A form's checked radio buttons and hidden fields: what submitting it now sends."""
@@ -265,8 +286,11 @@ class Page(HTMLParser):
 
     def checked_radios(self) -> dict[str, str]:
         """Every checked radio button of the page or fragment, in a form or not."""
-        return {radio["name"]: radio["value"] for radio in self.radios
-                if "checked" in radio and radio.get("value") and radio.get("name")}
+        return {
+            radio["name"]: radio["value"]
+            for radio in self.radios
+            if "checked" in radio and radio.get("value") and radio.get("name")
+        }
 
     def link_with(self, **query: str) -> str:
         """The first link whose query string has these values."""
@@ -369,18 +393,31 @@ class Table:
             return record_of(row)
 
     # setting up
-    def new_game(self, game: str = "trix", mode: str = "solo",
-                 players: tuple[str, ...] = ("Rami", "Lina", "Omar", "Dana"),
-                 name: str = "", *, doubling: bool = True, doubled_self_take: str = "net",
-                 swap_diamonds_ltoosh: bool = False, first: int | None = None,
-                 doubled_queen_of_diamonds: str | None = None,
-                 winners: str | None = None, complex_tricks: str | None = None) -> TestResponse:
+    def new_game(
+        self,
+        game: str = "trix",
+        mode: str = "solo",
+        players: tuple[str, ...] = ("Rami", "Lina", "Omar", "Dana"),
+        name: str = "",
+        *,
+        doubling: bool = True,
+        doubled_self_take: str = "net",
+        swap_diamonds_ltoosh: bool = False,
+        first: int | None = None,
+        doubled_queen_of_diamonds: str | None = None,
+        winners: str | None = None,
+        complex_tricks: str | None = None,
+    ) -> TestResponse:
         """Fill in the new-game form and start; with `first`, also choose the first seat.
         The choices left at None are not sent (the default)."""
         form = page(self.client.get("/new"))
-        data: dict[str, Any] = {"csrf_token": form.hidden("/new")["csrf_token"], "game": game,
-                                "mode": mode, "doubled_self_take": doubled_self_take,
-                                "name": name}
+        data: dict[str, Any] = {
+            "csrf_token": form.hidden("/new")["csrf_token"],
+            "game": game,
+            "mode": mode,
+            "doubled_self_take": doubled_self_take,
+            "name": name,
+        }
         for seat, player in enumerate(players):
             data[f"player_{seat}"] = player
         if doubling:
@@ -413,8 +450,13 @@ class Table:
 
         game = load_record(json.dumps({"format": "scorekeeper-game/1", **record})).game
         with self.app.app_context():
-            row = create_game(game.game, game.mode, list(game.players),
-                              HouseRules(**record.get("house_rules", {})), record.get("name"))
+            row = create_game(
+                game.game,
+                game.mode,
+                list(game.players),
+                HouseRules(**record.get("house_rules", {})),
+                record.get("name"),
+            )
             self.token = row.token
             set_first(row, game.first, row.version)
             write_deals(row, replay(game), row.version)
@@ -459,15 +501,19 @@ class Table:
         form = self.open_edit(number, str(deal["contract"]))
         return self._tap_and_save(form, deal, ())
 
-    def _tap_and_save(self, form: Page, deal: Mapping[str, Any],
-                      blank: tuple[str, ...]) -> TestResponse:
+    def _tap_and_save(
+        self, form: Page, deal: Mapping[str, Any], blank: tuple[str, ...]
+    ) -> TestResponse:
         wanted = form_fields(deal)
         taps = {**wanted, **{name: "" for name in blank}}
         preview = self.preview(form, taps)
         assert preview.status_code == 200, preview.get_data(as_text=True)
         # the preview sends back (out of band) the chip rows the app filled in
-        shown = {**form.checked("/deal"), **taps,
-                 **Page(preview.get_data(as_text=True)).checked_radios()}
+        shown = {
+            **form.checked("/deal"),
+            **taps,
+            **Page(preview.get_data(as_text=True)).checked_radios(),
+        }
         for name in blank:  # the app filled in what the other taps determine
             assert shown.get(name) == wanted[name], (name, shown.get(name), wanted[name])
         response = self.save(form, {**taps, **{name: shown[name] for name in blank}})
@@ -482,8 +528,14 @@ class Table:
 
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 @pytest.fixture(scope="session")
@@ -493,12 +545,15 @@ def browser() -> Iterator[Any]:
     Missing → fail with how to install it, never skip.
     """
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install it with `apt-get install chromium` "
-                    "(Playwright's own browser download does not work here)")
+        pytest.fail(
+            f"{CHROMIUM} is missing: install it with `apt-get install chromium` "
+            "(Playwright's own browser download does not work here)"
+        )
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                              headless=True)
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
         yield chromium
         chromium.close()

@@ -16,9 +16,14 @@ from scorekeeper.rules import Record, Replay, load_record, replay
 from scorekeeper.words.chart import chart_summary, nice_ticks, running_totals_svg
 
 # the examples of GAME-RECORD.md: the repository's copy, else the shared original
-EXAMPLES = next((d for d in (Path(__file__).parent / "rules" / "examples",
-                             Path("/work/shared/examples")) if d.is_dir()),
-                Path(__file__).parent / "rules" / "examples")
+EXAMPLES = next(
+    (
+        d
+        for d in (Path(__file__).parent / "rules" / "examples", Path("/work/shared/examples"))
+        if d.is_dir()
+    ),
+    Path(__file__).parent / "rules" / "examples",
+)
 RECORDS = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".check.json"))
 SVG = "{http://www.w3.org/2000/svg}"
 WIDTH = 360
@@ -29,8 +34,7 @@ def load(name: str) -> Record:
 
 
 def chart(record: Record, rtl: bool = False, **kwargs: object) -> tuple[str, ET.Element]:
-    text = running_totals_svg(replay(record.game), record.game.players, rtl=rtl,
-                              **kwargs)  # type: ignore[arg-type]
+    text = running_totals_svg(replay(record.game), record.game.players, rtl=rtl, **kwargs)  # type: ignore[arg-type]
     return text, ET.fromstring(text)
 
 
@@ -39,8 +43,10 @@ def series_lines(root: ET.Element) -> list[ET.Element]:
 
 
 def points(line: ET.Element) -> list[tuple[float, float]]:
-    return [(float(x), float(y)) for x, y in
-            (pair.split(",") for pair in line.get("points", "").split())]
+    return [
+        (float(x), float(y))
+        for x, y in (pair.split(",") for pair in line.get("points", "").split())
+    ]
 
 
 def with_players(record: Record, players: tuple[str, ...]) -> Record:
@@ -100,10 +106,15 @@ def test_values_are_plotted_to_scale() -> None:
     assert max(steps) - min(steps) <= 0.2
 
 
-@pytest.mark.parametrize(("name", "count"), [
-    ("trix-partnership-complete", 3), ("trix-solo-in-progress", 3),
-    ("trix-complex-solo-complete", 3), ("turkish-king-complete", 0),
-])
+@pytest.mark.parametrize(
+    ("name", "count"),
+    [
+        ("trix-partnership-complete", 3),
+        ("trix-solo-in-progress", 3),
+        ("trix-complex-solo-complete", 3),
+        ("turkish-king-complete", 0),
+    ],
+)
 def test_kingdom_markers(name: str, count: int) -> None:
     _, root = chart(load(name))
     kingdom_lines = [e for e in root.iter(f"{SVG}line") if e.get("class") == "kingdom-line"]
@@ -116,8 +127,9 @@ def test_kingdom_markers_sit_between_kingdoms() -> None:
     _, root = chart(load("trix-partnership-complete"))
     line = series_lines(root)[0]
     xs = [x for x, _ in points(line)]
-    marks = [float(e.get("x1", "")) for e in root.iter(f"{SVG}line")
-             if e.get("class") == "kingdom-line"]
+    marks = [
+        float(e.get("x1", "")) for e in root.iter(f"{SVG}line") if e.get("class") == "kingdom-line"
+    ]
     assert marks == [xs[5], xs[10], xs[15]]
 
 
@@ -211,8 +223,9 @@ def test_no_script_and_no_inline_style(path: Path) -> None:
         assert "style=" not in text
         assert "<script" not in text.lower()
         assert "<style" not in text.lower()
-        assert not any(attribute.startswith("on") for element in root.iter()
-                       for attribute in element.attrib)
+        assert not any(
+            attribute.startswith("on") for element in root.iter() for attribute in element.attrib
+        )
         assert "javascript:" not in text.lower()
 
 
@@ -222,7 +235,8 @@ def test_ids_are_prefixed_and_unique() -> None:
     assert ids and len(ids) == len(set(ids))
     assert all(str(i).startswith("game-7-") for i in ids)
     assert re.findall(r"url\(#([^)]+)\)", text) and all(
-        ref in ids for ref in re.findall(r"url\(#([^)]+)\)", text))
+        ref in ids for ref in re.findall(r"url\(#([^)]+)\)", text)
+    )
     with pytest.raises(ValueError, match="id_prefix"):
         chart(load("trix-solo-in-progress"), id_prefix='x" onload="alert(1)')
 
@@ -242,11 +256,17 @@ def test_empty_game(name: str) -> None:
     assert chart_summary(replay(record.game), record.game.players) == "No deals yet."
 
 
-@pytest.mark.parametrize(("name", "summary"), [
-    ("trix-solo-in-progress", "After deal 7 of 20: Nour +140, Sami +130, Hala +75, Karim +25"),
-    ("trix-partnership-complete", "After deal 20 of 20: Rami & Omar +250, Lina & Dana −250"),
-    ("turkish-king-complete", "After deal 20 of 20: Ayşe +620, Zeynep +150, Mehmet −180, Can −590"),
-])
+@pytest.mark.parametrize(
+    ("name", "summary"),
+    [
+        ("trix-solo-in-progress", "After deal 7 of 20: Nour +140, Sami +130, Hala +75, Karim +25"),
+        ("trix-partnership-complete", "After deal 20 of 20: Rami & Omar +250, Lina & Dana −250"),
+        (
+            "turkish-king-complete",
+            "After deal 20 of 20: Ayşe +620, Zeynep +150, Mehmet −180, Can −590",
+        ),
+    ],
+)
 def test_chart_summary(name: str, summary: str) -> None:
     record = load(name)
     assert chart_summary(replay(record.game), record.game.players) == summary
@@ -255,8 +275,9 @@ def test_chart_summary(name: str, summary: str) -> None:
 def test_chart_summary_translated() -> None:
     record = load("trix-solo-in-progress")
     result: Replay = replay(record.game)
-    french = {"After deal {number} of {total}: {totals}":
-              "Après la donne {number}/{total} : {totals}"}
+    french = {
+        "After deal {number} of {total}: {totals}": "Après la donne {number}/{total} : {totals}"
+    }
     text = chart_summary(result, record.game.players, lambda s: french.get(s, s))
     assert text.startswith("Après la donne 7/20 : Nour +140")
 

@@ -45,9 +45,15 @@ class Scope:
     http_version = "1.1"
     scheme = "http"
 
-    def __init__(self, method: str = "GET", path: str = "/", query: str = "",
-                 headers: list[tuple[str, str]] | None = None,
-                 client: str = "192.0.2.7:50123", server: str = "127.0.0.1:8000") -> None:
+    def __init__(
+        self,
+        method: str = "GET",
+        path: str = "/",
+        query: str = "",
+        headers: list[tuple[str, str]] | None = None,
+        client: str = "192.0.2.7:50123",
+        server: str = "127.0.0.1:8000",
+    ) -> None:
         self.method = method
         self.path = path
         self.query_string = query
@@ -119,9 +125,23 @@ def serve(app: Any, scope: Scope, protocol: Protocol, **options: Any) -> None:
 
 
 def test_the_environ_is_what_a_wsgi_server_gives() -> None:
-    environ = environ_of(Scope("GET", "/g/caf\u00e9 x/", "v=3-ar&x=%20", [
-        ("accept-language", "ar"), ("x-many", "1"), ("x-many", "2"), ("cookie", "a=1"),
-        ("cookie", "b=2"), ("content-type", "text/plain")]), b"", multiprocess=True)
+    environ = environ_of(
+        Scope(
+            "GET",
+            "/g/caf\u00e9 x/",
+            "v=3-ar&x=%20",
+            [
+                ("accept-language", "ar"),
+                ("x-many", "1"),
+                ("x-many", "2"),
+                ("cookie", "a=1"),
+                ("cookie", "b=2"),
+                ("content-type", "text/plain"),
+            ],
+        ),
+        b"",
+        multiprocess=True,
+    )
     assert environ["REQUEST_METHOD"] == "GET"
     assert environ["SCRIPT_NAME"] == ""
     # the path's UTF-8 bytes, as latin-1 text (PEP 3333), as granian's WSGI gives them
@@ -134,24 +154,37 @@ def test_the_environ_is_what_a_wsgi_server_gives() -> None:
     assert environ["CONTENT_TYPE"] == "text/plain"
     assert "HTTP_CONTENT_TYPE" not in environ
     assert (environ["REMOTE_ADDR"], environ["SERVER_NAME"], environ["SERVER_PORT"]) == (
-        "192.0.2.7", "127.0.0.1", "8000")
+        "192.0.2.7",
+        "127.0.0.1",
+        "8000",
+    )
     assert environ["wsgi.url_scheme"] == "http"
     assert environ["SERVER_PROTOCOL"] == "HTTP/1.1"
     assert environ["wsgi.input"].read() == b""
 
 
 def test_an_ipv6_client_is_its_address_without_brackets() -> None:
-    environ = environ_of(Scope(client="[2001:db8::1]:50123", server="[::1]:8000"), b"",
-                         multiprocess=False)
+    environ = environ_of(
+        Scope(client="[2001:db8::1]:50123", server="[::1]:8000"), b"", multiprocess=False
+    )
     assert (environ["REMOTE_ADDR"], environ["SERVER_NAME"]) == ("2001:db8::1", "::1")
 
 
 def test_the_body_is_read_whole_before_the_app_runs() -> None:
     seen: list[dict[str, Any]] = []
     protocol = Protocol([b"name=", b"Lina", b"&seat=1"])
-    serve(recording_app(seen), Scope("POST", "/new", headers=[
-        ("content-type", "application/x-www-form-urlencoded"), ("content-length", "16")]),
-        protocol)
+    serve(
+        recording_app(seen),
+        Scope(
+            "POST",
+            "/new",
+            headers=[
+                ("content-type", "application/x-www-form-urlencoded"),
+                ("content-length", "16"),
+            ],
+        ),
+        protocol,
+    )
     assert seen[0]["body"] == b"name=Lina&seat=1"
     assert seen[0]["CONTENT_LENGTH"] == "16"
     assert BODY_TIMED_OUT not in seen[0]
@@ -160,8 +193,11 @@ def test_the_body_is_read_whole_before_the_app_runs() -> None:
 
 def test_a_chunked_body_is_given_with_its_length() -> None:
     seen: list[dict[str, Any]] = []
-    serve(recording_app(seen), Scope("POST", "/import", headers=[
-        ("transfer-encoding", "chunked")]), Protocol([b"abc", b"de"]))
+    serve(
+        recording_app(seen),
+        Scope("POST", "/import", headers=[("transfer-encoding", "chunked")]),
+        Protocol([b"abc", b"de"]),
+    )
     assert seen[0]["body"] == b"abcde"
     assert seen[0]["CONTENT_LENGTH"] == "5"
     assert "HTTP_TRANSFER_ENCODING" not in seen[0]
@@ -170,8 +206,11 @@ def test_a_chunked_body_is_given_with_its_length() -> None:
 def test_a_body_longer_than_any_route_takes_is_not_read() -> None:
     seen: list[dict[str, Any]] = []
     protocol = Protocol([b"x" * 1024])
-    serve(recording_app(seen), Scope("POST", "/import", headers=[
-        ("content-length", str(MAX_BODY + 1))]), protocol)
+    serve(
+        recording_app(seen),
+        Scope("POST", "/import", headers=[("content-length", str(MAX_BODY + 1))]),
+        protocol,
+    )
     assert protocol.read == []  # the app refuses it from its Content-Length (413)
     assert seen[0]["CONTENT_LENGTH"] == str(MAX_BODY + 1)
     assert seen[0]["body"] == b""
@@ -180,8 +219,12 @@ def test_a_body_longer_than_any_route_takes_is_not_read() -> None:
 def test_a_body_that_does_not_arrive_in_time_is_handed_over_empty_and_marked() -> None:
     seen: list[dict[str, Any]] = []
     protocol = Protocol([b"name=", None])
-    serve(recording_app(seen), Scope("POST", "/new", headers=[("content-length", "100000")]),
-          protocol, body_timeout=0.05)
+    serve(
+        recording_app(seen),
+        Scope("POST", "/new", headers=[("content-length", "100000")]),
+        protocol,
+        body_timeout=0.05,
+    )
     assert seen[0][BODY_TIMED_OUT] is True
     assert (seen[0]["body"], seen[0]["CONTENT_LENGTH"]) == (b"", "0")
     assert protocol.answer is not None
@@ -190,9 +233,20 @@ def test_a_body_that_does_not_arrive_in_time_is_handed_over_empty_and_marked() -
 
 def test_the_app_answers_a_late_body_408_in_the_readers_language(app: Flask) -> None:
     protocol = Protocol([b"csrf_token=x", None])
-    serve(app, Scope("POST", "/new", headers=[
-        ("content-type", "application/x-www-form-urlencoded"), ("content-length", "5000"),
-        ("accept-language", "ar")]), protocol, body_timeout=0.05)
+    serve(
+        app,
+        Scope(
+            "POST",
+            "/new",
+            headers=[
+                ("content-type", "application/x-www-form-urlencoded"),
+                ("content-length", "5000"),
+                ("accept-language", "ar"),
+            ],
+        ),
+        protocol,
+        body_timeout=0.05,
+    )
     assert protocol.answer is not None
     status, _, body = protocol.answer
     assert status == 408

@@ -42,11 +42,18 @@ def test_the_environment_sizes_it_and_flags_win(monkeypatch: pytest.MonkeyPatch)
     assert sized(threads=4) == (3, 4)
 
 
-@pytest.mark.parametrize(("variable", "value"), [
-    ("SCOREKEEPER_WORKERS", "0"), ("SCOREKEEPER_WORKERS", "many"),
-    ("SCOREKEEPER_THREADS", "-1"), ("SCOREKEEPER_THREADS", "2.5")])
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("SCOREKEEPER_WORKERS", "0"),
+        ("SCOREKEEPER_WORKERS", "many"),
+        ("SCOREKEEPER_THREADS", "-1"),
+        ("SCOREKEEPER_THREADS", "2.5"),
+    ],
+)
 def test_a_size_that_is_not_a_count_is_refused_in_a_sentence(
-        monkeypatch: pytest.MonkeyPatch, variable: str, value: str) -> None:
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str
+) -> None:
     monkeypatch.setenv(variable, value)
     with pytest.raises(SetupError, match=f"{variable} must be a whole number of at least 1"):
         sized()
@@ -88,13 +95,33 @@ WEAK = "blue tiger 42"
 def test_serve_refuses_a_weak_access_code_in_a_sentence(tmp_path: Path) -> None:
     from tests.reliability.test_slow_clients import ROOT, free_port
 
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_WEAK_ACCESS_CODE")}
-    env.update(SCOREKEEPER_INSTANCE=str(tmp_path), SCOREKEEPER_ACCESS_CODE=WEAK,
-               PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")])))
-    done = subprocess.run([sys.executable, "-m", "scorekeeper.cli", "serve", "--host",
-                           "127.0.0.1", "--port", str(free_port())], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_WEAK_ACCESS_CODE")
+    }
+    env.update(
+        SCOREKEEPER_INSTANCE=str(tmp_path),
+        SCOREKEEPER_ACCESS_CODE=WEAK,
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")])),
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "scorekeeper.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(free_port()),
+        ],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 1
     assert done.stderr.count("\n") == 1, done.stderr  # one sentence, no traceback
     assert "too easy to guess" in done.stderr
@@ -103,8 +130,7 @@ def test_serve_refuses_a_weak_access_code_in_a_sentence(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_serve_keeps_a_weak_code_when_told_and_warns(tmp_path: Path) -> None:
-    with serving(tmp_path, ("--workers", "1", "--weak-access-code"),
-                 SCOREKEEPER_ACCESS_CODE=WEAK):
+    with serving(tmp_path, ("--workers", "1", "--weak-access-code"), SCOREKEEPER_ACCESS_CODE=WEAK):
         pass
     log = (tmp_path / "server.log").read_text()
     assert "Warning: the access code is weak" in log
@@ -117,7 +143,8 @@ def test_serve_makes_a_new_strong_code_when_asked(tmp_path: Path) -> None:
 
     with serving(tmp_path, ("--workers", "1", "--new-access-code")):
         pass
-    found = re.search(r"Access code: (\d{4} \d{4} \d{4} \d{4})\n",
-                      (tmp_path / "server.log").read_text())
+    found = re.search(
+        r"Access code: (\d{4} \d{4} \d{4} \d{4})\n", (tmp_path / "server.log").read_text()
+    )
     assert found is not None
     assert code_guesses(found.group(1)) >= STRONG_CODE_GUESSES

@@ -33,8 +33,11 @@ def roster_and_games(token: str) -> tuple[list[str], int]:
         return sorted(player.name for player in roster(table)), len(table_games(table))
 
 
-def test_import_into_a_table_by_its_link(instance: Path, tmp_path: Path,  # noqa: F811
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_import_into_a_table_by_its_link(
+    instance: Path,  # noqa: F811 (the fixture)
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     token, link = make_table()
     games = records()
     path = tmp_path / "games.json"
@@ -47,8 +50,11 @@ def test_import_into_a_table_by_its_link(instance: Path, tmp_path: Path,  # noqa
     assert roster_and_games(token)[1] == 2 * len(games)
 
 
-def test_an_unknown_table_imports_nothing(instance: Path, tmp_path: Path,  # noqa: F811
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unknown_table_imports_nothing(
+    instance: Path,  # noqa: F811 (the fixture)
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     token, _ = make_table()
     path = tmp_path / "games.json"
     path.write_text(json.dumps(records()), encoding="utf-8")

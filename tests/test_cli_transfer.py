@@ -47,8 +47,9 @@ def test_export_of_an_empty_database(instance: Path, tmp_path: Path) -> None:
     assert (instance / "scorekeeper.sqlite").exists()
 
 
-def test_import_then_export_round_trips(instance: Path, tmp_path: Path,
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_import_then_export_round_trips(
+    instance: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     source = tmp_path / "games.json"
     source.write_text(json.dumps(records(), ensure_ascii=False), encoding="utf-8")
     assert main(["import", str(source)]) == 0
@@ -69,8 +70,9 @@ def test_import_then_export_round_trips(instance: Path, tmp_path: Path,
     assert second.read_text(encoding="utf-8") == first.read_text(encoding="utf-8")
 
 
-def test_a_bad_record_imports_nothing(instance: Path, tmp_path: Path,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_bad_record_imports_nothing(
+    instance: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     batch = records()
     batch[2]["deals"][0]["scores"] = [1, 2, 3, -6]
     source = tmp_path / "games.json"
@@ -81,17 +83,28 @@ def test_a_bad_record_imports_nothing(instance: Path, tmp_path: Path,
     assert exported(tmp_path / "out.json") == []
 
 
-@pytest.mark.parametrize(("change", "line"), [
-    ({"created_at": "0001-01-01T00:00:00+14:00"},
-     "created_at must be a date and time with its UTC offset, within the years 1 to 9999"),
-    ({"players": ["Rami", "\u202eLina", "Omar", "Dana"]},
-     "players[1]: a name cannot hold control characters or direction overrides"),
-    ({"players": ["Rami", "Lina", "\u200b", "Dana"]}, "players[2]: every player needs a name"),
-    ({"notes": "x" * 2001}, "notes: at most 2000 characters"),
-])
-def test_what_check_refuses_imports_nothing(instance: Path, tmp_path: Path,
-                                            capsys: pytest.CaptureFixture[str],
-                                            change: dict[str, Any], line: str) -> None:
+@pytest.mark.parametrize(
+    ("change", "line"),
+    [
+        (
+            {"created_at": "0001-01-01T00:00:00+14:00"},
+            "created_at must be a date and time with its UTC offset, within the years 1 to 9999",
+        ),
+        (
+            {"players": ["Rami", "\u202eLina", "Omar", "Dana"]},
+            "players[1]: a name cannot hold control characters or direction overrides",
+        ),
+        ({"players": ["Rami", "Lina", "\u200b", "Dana"]}, "players[2]: every player needs a name"),
+        ({"notes": "x" * 2001}, "notes: at most 2000 characters"),
+    ],
+)
+def test_what_check_refuses_imports_nothing(
+    instance: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    change: dict[str, Any],
+    line: str,
+) -> None:
     """`check`, the import command and the import page share one loader: a record `check`
     refuses is refused here too, with a sentence naming the field (no traceback)."""
     batch = records()
@@ -129,24 +142,37 @@ def test_missing_file(instance: Path, tmp_path: Path) -> None:
 def test_standard_input_and_output(instance: Path) -> None:
     env = {**os.environ}
     body = json.dumps(records(), ensure_ascii=False).encode()
-    done = subprocess.run([sys.executable, "-m", "scorekeeper.cli", "import", "-"], input=body,
-                          capture_output=True, env=env, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "scorekeeper.cli", "import", "-"],
+        input=body,
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
-    out = subprocess.run([sys.executable, "-m", "scorekeeper.cli", "export", "-"],
-                         capture_output=True, env=env, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "scorekeeper.cli", "export", "-"],
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     games = json.loads(out.stdout)
     assert len(games) == len(COMPLETE)
     assert {game["name"] for game in games if "name" in game} == {
-        json.loads(path.read_text()).get("name") for path in COMPLETE} - {None}
+        json.loads(path.read_text()).get("name") for path in COMPLETE
+    } - {None}
 
 
 def test_check_stays_free_of_flask() -> None:
-    code = ("import sys, scorekeeper.cli as c; c.main(['check', sys.argv[1]]); "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-            "('flask', 'sqlalchemy', 'segno')))")
-    done = subprocess.run([sys.executable, "-c", code, str(COMPLETE[0])], capture_output=True,
-                          text=True, timeout=60)
+    code = (
+        "import sys, scorekeeper.cli as c; c.main(['check', sys.argv[1]]); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('flask', 'sqlalchemy', 'segno')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(COMPLETE[0])], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "[]"
 
@@ -161,19 +187,27 @@ def test_serve_prints_its_address_as_a_qr_code(capsys: pytest.CaptureFixture[str
     assert any(block in out for block in "█▀▄")
 
 
-@pytest.mark.parametrize(("rules", "line"), [
-    ({"winners": "most"}, "house_rules.winners must be highest or positive"),
-    ({"winners": "positive", "doubled_queen_of_diamonds": "whole"},
-     "house_rules.doubled_queen_of_diamonds does not apply to this game"),
-])
-def test_a_bad_house_rule_imports_nothing(instance: Path, tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str],
-                                          rules: dict[str, str], line: str) -> None:
+@pytest.mark.parametrize(
+    ("rules", "line"),
+    [
+        ({"winners": "most"}, "house_rules.winners must be highest or positive"),
+        (
+            {"winners": "positive", "doubled_queen_of_diamonds": "whole"},
+            "house_rules.doubled_queen_of_diamonds does not apply to this game",
+        ),
+    ],
+)
+def test_a_bad_house_rule_imports_nothing(
+    instance: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    rules: dict[str, str],
+    line: str,
+) -> None:
     """RULES.md's two newest house rules: import refuses a value that is not a choice, or a rule
     of another game, and stores none of the batch."""
     batch = records()
-    turkish = next(index for index, record in enumerate(batch)
-                   if record["game"] == "turkish-king")
+    turkish = next(index for index, record in enumerate(batch) if record["game"] == "turkish-king")
     batch[turkish]["house_rules"] = rules
     batch[turkish].pop("winners", None)
     source = tmp_path / "games.json"

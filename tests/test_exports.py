@@ -29,9 +29,14 @@ from scorekeeper.words.exports import (
 )
 
 # the examples of GAME-RECORD.md: the repository's copy, else the shared original
-EXAMPLES = next((d for d in (Path(__file__).parent / "rules" / "examples",
-                             Path("/work/shared/examples")) if d.is_dir()),
-                Path(__file__).parent / "rules" / "examples")
+EXAMPLES = next(
+    (
+        d
+        for d in (Path(__file__).parent / "rules" / "examples", Path("/work/shared/examples"))
+        if d.is_dir()
+    ),
+    Path(__file__).parent / "rules" / "examples",
+)
 RECORDS = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".check.json"))
 FIXED_COLUMNS = 5  # deal, kingdom, king, contract, takes; or deal, declarer, contract, suit, takes
 TODAY = date(2025, 1, 31)
@@ -49,7 +54,7 @@ def expected(path: Path) -> dict[str, Any]:
 
 def parse(text: str) -> list[list[str]]:
     assert text.startswith(BOM)
-    return list(csv.reader(io.StringIO(text[len(BOM):], newline="")))
+    return list(csv.reader(io.StringIO(text[len(BOM) :], newline="")))
 
 
 def test_there_are_examples() -> None:
@@ -69,13 +74,17 @@ def test_csv_of_every_example(path: Path) -> None:
     width = FIXED_COLUMNS + 8 + (2 if partnership else 0)
     assert all(len(row) == width for row in rows)
 
-    assert header[FIXED_COLUMNS:FIXED_COLUMNS + 4] == players
-    assert header[FIXED_COLUMNS + 4:FIXED_COLUMNS + 8] == [f"Total {name}" for name in players]
+    assert header[FIXED_COLUMNS : FIXED_COLUMNS + 4] == players
+    assert header[FIXED_COLUMNS + 4 : FIXED_COLUMNS + 8] == [f"Total {name}" for name in players]
     if partnership:
         assert header[-2:] == [f"{players[0]} & {players[2]}", f"{players[1]} & {players[3]}"]
 
-    running = list(accumulate((entry["scores"] for entry in check["deals"]),
-                              lambda a, b: [x + y for x, y in zip(a, b, strict=True)]))
+    running = list(
+        accumulate(
+            (entry["scores"] for entry in check["deals"]),
+            lambda a, b: [x + y for x, y in zip(a, b, strict=True)],
+        )
+    )
     for row, entry, total in zip(deals, check["deals"], running, strict=True):
         assert int(row[0]) == entry["number"]
         if record.game.definition.kingdoms:
@@ -130,7 +139,8 @@ def test_takes_carry_no_invisible_direction_marks() -> None:
 
     def arabic(text: str) -> str:  # what the Arabic catalogue does to a take
         return text.replace("{taker}", "\u2068{taker}\u2069").replace(
-            "{doubler}", "\u2068{doubler}\u2069")
+            "{doubler}", "\u2068{doubler}\u2069"
+        )
 
     text = csv_text(record, arabic)
     assert not set(text) & set("\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
@@ -141,7 +151,7 @@ def test_csv_words_go_through_translate() -> None:
     record = load(EXAMPLES / "trix-partnership-complete.json")
     rows = parse(csv_text(record, lambda text: f"<{text}>"))
     assert rows[0][:3] == ["<Deal>", "<Kingdom>", "<King>"]
-    assert rows[0][FIXED_COLUMNS:FIXED_COLUMNS + 4] == list(record.game.players)
+    assert rows[0][FIXED_COLUMNS : FIXED_COLUMNS + 4] == list(record.game.players)
     assert rows[0][FIXED_COLUMNS + 4] == "<Total {name}>".format(name="Rami")
     assert rows[0][-2] == "<Rami & Omar>"
     assert rows[1][3] == "<Queens>"
@@ -157,14 +167,14 @@ def test_game_without_deals_has_header_and_zero_totals() -> None:
     assert rows[1][FIXED_COLUMNS:] == ["0"] * 10
 
 
-DANGEROUS = ("=HYPERLINK(\"http://x\")", "+1+2", "-3+4", "@SUM(A1)")
+DANGEROUS = ('=HYPERLINK("http://x")', "+1+2", "-3+4", "@SUM(A1)")
 
 
 def test_formula_injection_is_neutralised() -> None:
     record = load(EXAMPLES / "trix-partnership-complete.json")
     hostile = replace(record, game=replace(record.game, players=DANGEROUS))
     rows = parse(csv_text(hostile))
-    assert rows[0][FIXED_COLUMNS:FIXED_COLUMNS + 4] == [f"'{name}" for name in DANGEROUS]
+    assert rows[0][FIXED_COLUMNS : FIXED_COLUMNS + 4] == [f"'{name}" for name in DANGEROUS]
     assert rows[0][-2] == f"'{DANGEROUS[0]} & {DANGEROUS[2]}"
     number = re.compile(r"-?\d+")
     for row in rows:
@@ -179,10 +189,22 @@ def test_formula_injection_is_neutralised() -> None:
     assert any(cell.startswith("-") and number.fullmatch(cell) for cell in rows[-1])
 
 
-@pytest.mark.parametrize(("cell", "result"), [
-    ("=1+1", "'=1+1"), ("+1", "'+1"), ("-1", "'-1"), ("@x", "'@x"), ("\t=1", "'\t=1"),
-    (" =1", "' =1"), ("Rami", "Rami"), ("a=b", "a=b"), (-150, -150), (0, 0), ("", ""),
-])
+@pytest.mark.parametrize(
+    ("cell", "result"),
+    [
+        ("=1+1", "'=1+1"),
+        ("+1", "'+1"),
+        ("-1", "'-1"),
+        ("@x", "'@x"),
+        ("\t=1", "'\t=1"),
+        (" =1", "' =1"),
+        ("Rami", "Rami"),
+        ("a=b", "a=b"),
+        (-150, -150),
+        (0, 0),
+        ("", ""),
+    ],
+)
 def test_neutralise(cell: str | int, result: str | int) -> None:
     assert neutralise(cell) == result
 
@@ -199,17 +221,23 @@ def test_arabic_names_survive_as_utf8() -> None:
 SAFE_NAME = re.compile(r"[a-z0-9][a-z0-9-]*-2025-01-31\.(csv|json)")
 
 
-@pytest.mark.parametrize(("name", "stem"), [
-    (None, "trix"),
-    ("Friday night at Rami's", "friday-night-at-ramis"),
-    ("Cuma akşamı: Ayşe'nin evi, İstanbul", "cuma-aksami-aysenin-evi-istanbul"),
-    ("سهرة الجمعة", "trix"),
-    ("   ", "trix"),
-    ("../../etc/passwd", "etc-passwd"),
-    ("سهرة Rami و Lina", "rami-lina"),
-    ("x" * 100, "x" * 40),
-    ("one two three four five six seven eight nine ten", "one-two-three-four-five-six-seven-eight"),
-])
+@pytest.mark.parametrize(
+    ("name", "stem"),
+    [
+        (None, "trix"),
+        ("Friday night at Rami's", "friday-night-at-ramis"),
+        ("Cuma akşamı: Ayşe'nin evi, İstanbul", "cuma-aksami-aysenin-evi-istanbul"),
+        ("سهرة الجمعة", "trix"),
+        ("   ", "trix"),
+        ("../../etc/passwd", "etc-passwd"),
+        ("سهرة Rami و Lina", "rami-lina"),
+        ("x" * 100, "x" * 40),
+        (
+            "one two three four five six seven eight nine ten",
+            "one-two-three-four-five-six-seven-eight",
+        ),
+    ],
+)
 def test_file_names(name: str | None, stem: str) -> None:
     record = replace(load(EXAMPLES / "trix-partnership-complete.json"), name=name)
     assert csv_filename(record, TODAY) == f"{stem}-2025-01-31.csv"
@@ -224,15 +252,18 @@ def test_file_names_fall_back_to_the_game(path: Path) -> None:
     assert json_filename(record, date(2024, 12, 1)).endswith("-2024-12-01.json")
 
 
-@pytest.mark.parametrize(("name", "filename"), [
-    ("سهرة الجمعة", "سهرة-الجمعة-2025-01-31.csv"),
-    ("سَهْرة", "سَهْرة-2025-01-31.csv"),
-    ("Cuma akşamı: Ayşe'nin evi", "Cuma-akşamı-Ayşenin-evi-2025-01-31.csv"),
-    ("../../etc/passwd", "etc-passwd-2025-01-31.csv"),
-    ("शुक्रवार की रात", "शुक्रवार-की-रात-2025-01-31.csv"),
-    (None, "trix-2025-01-31.csv"),
-    ("  «»  ", "trix-2025-01-31.csv"),
-])
+@pytest.mark.parametrize(
+    ("name", "filename"),
+    [
+        ("سهرة الجمعة", "سهرة-الجمعة-2025-01-31.csv"),
+        ("سَهْرة", "سَهْرة-2025-01-31.csv"),
+        ("Cuma akşamı: Ayşe'nin evi", "Cuma-akşamı-Ayşenin-evi-2025-01-31.csv"),
+        ("../../etc/passwd", "etc-passwd-2025-01-31.csv"),
+        ("शुक्रवार की रात", "शुक्रवार-की-रात-2025-01-31.csv"),
+        (None, "trix-2025-01-31.csv"),
+        ("  «»  ", "trix-2025-01-31.csv"),
+    ],
+)
 def test_unicode_file_names_keep_the_games_name(name: str | None, filename: str) -> None:
     record = replace(load(EXAMPLES / "trix-partnership-complete.json"), name=name)
     assert unicode_filename(record, TODAY, ".csv") == filename
@@ -245,6 +276,7 @@ def test_slug_keeps_ascii_only() -> None:
 
 
 # --- JSON ---------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("path", RECORDS, ids=[p.stem for p in RECORDS])
 def test_export_json_round_trips_with_derived_values(path: Path) -> None:
@@ -261,26 +293,44 @@ def test_export_json_round_trips_with_derived_values(path: Path) -> None:
 
 # --- boundaries ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("module", ["scorekeeper.words.labels", "scorekeeper.words.takes",
-                                    "scorekeeper.words.exports", "scorekeeper.words.chart"])
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "scorekeeper.words.labels",
+        "scorekeeper.words.takes",
+        "scorekeeper.words.exports",
+        "scorekeeper.words.chart",
+    ],
+)
 def test_module_imports_no_web_stack(module: str) -> None:
-    code = ("import sys, importlib; importlib.import_module(sys.argv[1]); "
-            "print(' '.join(m for m in ('flask', 'flask_babel', 'sqlalchemy', 'wtforms') "
-            "if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code, module], capture_output=True, text=True,
-                         check=True)
+    code = (
+        "import sys, importlib; importlib.import_module(sys.argv[1]); "
+        "print(' '.join(m for m in ('flask', 'flask_babel', 'sqlalchemy', 'wtforms') "
+        "if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, module], capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip() == ""
 
 
-@pytest.mark.parametrize(("words", "ascii_name", "unicode_name"), [
-    ({}, "turkish-king-2025-01-31.csv", "turkish-king-2025-01-31.csv"),
-    ({"Turkish King": "King"}, "king-2025-01-31.csv", "king-2025-01-31.csv"),
-    ({"Turkish King": "Кинг"}, "turkish-king-2025-01-31.csv", "Кинг-2025-01-31.csv"),
-    ({"Turkish King": "الكينغ التركي"}, "turkish-king-2025-01-31.csv",
-     "الكينغ-التركي-2025-01-31.csv"),
-])
+@pytest.mark.parametrize(
+    ("words", "ascii_name", "unicode_name"),
+    [
+        ({}, "turkish-king-2025-01-31.csv", "turkish-king-2025-01-31.csv"),
+        ({"Turkish King": "King"}, "king-2025-01-31.csv", "king-2025-01-31.csv"),
+        ({"Turkish King": "Кинг"}, "turkish-king-2025-01-31.csv", "Кинг-2025-01-31.csv"),
+        (
+            {"Turkish King": "الكينغ التركي"},
+            "turkish-king-2025-01-31.csv",
+            "الكينغ-التركي-2025-01-31.csv",
+        ),
+    ],
+)
 def test_an_unnamed_games_file_is_named_in_the_readers_words(
-        words: dict[str, str], ascii_name: str, unicode_name: str) -> None:
+    words: dict[str, str], ascii_name: str, unicode_name: str
+) -> None:
     """Issue 24 item 9: an unnamed King game under a Turkish interface is "king-…", not
     "turkish-king-…"; a reader whose words have no Latin letters gets them in filename*."""
     record = replace(load(EXAMPLES / "turkish-king-complete.json"), name=None)

@@ -36,20 +36,28 @@ def bracket(text: str) -> str:
 TAKES: list[tuple[str, dict[str, Any], str]] = [
     ("trix", {"contract": "king-of-hearts", "taker": 1}, "K♥ Lina"),
     ("trix", {"contract": "king-of-hearts", "taker": 1, "doubled_by": 2}, "K♥ Lina (×2 Omar)"),
-    ("trix", {"contract": "queens", "takers": {"S": 0, "H": 1, "D": 1, "C": 3},
-              "doubled_by": {"H": 0}},
-     "Q♠ Rami · Q♥ Lina (×2 Rami) · Q♦ Lina · Q♣ Dana"),
+    (
+        "trix",
+        {"contract": "queens", "takers": {"S": 0, "H": 1, "D": 1, "C": 3}, "doubled_by": {"H": 0}},
+        "Q♠ Rami · Q♥ Lina (×2 Rami) · Q♦ Lina · Q♣ Dana",
+    ),
     ("trix", {"contract": "diamonds", "counts": [3, 4, 5, 1]}, "3 · 4 · 5 · 1"),
     ("trix", {"contract": "ltoosh", "tricks": [4, 3, 3, 3]}, "4 · 3 · 3 · 3"),
     ("trix", {"contract": "trix", "order": [2, 0, 3, 1]}, "Omar › Rami › Dana › Lina"),
-    ("trix-complex",
-     {"contract": "complex", "tricks": [4, 3, 3, 3], "diamonds": [3, 4, 5, 1],
-      "queens": {"S": 0, "H": 1, "D": 2, "C": 3}, "king_of_hearts": 3,
-      "doubled_by": {"KH": 0, "C": 1}},
-     "Tricks 4 · 3 · 3 · 3 / ♦ 3 · 4 · 5 · 1 / Q♠ Rami · Q♥ Lina · Q♦ Omar · "
-     "Q♣ Dana (×2 Lina) / K♥ Dana (×2 Rami)"),
-    ("turkish-king", {"contract": "trump", "suit": "S", "tricks": [0, 4, 9, 0]},
-     "♠ 0 · 4 · 9 · 0"),
+    (
+        "trix-complex",
+        {
+            "contract": "complex",
+            "tricks": [4, 3, 3, 3],
+            "diamonds": [3, 4, 5, 1],
+            "queens": {"S": 0, "H": 1, "D": 2, "C": 3},
+            "king_of_hearts": 3,
+            "doubled_by": {"KH": 0, "C": 1},
+        },
+        "Tricks 4 · 3 · 3 · 3 / ♦ 3 · 4 · 5 · 1 / Q♠ Rami · Q♥ Lina · Q♦ Omar · "
+        "Q♣ Dana (×2 Lina) / K♥ Dana (×2 Rami)",
+    ),
+    ("turkish-king", {"contract": "trump", "suit": "S", "tricks": [0, 4, 9, 0]}, "♠ 0 · 4 · 9 · 0"),
     ("turkish-king", {"contract": "no-king", "taker": 3}, "K♥ Dana"),
     ("turkish-king", {"contract": "no-queens", "counts": [1, 2, 0, 1]}, "1 · 2 · 0 · 1"),
     ("turkish-king", {"contract": "no-boys", "counts": [2, 0, 3, 3]}, "2 · 0 · 3 · 3"),
@@ -60,8 +68,11 @@ TAKES: list[tuple[str, dict[str, Any], str]] = [
 ]
 
 
-@pytest.mark.parametrize(("game", "raw", "expected"), TAKES,
-                         ids=[f"{raw['contract']}-{i}" for i, (_, raw, _) in enumerate(TAKES)])
+@pytest.mark.parametrize(
+    ("game", "raw", "expected"),
+    TAKES,
+    ids=[f"{raw['contract']}-{i}" for i, (_, raw, _) in enumerate(TAKES)],
+)
 def test_short_takes(game: str, raw: Mapping[str, object], expected: str) -> None:
     assert short_takes(make_deal(game, raw), PLAYERS) == expected
 
@@ -73,10 +84,18 @@ def test_every_contract_has_a_short_form_case() -> None:
 def test_short_takes_words_go_through_translate() -> None:
     king = make_deal("trix", {"contract": "king-of-hearts", "taker": 1, "doubled_by": 2})
     assert short_takes(king, PLAYERS, bracket) == "[{card} {taker} (×2 {doubler})]".format(
-        card="[K♥]", taker="Lina", doubler="Omar")
-    complex_deal = make_deal("trix-complex", {
-        "contract": "complex", "tricks": [4, 3, 3, 3], "diamonds": [3, 4, 5, 1],
-        "queens": {"S": 0, "H": 1, "D": 2, "C": 3}, "king_of_hearts": 3})
+        card="[K♥]", taker="Lina", doubler="Omar"
+    )
+    complex_deal = make_deal(
+        "trix-complex",
+        {
+            "contract": "complex",
+            "tricks": [4, 3, 3, 3],
+            "diamonds": [3, 4, 5, 1],
+            "queens": {"S": 0, "H": 1, "D": 2, "C": 3},
+            "king_of_hearts": 3,
+        },
+    )
     assert short_takes(complex_deal, PLAYERS, bracket).startswith("[Tricks 4 · 3 · 3 · 3]")
     last_two = make_deal("turkish-king", {"contract": "no-last-two", "last_two": [0, 3]})
     assert short_takes(last_two, PLAYERS, bracket) == "[12: Rami] · [13: Dana]"
@@ -88,10 +107,19 @@ def test_short_takes_uses_the_names_given() -> None:
 
 
 ENGLISH = {
-    "king-of-hearts": "King of Hearts", "queens": "Queens", "diamonds": "Diamonds",
-    "ltoosh": "Ltoosh", "trix": "Trix", "complex": "Complex", "trump": "Trump",
-    "no-king": "No King of Hearts", "no-queens": "No Queens", "no-boys": "No Boys",
-    "no-hearts": "No Hearts", "no-last-two": "No Last Two", "no-tricks": "No Tricks",
+    "king-of-hearts": "King of Hearts",
+    "queens": "Queens",
+    "diamonds": "Diamonds",
+    "ltoosh": "Ltoosh",
+    "trix": "Trix",
+    "complex": "Complex",
+    "trump": "Trump",
+    "no-king": "No King of Hearts",
+    "no-queens": "No Queens",
+    "no-boys": "No Boys",
+    "no-hearts": "No Hearts",
+    "no-last-two": "No Last Two",
+    "no-tricks": "No Tricks",
 }
 
 

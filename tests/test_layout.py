@@ -28,8 +28,9 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-MODULES = {module_name(path): path for path in PACKAGE.rglob("*.py")
-           if "migrations" not in path.parts}
+MODULES = {
+    module_name(path): path for path in PACKAGE.rglob("*.py") if "migrations" not in path.parts
+}
 
 
 def imports_of(name: str) -> set[str]:
@@ -43,13 +44,15 @@ def imports_of(name: str) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
-                base = base[:len(base) - node.level + 1]
+                base = base[: len(base) - node.level + 1]
                 origin = ".".join(base + ([node.module] if node.module else []))
             else:
                 origin = node.module or ""
             # `from . import x` names a module when there is one
-            targets = [f"{origin}.{alias.name}" if f"{origin}.{alias.name}" in MODULES
-                       else origin for alias in node.names]
+            targets = [
+                f"{origin}.{alias.name}" if f"{origin}.{alias.name}" in MODULES else origin
+                for alias in node.names
+            ]
         else:
             continue
         found.update(target for target in targets if target in MODULES and target != name)
@@ -69,7 +72,7 @@ def test_no_import_circle() -> None:
 
     def visit(name: str, path: list[str]) -> None:
         if name in path:
-            pytest.fail("import circle: " + " -> ".join([*path[path.index(name):], name]))
+            pytest.fail("import circle: " + " -> ".join([*path[path.index(name) :], name]))
         if name in done:
             return
         for target in sorted(GRAPH[name]):
@@ -99,8 +102,11 @@ def test_each_room_imports_only_the_rooms_below_it(name: str) -> None:
 
 
 def test_nothing_but_create_app_imports_the_web() -> None:
-    outside = sorted(name for name, targets in GRAPH.items()
-                     if room(name) != "web" and any(room(t) == "web" for t in targets))
+    outside = sorted(
+        name
+        for name, targets in GRAPH.items()
+        if room(name) != "web" and any(room(t) == "web" for t in targets)
+    )
     assert outside == ["scorekeeper"]
 
 
@@ -111,6 +117,9 @@ def test_modules_stay_small(name: str) -> None:
 
 
 def test_few_rooms_at_the_top() -> None:
-    top = [path.name for path in PACKAGE.iterdir()
-           if (path.suffix == ".py") or (path / "__init__.py").exists()]
+    top = [
+        path.name
+        for path in PACKAGE.iterdir()
+        if (path.suffix == ".py") or (path / "__init__.py").exists()
+    ]
     assert len(top) <= MAX_TOP_LEVEL, sorted(top)

@@ -9,17 +9,21 @@ from scorekeeper.rules import GAMES, HouseRules, QueenOfDiamonds
 from scorekeeper.rules.examples import contract_numbers, doubling_scores
 
 
-@pytest.mark.parametrize(("target", "expected"), [
-    ("/rules/trix", "/rules/trix"),
-    ("/g/abc?x=1", "/g/abc?x=1"),
-    ("", "/"),
-    ("//evil.example/", "/"),
-    ("https://evil.example/", "/"),
-    ("/\\evil.example", "/"),
-    ("javascript:alert(1)", "/"),
-])
-def test_the_switch_goes_back_to_this_site_only(client: FlaskClient, target: str,
-                                                expected: str) -> None:
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        ("/rules/trix", "/rules/trix"),
+        ("/g/abc?x=1", "/g/abc?x=1"),
+        ("", "/"),
+        ("//evil.example/", "/"),
+        ("https://evil.example/", "/"),
+        ("/\\evil.example", "/"),
+        ("javascript:alert(1)", "/"),
+    ],
+)
+def test_the_switch_goes_back_to_this_site_only(
+    client: FlaskClient, target: str, expected: str
+) -> None:
     response = client.get("/lang/tr", query_string={"next": target})
     assert response.status_code == 303
     assert response.headers["Location"] == expected
@@ -43,8 +47,7 @@ def test_unknown_languages_and_games_are_not_found(client: FlaskClient) -> None:
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 @pytest.mark.parametrize("language", ["en", "ar", "tr"])
-def test_every_rules_page_in_every_language(client: FlaskClient, game: str,
-                                            language: str) -> None:
+def test_every_rules_page_in_every_language(client: FlaskClient, game: str, language: str) -> None:
     client.set_cookie("lang", language)
     html = client.get(f"/rules/{game}").get_data(as_text=True)
     assert f'<html lang="{language}"' in html
@@ -54,35 +57,64 @@ def test_every_rules_page_in_every_language(client: FlaskClient, game: str,
 
 def test_scores_on_the_rules_page_come_from_the_engine() -> None:
     def each(game: str, rules: HouseRules) -> dict[str, int]:
-        return {contract: contract_numbers(contract, rules)["score"]
-                for contract in GAMES[game].contracts}
+        return {
+            contract: contract_numbers(contract, rules)["score"]
+            for contract in GAMES[game].contracts
+        }
 
     trix = each("trix", HouseRules())
     assert trix["king-of-hearts"] == -75 and trix["queens"] == -25
     assert trix["diamonds"] == -10 and trix["ltoosh"] == -15
     places = contract_numbers("trix", HouseRules())
     assert [places[place] for place in ("first", "second", "third", "fourth")] == [
-        200, 150, 100, 50]
+        200,
+        150,
+        100,
+        50,
+    ]
     swapped = each("trix", HouseRules(swap_diamonds_ltoosh=True))
     assert swapped["diamonds"] == -15 and swapped["ltoosh"] == -10
     assert each("turkish-king", HouseRules()) == {
-        "trump": 50, "no-king": -320, "no-queens": -100, "no-boys": -60, "no-hearts": -30,
-        "no-last-two": -180, "no-tricks": -50}
+        "trump": 50,
+        "no-king": -320,
+        "no-queens": -100,
+        "no-boys": -60,
+        "no-hearts": -30,
+        "no-last-two": -180,
+        "no-tricks": -50,
+    }
     assert contract_numbers("complex", HouseRules()) == {
-        "score": -15, "trick": -15, "diamond": -10, "queen": -25, "king": -75, "both": -35}
+        "score": -15,
+        "trick": -15,
+        "diamond": -10,
+        "queen": -25,
+        "king": -75,
+        "both": -35,
+    }
     assert doubling_scores(HouseRules()) == {
-        "king_taker": -150, "king_doubler": 75, "queen_taker": -50, "queen_doubler": 25,
-        "king_self": -75, "queen_self": -25, "queen_diamond": -60,
-        "queen_diamond_doubler": 25, "queen_diamond_self": -35}
+        "king_taker": -150,
+        "king_doubler": 75,
+        "queen_taker": -50,
+        "queen_doubler": 25,
+        "king_self": -75,
+        "queen_self": -25,
+        "queen_diamond": -60,
+        "queen_diamond_doubler": 25,
+        "queen_diamond_self": -35,
+    }
     full = doubling_scores(HouseRules(doubled_self_take="full"))
     assert full["king_self"] == -150 and full["queen_self"] == -50
     # RULES.md, Trix Complex: "whole" doubles all 35 of the Q♦; a doubler taking it nets −35
     # ("net") or loses −70 ("full")
     whole = doubling_scores(HouseRules(doubled_queen_of_diamonds=QueenOfDiamonds.WHOLE))
-    assert (whole["queen_diamond"], whole["queen_diamond_doubler"],
-            whole["queen_diamond_self"]) == (-70, 35, -35)
-    whole_full = doubling_scores(HouseRules(doubled_queen_of_diamonds=QueenOfDiamonds.WHOLE,
-                                            doubled_self_take="full"))
+    assert (
+        whole["queen_diamond"],
+        whole["queen_diamond_doubler"],
+        whole["queen_diamond_self"],
+    ) == (-70, 35, -35)
+    whole_full = doubling_scores(
+        HouseRules(doubled_queen_of_diamonds=QueenOfDiamonds.WHOLE, doubled_self_take="full")
+    )
     assert whole_full["queen_diamond_self"] == -70
 
 

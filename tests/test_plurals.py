@@ -36,8 +36,14 @@ FORM_OF: dict[str, dict[int, int]] = {
 FORMS = {"en": 2, "ar": 6, "tr": 1, "ru": 3, "hi": 2}
 
 # sample values for the other parameters: no 2 among them, so a dual form is seen to drop it
-OTHER_PARAMS: dict[str, Any] = {"total": 7, "expected": 13, "maximum": 40, "cards": 9,
-                                "tricks": 1, "unit": "diamonds"}
+OTHER_PARAMS: dict[str, Any] = {
+    "total": 7,
+    "expected": 13,
+    "maximum": 40,
+    "cards": 9,
+    "tricks": 1,
+    "unit": "diamonds",
+}
 
 
 def compiled(language: str) -> Translations:
@@ -57,8 +63,9 @@ def template_plurals() -> list[tuple[str, str]]:
 
 def engine_counted() -> list[tuple[str, Counted]]:
     """(message id, counted template) of every engine refusal whose words follow a number."""
-    return [(code, template) for code, template in TEMPLATES.items()
-            if isinstance(template, Counted)]
+    return [
+        (code, template) for code, template in TEMPLATES.items() if isinstance(template, Counted)
+    ]
 
 
 def forms_of(language: str, ids: tuple[str, str]) -> tuple[str, ...]:
@@ -103,9 +110,11 @@ def engine_samples() -> list[tuple[str, str, int, Problem]]:
         for name in sorted(names):
             for unit in units:
                 for count in (*COUNTS, 5, 21, 22):
-                    params = {key: value for key, value in OTHER_PARAMS.items()
-                              if "{" + key + "}" in template.plural
-                              or key in PIECES.get(code, {})}
+                    params = {
+                        key: value
+                        for key, value in OTHER_PARAMS.items()
+                        if "{" + key + "}" in template.plural or key in PIECES.get(code, {})
+                    }
                     if unit is not None:
                         params["unit"] = unit
                     params[name] = count
@@ -117,11 +126,18 @@ def test_every_engine_refusal_with_a_count_is_counted() -> None:
     # a number placeholder followed by a plural noun in a plain template is a message that
     # cannot agree with its number ("1 tricks")
     number = re.compile(r"\{(expected|maximum|total|cards|tricks|count)\} (\w+ )?\w+s\b")
-    plain = [template for template in TEMPLATES.values()
-             if isinstance(template, str) and number.search(template)]
+    plain = [
+        template
+        for template in TEMPLATES.values()
+        if isinstance(template, str) and number.search(template)
+    ]
     assert not plain
-    assert {code for code, _ in engine_counted()} >= {"sum_mismatch", "wrong_length",
-                                                      "long_name", "cards_exceed_tricks"}
+    assert {code for code, _ in engine_counted()} >= {
+        "sum_mismatch",
+        "wrong_length",
+        "long_name",
+        "cards_exceed_tricks",
+    }
     assert all(isinstance(unit, Counted) for unit in UNITS.values())
 
 
@@ -130,8 +146,9 @@ def test_no_page_message_counts_without_ngettext() -> None:
         singles = [message.id for message in read_po(handle) if isinstance(message.id, str)]
     counted = re.compile(r"%\(\w+\)d (?:\w+ )?(\w+s)\b")
     not_nouns = {"was", "is", "has", "this", "its", "as"}
-    assert not [text for text in singles
-                if any(word not in not_nouns for word in counted.findall(text))]
+    assert not [
+        text for text in singles if any(word not in not_nouns for word in counted.findall(text))
+    ]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -158,22 +175,28 @@ def test_engine_refusals_render_with_the_right_form(language: str) -> None:
             assert by_count[3].replace("3", "#") == by_count[11].replace("11", "#"), where
 
 
-@pytest.mark.parametrize(("count", "expected"), [
-    (1, "F: 9 cards cannot fit in 1 trick (at most 4 cards a trick)"),
-    (2, "F: 9 cards cannot fit in 2 tricks (at most 4 cards a trick)"),
-])
+@pytest.mark.parametrize(
+    ("count", "expected"),
+    [
+        (1, "F: 9 cards cannot fit in 1 trick (at most 4 cards a trick)"),
+        (2, "F: 9 cards cannot fit in 2 tricks (at most 4 cards a trick)"),
+    ],
+)
 def test_the_english_refusal_says_1_trick(count: int, expected: str) -> None:
     problem = Problem("x", "cards_exceed_tricks", {"cards": 9, "tricks": count})
     assert render(problem, "en") == expected
     assert problem.render(field_label="F") == expected  # the CLI's English, no catalogue
 
 
-@pytest.mark.parametrize(("language", "count", "expected"), [
-    ("ar", 2, "F: 9 أوراق أكثر مما تتسع له لطشتان (4 أوراق على الأكثر في اللطشة)"),
-    ("ar", 11, "F: 9 أوراق أكثر مما تتسع له 11 لطشةً (4 أوراق على الأكثر في اللطشة)"),
-    ("ru", 1, "F: 9 карт — больше, чем вмещает 1 взятка (во взятке не больше 4 карт)"),
-    ("ru", 2, "F: 9 карт — больше, чем вмещают 2 взятки (во взятке не больше 4 карт)"),
-])
+@pytest.mark.parametrize(
+    ("language", "count", "expected"),
+    [
+        ("ar", 2, "F: 9 أوراق أكثر مما تتسع له لطشتان (4 أوراق على الأكثر في اللطشة)"),
+        ("ar", 11, "F: 9 أوراق أكثر مما تتسع له 11 لطشةً (4 أوراق على الأكثر في اللطشة)"),
+        ("ru", 1, "F: 9 карт — больше, чем вмещает 1 взятка (во взятке не больше 4 карт)"),
+        ("ru", 2, "F: 9 карт — больше, чем вмещают 2 взятки (во взятке не больше 4 карт)"),
+    ],
+)
 def test_a_refusal_counting_two_things(language: str, count: int, expected: str) -> None:
     problem = Problem("x", "cards_exceed_tricks", {"cards": 9, "tricks": count})
     assert render(problem, language) == expected
@@ -203,16 +226,19 @@ def strings(language: str) -> dict[str, tuple[str, ...]]:
     for message in catalog(language):
         if message.id:
             key = message.id if isinstance(message.id, str) else message.id[0]
-            table[key] = (message.string,) if isinstance(message.string, str) \
-                else tuple(message.string)
+            table[key] = (
+                (message.string,) if isinstance(message.string, str) else tuple(message.string)
+            )
     return table
 
 
 def test_turkish_says_tur_for_a_deal_and_keeps_el_for_a_trick() -> None:
     turkish = strings("tr")
-    deal_messages = [key for key in turkish
-                     if DEAL.search(re.sub(r"%\(\w+\)[sd]", "", key))
-                     and key not in DEAL_AS_A_VERB]
+    deal_messages = [
+        key
+        for key in turkish
+        if DEAL.search(re.sub(r"%\(\w+\)[sd]", "", key)) and key not in DEAL_AS_A_VERB
+    ]
     assert len(deal_messages) >= 25
     for key in deal_messages:
         for text in turkish[key]:

@@ -50,8 +50,9 @@ def test_partnership_teams_first_then_each_player() -> None:
 
 def test_arabic_lines_read_right_to_left_and_names_and_scores_keep_their_place() -> None:
     result = _result("trix-partnership-complete")
-    text = result_text(result, "تركس", lambda words: {"Winner": "الفائز"}.get(words, words),
-                       rtl=True)
+    text = result_text(
+        result, "تركس", lambda words: {"Winner": "الفائز"}.get(words, words), rtl=True
+    )
     lines = text.split("\n")
     assert all(line.startswith(RLM) for line in lines)
     assert f"{LRI}+250{PDI}" in lines[1] and lines[1].endswith("الفائز")

@@ -26,8 +26,12 @@ TABLES = [
     ("Abdurrahmanoğlu", "Ali", "Ali Can Yılmaz", "Ali Can Kaya"),
     ("Alexandra Smith", "Alexandra Smyth", "Muhammed Ali Karakaya", "Omar"),
     ("Константинопольская", "Преображенский", "Александра Петрова", "Мария"),
-    ("Muhammed Ali Karakaya Abdurrahmanoğlu Xy", "عبد الرحمن بن محمد الحسيني القرشي الهاشم",
-     "Александра Константинопольская-Петровна", "राजेश्वरी कुमारी श्रीवास्तव शर्मा वर्मा"),
+    (
+        "Muhammed Ali Karakaya Abdurrahmanoğlu Xy",
+        "عبد الرحمن بن محمد الحسيني القرشي الهاشم",
+        "Александра Константинопольская-Петровна",
+        "राजेश्वरी कुमारी श्रीवास्तव शर्मा वर्मा",
+    ),
     ("राजेश्वरी कुमारी श्रीवास्तव", "राजेश्वरी कुमारी शर्मा", "Çağla Öztürk", "Çağla Özdemir"),
 ]
 
@@ -39,7 +43,7 @@ def could_be(form: str, name: str) -> bool:
     if "…" not in form:
         return name == form or name.startswith(form + " ")
     head, _, tail = form.partition("…")
-    tail = tail.lstrip(" ") if name[:len(name) - len(tail.lstrip(" "))].endswith(" ") else tail
+    tail = tail.lstrip(" ") if name[: len(name) - len(tail.lstrip(" "))].endswith(" ") else tail
     return len(name) >= len(head) + len(tail) and name.startswith(head) and name.endswith(tail)
 
 
@@ -95,11 +99,14 @@ def test_a_space_is_never_dropped() -> None:
             assert "عبدال" not in form
 
 
-@pytest.mark.parametrize("players", [tuple(p) for p in itertools.permutations(
-    ("Ali", "Ali Can", "Ali Can Kaya", "Alican"))])
+@pytest.mark.parametrize(
+    "players",
+    [tuple(p) for p in itertools.permutations(("Ali", "Ali Can", "Ali Can Kaya", "Alican"))],
+)
 def test_prefixes_of_one_another(players: tuple[str, ...]) -> None:
     for room in NAME_WIDTHS:
         forms = name_forms(players, room)
         for seat, form in enumerate(forms):
-            assert form == players[seat] or [could_be(form, name) for name in players].count(
-                True) == 1, (form, players)
+            assert (
+                form == players[seat] or [could_be(form, name) for name in players].count(True) == 1
+            ), (form, players)

@@ -14,8 +14,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_scripts_test_runs_the_suite_derandomized() -> None:
     script = (ROOT / "scripts" / "test").read_text()
-    chosen = re.search(r"^export HYPOTHESIS_PROFILE=\$\{HYPOTHESIS_PROFILE:-(\w+)\}$", script,
-                       re.MULTILINE)
+    chosen = re.search(
+        r"^export HYPOTHESIS_PROFILE=\$\{HYPOTHESIS_PROFILE:-(\w+)\}$", script, re.MULTILINE
+    )
     assert chosen is not None and chosen.group(1) == "ci"
     assert script.index("HYPOTHESIS_PROFILE") < script.index("python -m pytest")
 

@@ -14,9 +14,11 @@ from scorekeeper.rules.messages import PIECES, REASONS, TEMPLATES, UNITS, Counte
 
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "scorekeeper" / "translations"
 TRANSLATED = ("ar", "tr", "ru", "hi")
-EXTRACT = ("pybabel extract -F babel.cfg -k _l -k N_ -k lazy_gettext --no-location "
-           "--sort-output -o scorekeeper/translations/messages.pot . && pybabel update -i "
-           "scorekeeper/translations/messages.pot -d scorekeeper/translations -N --ignore-obsolete")
+EXTRACT = (
+    "pybabel extract -F babel.cfg -k _l -k N_ -k lazy_gettext --no-location "
+    "--sort-output -o scorekeeper/translations/messages.pot . && pybabel update -i "
+    "scorekeeper/translations/messages.pot -d scorekeeper/translations -N --ignore-obsolete"
+)
 PLACEHOLDER = re.compile(r"%\([a-z_]+\)[sd]|\{[a-z_]+\}")
 
 
@@ -26,8 +28,11 @@ def _catalog(path: Path, locale: str | None = None):  # type: ignore[no-untyped-
 
 
 def _template_ids() -> set[str]:
-    return {message.id if isinstance(message.id, str) else message.id[0]
-            for message in _catalog(TRANSLATIONS / "messages.pot") if message.id}
+    return {
+        message.id if isinstance(message.id, str) else message.id[0]
+        for message in _catalog(TRANSLATIONS / "messages.pot")
+        if message.id
+    }
 
 
 def _po(locale: str):  # type: ignore[no-untyped-def]
@@ -50,8 +55,11 @@ def _translations(catalog) -> dict[object, object]:  # type: ignore[no-untyped-d
 @pytest.mark.parametrize("locale", TRANSLATED)
 def test_every_message_is_translated(locale: str) -> None:
     catalog = _po(locale)
-    entries = {message.id if isinstance(message.id, str) else message.id[0]: message
-               for message in catalog if message.id}
+    entries = {
+        message.id if isinstance(message.id, str) else message.id[0]: message
+        for message in catalog
+        if message.id
+    }
     missing = sorted(_template_ids() - entries.keys())
     assert not missing, f"run `{EXTRACT}`; not in {locale}: {missing}"
     untranslated = []
@@ -89,21 +97,29 @@ def test_every_plural_form_is_written(locale: str, forms: int) -> None:
         assert len(message.string) == forms and all(message.string), message.id
 
 
-@pytest.mark.parametrize(("locale", "form_of"), [
-    ("ru", {1: 0, 21: 0, 2: 1, 4: 1, 22: 1, 0: 2, 5: 2, 11: 2, 12: 2, 111: 2}),
-    ("hi", {1: 0, 0: 1, 2: 1, 13: 1}),
-])
+@pytest.mark.parametrize(
+    ("locale", "form_of"),
+    [
+        ("ru", {1: 0, 21: 0, 2: 1, 4: 1, 22: 1, 0: 2, 5: 2, 11: 2, 12: 2, 111: 2}),
+        ("hi", {1: 0, 0: 1, 2: 1, 13: 1}),
+    ],
+)
 def test_plural_forms_follow_the_language(locale: str, form_of: dict[int, int]) -> None:
     # The compiled header picks the form: Russian 1/21 строку, 2/22 строки, 5/11 строк.
     from babel.support import Translations
 
     with (TRANSLATIONS / locale / "LC_MESSAGES" / "messages.mo").open("rb") as handle:
         compiled = Translations(handle)
-    forms = next(message.string for message in _po(locale)
-                 if message.id == ("%(num)d value left to tap.", "%(num)d values left to tap."))
+    forms = next(
+        message.string
+        for message in _po(locale)
+        if message.id == ("%(num)d value left to tap.", "%(num)d values left to tap.")
+    )
     for count, form in form_of.items():
-        assert compiled.ngettext("%(num)d value left to tap.", "%(num)d values left to tap.",
-                                 count) == forms[form], (locale, count)
+        assert (
+            compiled.ngettext("%(num)d value left to tap.", "%(num)d values left to tap.", count)
+            == forms[form]
+        ), (locale, count)
 
 
 @pytest.mark.parametrize("locale", ("ru", "hi"))
@@ -111,8 +127,11 @@ def test_a_deal_and_a_trick_are_different_words(locale: str) -> None:
     # Turkish King players name a deal (hand) and a trick differently; so must the catalogue.
     strings = {message.id: message.string for message in _po(locale) if message.id}
     deal, trick = (set(strings[key].lower().split()) for key in ("Deal %(n)d", "Trick 12"))
-    assert not (deal & trick) - {"%(n)d", "12"}, (locale, strings["Deal %(n)d"],
-                                                    strings["Trick 12"])
+    assert not (deal & trick) - {"%(n)d", "12"}, (
+        locale,
+        strings["Deal %(n)d"],
+        strings["Trick 12"],
+    )
 
 
 @pytest.mark.parametrize("locale", (*TRANSLATED, "en"))
@@ -123,37 +142,53 @@ def test_compiled_catalogues_match_their_sources(locale: str) -> None:
     with mo_path.open("rb") as handle:
         compiled = read_mo(handle)
     assert _translations(compiled) == _translations(_po(locale)), (
-        f"{mo_path} is stale: run `pybabel compile -d scorekeeper/translations`")
+        f"{mo_path} is stale: run `pybabel compile -d scorekeeper/translations`"
+    )
 
 
 def test_engine_messages_are_in_the_catalogue() -> None:
     ids = _template_ids()
-    plurals = {message.id for message in _catalog(TRANSLATIONS / "messages.pot")
-               if isinstance(message.id, tuple)}
+    plurals = {
+        message.id
+        for message in _catalog(TRANSLATIONS / "messages.pot")
+        if isinstance(message.id, tuple)
+    }
     pieces = [piece for table in PIECES.values() for piece in table.values()]
     for table in (list(TEMPLATES.values()), list(REASONS.values()), list(UNITS.values()), pieces):
-        missing = sorted(str(value) for value in table
-                         if (isinstance(value, Counted)
-                             and (value.singular, value.plural) not in plurals)
-                         or (isinstance(value, str) and value not in ids))
+        missing = sorted(
+            str(value)
+            for value in table
+            if (isinstance(value, Counted) and (value.singular, value.plural) not in plurals)
+            or (isinstance(value, str) and value not in ids)
+        )
         assert not missing, f"run `{EXTRACT}`; missing: {missing}"
 
 
-@pytest.mark.parametrize(("accept", "expected"), [
-    ("ar", ('lang="ar" dir="rtl"', "لعبة جديدة")),
-    ("tr-TR,tr;q=0.9", ('lang="tr" dir="ltr"', "Yeni oyun")),
-    ("en-GB", ('lang="en" dir="ltr"', "New game")),
-    ("ru-RU,ru;q=0.9,en;q=0.5", ('lang="ru" dir="ltr"', "Новая партия")),
-    ("hi-IN,hi;q=0.9", ('lang="hi" dir="ltr"', "नया खेल")),
-])
-def test_pages_speak_the_browsers_language(tmp_path: Path, accept: str,
-                                           expected: tuple[str, str]) -> None:
+@pytest.mark.parametrize(
+    ("accept", "expected"),
+    [
+        ("ar", ('lang="ar" dir="rtl"', "لعبة جديدة")),
+        ("tr-TR,tr;q=0.9", ('lang="tr" dir="ltr"', "Yeni oyun")),
+        ("en-GB", ('lang="en" dir="ltr"', "New game")),
+        ("ru-RU,ru;q=0.9,en;q=0.5", ('lang="ru" dir="ltr"', "Новая партия")),
+        ("hi-IN,hi;q=0.9", ('lang="hi" dir="ltr"', "नया खेल")),
+    ],
+)
+def test_pages_speak_the_browsers_language(
+    tmp_path: Path, accept: str, expected: tuple[str, str]
+) -> None:
     from scorekeeper import create_app
 
-    app = create_app({"INSTANCE_PATH": str(tmp_path), "TESTING": True,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/t.sqlite"})
+    app = create_app(
+        {
+            "INSTANCE_PATH": str(tmp_path),
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/t.sqlite",
+        }
+    )
     with app.app_context():
         from scorekeeper.store.db import db
+
         db.create_all()
     page = app.test_client().get("/", headers={"Accept-Language": accept}).get_data(as_text=True)
     for text in expected:
@@ -165,9 +200,13 @@ def test_pages_speak_the_browsers_language(tmp_path: Path, accept: str,
 
 def _strings(locale: str, context: str | None = None) -> dict[str, tuple[str, ...]]:
     """msgid (a plural's singular) → its translated forms, in `context` (None: no context)."""
-    return {(message.id if isinstance(message.id, str) else message.id[0]):
-            ((message.string,) if isinstance(message.string, str) else tuple(message.string))
-            for message in _po(locale) if message.id and message.context == context}
+    return {
+        (message.id if isinstance(message.id, str) else message.id[0]): (
+            (message.string,) if isinstance(message.string, str) else tuple(message.string)
+        )
+        for message in _po(locale)
+        if message.id and message.context == context
+    }
 
 
 def test_hindi_says_trick_for_a_trick_and_hath_never() -> None:
@@ -195,9 +234,14 @@ def test_hindi_trix_cannot_read_as_tricks() -> None:
 
 def test_hindi_turkish_king_contracts_as_seed_004_names_them() -> None:
     hindi = _strings("hi")
-    names = {"No King of Hearts": "पान का बादशाह नहीं", "No Queens": "कोई बेगम नहीं",
-             "No Boys": "कोई बादशाह-गुलाम नहीं", "No Hearts": "कोई पान नहीं",
-             "No Last Two": "आख़िरी दो ट्रिक नहीं", "No Tricks": "कोई ट्रिक नहीं"}
+    names = {
+        "No King of Hearts": "पान का बादशाह नहीं",
+        "No Queens": "कोई बेगम नहीं",
+        "No Boys": "कोई बादशाह-गुलाम नहीं",
+        "No Hearts": "कोई पान नहीं",
+        "No Last Two": "आख़िरी दो ट्रिक नहीं",
+        "No Tricks": "कोई ट्रिक नहीं",
+    }
     for key, name in names.items():
         assert hindi[key] == (name,), key
     assert not any("नहीं लेना" in text for texts in hindi.values() for text in texts)
@@ -211,13 +255,19 @@ def test_hindi_refusals_end_with_the_danda() -> None:
 
     with (TRANSLATIONS / "hi" / "LC_MESSAGES" / "messages.mo").open("rb") as handle:
         hindi = Translations(handle)
-    problems = [Problem("counts", "sum_mismatch", {"total": 12, "expected": 13,
-                                                   "unit": "diamonds"}),
-                Problem("tricks[1]", "no_tricks_no_cards", {}),
-                Problem("contract", "game_finished", {})]
+    problems = [
+        Problem("counts", "sum_mismatch", {"total": 12, "expected": 13, "unit": "diamonds"}),
+        Problem("tricks[1]", "no_tricks_no_cards", {}),
+        Problem("contract", "game_finished", {}),
+    ]
     for problem in problems:
-        text = problem_text(problem, "diamonds", ("A", "B", "C", "D"), hindi.gettext,
-                            translate_plural=hindi.ngettext)
+        text = problem_text(
+            problem,
+            "diamonds",
+            ("A", "B", "C", "D"),
+            hindi.gettext,
+            translate_plural=hindi.ngettext,
+        )
         assert text.endswith("।") and not text.endswith(".।"), text
     english = problem_text(problems[0], "diamonds", ("A", "B", "C", "D"))
     assert english == "Diamonds add up to 12; there are 13 diamonds."
@@ -241,8 +291,10 @@ def test_arabic_joins_a_team_with_an_attached_wa() -> None:
     arabic = _strings("ar")
     assert arabic["{first} & {second}"] == ("{first} و{second}",)
     translate = dict(zip(arabic, (texts[0] for texts in arabic.values()), strict=True)).get
-    assert team_label(("سامي", "رامي", "لينا", "دانة"), 0,
-                      lambda text: translate(text) or text) == "سامي ولينا"
+    assert (
+        team_label(("سامي", "رامي", "لينا", "دانة"), 0, lambda text: translate(text) or text)
+        == "سامي ولينا"
+    )
 
 
 def test_arabic_finished_games_take_their_plural() -> None:
@@ -263,8 +315,9 @@ def test_arabic_turkish_king_says_yad_for_a_hand() -> None:
             if "deal" in key.lower() and "deals" not in key.lower():
                 assert "يد" in text, (key, text)
     plain = _strings("ar")
-    turkish_only = [key for key in plain if re.search(r"\bhands?\b|declarer", key)
-                    and "Trix" not in key]
+    turkish_only = [
+        key for key in plain if re.search(r"\bhands?\b|declarer", key) and "Trix" not in key
+    ]
     assert len(turkish_only) >= 3
     for key in turkish_only:
         for text in plain[key]:

@@ -34,8 +34,9 @@ _LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 
 def _one_line(text: str) -> str:
     """The text with any line break escaped: a refusal is one line however odd a key is."""
-    return "".join(ch.encode("unicode_escape").decode("ascii") if ch in _LINE_BREAKS else ch
-                   for ch in text)
+    return "".join(
+        ch.encode("unicode_escape").decode("ascii") if ch in _LINE_BREAKS else ch for ch in text
+    )
 
 
 def check(path: str) -> int:
@@ -97,11 +98,14 @@ def local_addresses() -> list[str]:
 
     import ifaddr
 
-    candidates = [ip.ip for adapter in ifaddr.get_adapters() for ip in adapter.ips
-                  if isinstance(ip.ip, str)]  # IPv6 addresses come as tuples
+    candidates = [
+        ip.ip for adapter in ifaddr.get_adapters() for ip in adapter.ips if isinstance(ip.ip, str)
+    ]  # IPv6 addresses come as tuples
     with contextlib.suppress(OSError):
-        candidates += [str(info[4][0]) for info in
-                       socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+        candidates += [
+            str(info[4][0])
+            for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+        ]
     found: list[str] = []
     for address in candidates:
         if not address.startswith("127.") and address not in found:
@@ -121,12 +125,21 @@ def can_listen(host: str, port: int) -> None:
         try:
             probe.bind((host, port))
         except OSError as error:
-            raise SetupError(f"Cannot listen on {host} port {port}: {error.strerror or error}. "
-                             "Choose another --port, or stop the program using it.") from error
+            raise SetupError(
+                f"Cannot listen on {host} port {port}: {error.strerror or error}. "
+                "Choose another --port, or stop the program using it."
+            ) from error
 
 
-def serve(host: str, port: int, workers: int | None, threads: int | None, *,
-          new_code: bool = False, weak_code: bool = False) -> int:
+def serve(
+    host: str,
+    port: int,
+    workers: int | None,
+    threads: int | None,
+    *,
+    new_code: bool = False,
+    weak_code: bool = False,
+) -> int:
     """Migrate the database, then run the app under granian with several worker processes.
 
     `new_code`: a new strong access code for this run (printed); `weak_code`: the operator
@@ -156,10 +169,12 @@ def serve(host: str, port: int, workers: int | None, threads: int | None, *,
         guesses = limits.code_guesses(code)
         if guesses < limits.STRONG_CODE_GUESSES:
             years = limits.years_to_guess(guesses)
-            print(f"Warning: the access code is weak: about {guesses:.0e} guesses, which "
-                  f"{limits.GUESSES_A_SECOND:,} a second would find in "
-                  f"{_duration(years)}. Start with --new-access-code for a strong one.",
-                  file=sys.stderr)
+            print(
+                f"Warning: the access code is weak: about {guesses:.0e} guesses, which "
+                f"{limits.GUESSES_A_SECOND:,} a second would find in "
+                f"{_duration(years)}. Start with --new-access-code for a strong one.",
+                file=sys.stderr,
+            )
     sys.stdout.flush()
     run(host, port, workers, threads=threads)
     return 0
@@ -168,8 +183,12 @@ def serve(host: str, port: int, workers: int | None, threads: int | None, *,
 def _duration(years: float) -> str:
     """'3 hours', '12 days', '4 years': how long, roughly."""
     seconds = years * 365.25 * 24 * 3600
-    for unit, size in (("years", 365.25 * 24 * 3600), ("days", 24 * 3600), ("hours", 3600),
-                       ("minutes", 60)):
+    for unit, size in (
+        ("years", 365.25 * 24 * 3600),
+        ("days", 24 * 3600),
+        ("hours", 3600),
+        ("minutes", 60),
+    ):
         if seconds >= size:
             return f"about {seconds / size:.0f} {unit}"
     return "seconds"
@@ -265,33 +284,50 @@ def build_parser() -> argparse.ArgumentParser:
     """The command line: one subcommand per task."""
     parser = argparse.ArgumentParser(
         prog="scorekeeper",
-        description="Keep score at a real card table: Trix, Trix Complex and Turkish King.")
+        description="Keep score at a real card table: Trix, Trix Complex and Turkish King.",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     checker = commands.add_parser("check", help="check a game record and print its scores")
     checker.add_argument("file", metavar="FILE", help="a game record (JSON), or - for stdin")
     statistics = commands.add_parser("stats", help="statistics of game records, as JSON")
-    statistics.add_argument("file", metavar="FILE",
-                            help="an array of game records or one record, or - for stdin")
+    statistics.add_argument(
+        "file", metavar="FILE", help="an array of game records or one record, or - for stdin"
+    )
     server = commands.add_parser("serve", help="run the app for the table (production server)")
     server.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
     server.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
-    server.add_argument("--workers", type=int, metavar="N",
-                        help="worker processes (default: SCOREKEEPER_WORKERS, else one per "
-                             "CPU core)")
-    server.add_argument("--threads", type=int, metavar="N",
-                        help="threads per worker that run the app (default: "
-                             "SCOREKEEPER_THREADS, else 2)")
-    server.add_argument("--new-access-code", action="store_true",
-                        help="ask every browser for a new strong access code (printed)")
-    server.add_argument("--weak-access-code", action="store_true",
-                        help="start even though the access code is easy to guess (warned)")
+    server.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="worker processes (default: SCOREKEEPER_WORKERS, else one per CPU core)",
+    )
+    server.add_argument(
+        "--threads",
+        type=int,
+        metavar="N",
+        help="threads per worker that run the app (default: SCOREKEEPER_THREADS, else 2)",
+    )
+    server.add_argument(
+        "--new-access-code",
+        action="store_true",
+        help="ask every browser for a new strong access code (printed)",
+    )
+    server.add_argument(
+        "--weak-access-code",
+        action="store_true",
+        help="start even though the access code is easy to guess (warned)",
+    )
     commands.add_parser("init-db", help="create or migrate the database, then exit")
     exporter = commands.add_parser("export", help="write every game as a JSON array of records")
     exporter.add_argument("file", metavar="FILE", help="where to write, or - for stdout")
     importer = commands.add_parser("import", help="load game records (all or nothing)")
     importer.add_argument("file", metavar="FILE", help="a record or an array, or - for stdin")
-    importer.add_argument("--table", metavar="LINK",
-                          help="as games of this table (its link or token); players join it")
+    importer.add_argument(
+        "--table",
+        metavar="LINK",
+        help="as games of this table (its link or token); players join it",
+    )
     return parser
 
 
@@ -311,9 +347,11 @@ def setup_failure(error: Exception) -> str | None:
         files = settings.sqlite_files(url)
         reason = _one_line(str(error.orig)).rstrip(".")
         if files:
-            return (f"Cannot use the database {files[0]}: {reason}. Make the instance folder "
-                    "writable by this user and free some space, or set SCOREKEEPER_INSTANCE "
-                    "to another folder.")
+            return (
+                f"Cannot use the database {files[0]}: {reason}. Make the instance folder "
+                "writable by this user and free some space, or set SCOREKEEPER_INSTANCE "
+                "to another folder."
+            )
         return f"Cannot use the database: {reason}. Check DATABASE_URL and that it is reachable."
     if isinstance(error, OSError):
         where = f" {error.filename}" if error.filename else ""
@@ -331,8 +369,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "stats":
             return stats(args.file)
         if args.command == "serve":
-            return serve(args.host, args.port, args.workers, args.threads,
-                         new_code=args.new_access_code, weak_code=args.weak_access_code)
+            return serve(
+                args.host,
+                args.port,
+                args.workers,
+                args.threads,
+                new_code=args.new_access_code,
+                weak_code=args.weak_access_code,
+            )
         if args.command == "init-db":
             upgrade_database()
             print("database is up to date")

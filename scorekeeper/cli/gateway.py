@@ -88,8 +88,9 @@ def call_wsgi(app: WSGIApp, environ: dict[str, Any]) -> Answer:
     """Run the WSGI app on one request (in a worker thread): status, headers and whole body."""
     started: list[Any] = []
 
-    def start_response(status: str, headers: list[tuple[str, str]],
-                       exc_info: Any = None) -> Callable[[bytes], None]:
+    def start_response(
+        status: str, headers: list[tuple[str, str]], exc_info: Any = None
+    ) -> Callable[[bytes], None]:
         if exc_info is not None and started:
             raise exc_info[1].with_traceback(exc_info[2])
         started[:] = [status, headers]
@@ -109,8 +110,9 @@ def call_wsgi(app: WSGIApp, environ: dict[str, Any]) -> Answer:
     return int(status[:3]), list(headers), b"".join(chunks)
 
 
-def _settle(future: asyncio.Future[Answer], answer: Answer | None,
-            error: BaseException | None) -> None:
+def _settle(
+    future: asyncio.Future[Answer], answer: Answer | None, error: BaseException | None
+) -> None:
     """On the event loop: hand a thread's answer (or its error) to the waiting request."""
     if future.cancelled():
         return
@@ -131,8 +133,9 @@ class Threads:
         self.queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.count = max(1, count)
         for number in range(self.count):
-            threading.Thread(target=self._serve, name=f"scorekeeper-{number + 1}",
-                             daemon=True).start()
+            threading.Thread(
+                target=self._serve, name=f"scorekeeper-{number + 1}", daemon=True
+            ).start()
 
     def _serve(self) -> None:
         while (item := self.queue.get()) is not None:
@@ -161,9 +164,15 @@ class BodyFirst:
     """RSGI app: read the body on the event loop within BODY_TIMEOUT_S, then run the WSGI app in
     one of `threads` threads (or give its quick answer on the loop)."""
 
-    def __init__(self, app: WSGIApp, threads: int, *, multiprocess: bool = True,
-                 body_timeout: float = BODY_TIMEOUT_S, quick: QuickAnswer | None = None
-                 ) -> None:
+    def __init__(
+        self,
+        app: WSGIApp,
+        threads: int,
+        *,
+        multiprocess: bool = True,
+        body_timeout: float = BODY_TIMEOUT_S,
+        quick: QuickAnswer | None = None,
+    ) -> None:
         self.app = app
         self.threads = Threads(app, threads)
         self.multiprocess = multiprocess
@@ -177,7 +186,8 @@ class BodyFirst:
         headers = scope.headers
         length = headers.get("content-length")
         if (length not in (None, "0") or "transfer-encoding" in headers) and (
-                not (length or "").isdigit() or int(length) <= MAX_BODY):
+            not (length or "").isdigit() or int(length) <= MAX_BODY
+        ):
             try:
                 body = await asyncio.wait_for(self._body(protocol), self.body_timeout)
             except TimeoutError:

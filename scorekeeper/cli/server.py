@@ -57,13 +57,14 @@ def sized(workers: int | None = None, threads: int | None = None) -> tuple[int, 
     from ..settings import SetupError
 
     chosen = []
-    for asked, variable, default in ((workers, "SCOREKEEPER_WORKERS", cores()),
-                                     (threads, "SCOREKEEPER_THREADS", THREADS)):
+    for asked, variable, default in (
+        (workers, "SCOREKEEPER_WORKERS", cores()),
+        (threads, "SCOREKEEPER_THREADS", THREADS),
+    ):
         if asked is None:
             text = os.environ.get(variable, "").strip()
             if text and not (text.isdigit() and int(text) >= 1):
-                raise SetupError(f"{variable} must be a whole number of at least 1, "
-                                 f"not {text!r}.")
+                raise SetupError(f"{variable} must be a whole number of at least 1, not {text!r}.")
             asked = int(text) if text else default
         if asked < 1:
             raise SetupError("--workers and --threads must be at least 1.")
@@ -71,8 +72,9 @@ def sized(workers: int | None = None, threads: int | None = None) -> tuple[int, 
     return chosen[0], chosen[1]
 
 
-def load_app(target: str, *, factory: bool, threads: int, workers: int,
-             working_dir: str | None) -> BodyFirst:
+def load_app(
+    target: str, *, factory: bool, threads: int, workers: int, working_dir: str | None
+) -> BodyFirst:
     """In each worker: import the WSGI app `target` ("module:name", built by calling it when
     `factory`) and put the gateway in front of it."""
     if working_dir is not None and working_dir not in sys.path:
@@ -87,16 +89,28 @@ def load_app(target: str, *, factory: bool, threads: int, workers: int,
     return BodyFirst(app, threads, multiprocess=workers > 1, quick=quick)
 
 
-def run(host: str, port: int, workers: int, *, threads: int = THREADS, target: str = APP,
-        factory: bool = True, working_dir: Path | None = None) -> None:
+def run(
+    host: str,
+    port: int,
+    workers: int,
+    *,
+    threads: int = THREADS,
+    target: str = APP,
+    factory: bool = True,
+    working_dir: Path | None = None,
+) -> None:
     """Serve until interrupted: `workers` processes, each with `threads` threads.
 
     `target` is "module:name" of the WSGI app (of a function building it when `factory`), which
     each worker imports (from `working_dir` first, when given).
     """
     loader: Callable[..., Any] = partial(
-        load_app, factory=factory, threads=max(1, threads), workers=workers,
-        working_dir=str(working_dir) if working_dir else None)
+        load_app,
+        factory=factory,
+        threads=max(1, threads),
+        workers=workers,
+        working_dir=str(working_dir) if working_dir else None,
+    )
     Server(
         target,
         address=host,

@@ -50,8 +50,9 @@ class Filled:
     """What is already wrong before the entry is complete (a player placed twice)."""
 
 
-def autofill(raw: Mapping[str, Any], refill: Collection[Place] = (),
-             rules: HouseRules | None = None) -> Filled:
+def autofill(
+    raw: Mapping[str, Any], refill: Collection[Place] = (), rules: HouseRules | None = None
+) -> Filled:
     """A copy of a raw deal with each sequence's single missing value filled in when determined.
 
     A count is filled when the other three are whole numbers and the remainder is in range; a
@@ -79,8 +80,11 @@ def autofill(raw: Mapping[str, Any], refill: Collection[Place] = (),
         missing = [i for i, value in enumerate(values) if value is None or i in was_filled]
         known = [value for i, value in enumerate(values) if i not in missing]
         if all(is_int(value) for value in known):
-            value = _determined(spec.kind, spec.total, spec.maximum, known) \
-                if len(missing) == 1 and not spec.at_most else None
+            value = (
+                _determined(spec.kind, spec.total, spec.maximum, known)
+                if len(missing) == 1 and not spec.at_most
+                else None
+            )
             if value is not None:
                 values[missing[0]] = value
                 places.add((spec.name, missing[0]))

@@ -37,7 +37,6 @@ DOUBLING_KINDS = (FieldKind.OPTIONAL_SEAT, FieldKind.OPTIONAL_CARD_SEATS)
 """The kinds of field a double is recorded in (`doubled_by`): the only optional ones."""
 
 
-
 class ContractKind(StrEnum):
     """What a contract is for the turn rules: Turkish King counts trumps and negatives per player.
     A StrEnum: members equal (and serialise as) their values."""
@@ -93,8 +92,9 @@ class Contract:
     @property
     def doubles(self) -> tuple[str, ...]:
         """The cards it lets a player double (none: it records no doubles)."""
-        return tuple(card for spec in self.fields if spec.kind in DOUBLING_KINDS
-                     for card in spec.cards)
+        return tuple(
+            card for spec in self.fields if spec.kind in DOUBLING_KINDS for card in spec.cards
+        )
 
     @property
     def doubles_field(self) -> str | None:
@@ -133,8 +133,9 @@ class Contract:
         return tuple(scores[seat] for seat in order)
 
 
-def _charge_card(scores: list[int], taker: int, doubler: int | None, penalty: int,
-                 rules: HouseRules) -> None:
+def _charge_card(
+    scores: list[int], taker: int, doubler: int | None, penalty: int, rules: HouseRules
+) -> None:
     """Apply one card's penalty, doubled if someone doubled it (RULES.md, Doubling)."""
     if doubler is None:
         scores[taker] -= penalty
@@ -157,6 +158,7 @@ def _doubling_checks(deal: Deal, rules: HouseRules) -> list[Problem]:
 def _per_item(penalty: int, name: str) -> Scorer:
     def score(deal: Deal, rules: HouseRules) -> Scores:
         return tuple(-penalty * count for count in deal.counts(name))
+
     return score
 
 
@@ -179,8 +181,9 @@ def ltoosh_penalty(rules: HouseRules) -> int:
 
 def _score_king_of_hearts(deal: Deal, rules: HouseRules) -> Scores:
     scores = [0, 0, 0, 0]
-    _charge_card(scores, deal.seat("taker"), deal.optional_seat("doubled_by"),
-                 KING_OF_HEARTS_PENALTY, rules)
+    _charge_card(
+        scores, deal.seat("taker"), deal.optional_seat("doubled_by"), KING_OF_HEARTS_PENALTY, rules
+    )
     return tuple(scores)
 
 
@@ -218,8 +221,10 @@ QUEEN_OF_DIAMONDS = QUEEN_PENALTY + COMPLEX_DIAMOND
 
 
 def _score_complex(deal: Deal, rules: HouseRules) -> Scores:
-    scores = [-COMPLEX_TRICK * t - COMPLEX_DIAMOND * d
-              for t, d in zip(deal.counts("tricks"), deal.counts("diamonds"), strict=True)]
+    scores = [
+        -COMPLEX_TRICK * t - COMPLEX_DIAMOND * d
+        for t, d in zip(deal.counts("tricks"), deal.counts("diamonds"), strict=True)
+    ]
     doublers = deal.cards("doubled_by")
     for suit, taker in deal.cards("queens").items():
         doubler = doublers.get(suit)
@@ -234,14 +239,23 @@ def _score_complex(deal: Deal, rules: HouseRules) -> Scores:
                 _charge_card(scores, taker, doubler, QUEEN_OF_DIAMONDS, rules)
             case _:
                 assert_never(rules.doubled_queen_of_diamonds)
-    _charge_card(scores, deal.seat("king_of_hearts"), doublers.get(KING_OF_HEARTS_CARD),
-                 KING_OF_HEARTS_PENALTY, rules)
+    _charge_card(
+        scores,
+        deal.seat("king_of_hearts"),
+        doublers.get(KING_OF_HEARTS_CARD),
+        KING_OF_HEARTS_PENALTY,
+        rules,
+    )
     return tuple(scores)
 
 
 def _complex_items(rules: HouseRules) -> Mapping[Item, int]:
-    return {Item.TRICKS: -COMPLEX_TRICK, Item.DIAMONDS: -COMPLEX_DIAMOND,
-            Item.QUEENS: -QUEEN_PENALTY, Item.KING_OF_HEARTS: -KING_OF_HEARTS_PENALTY}
+    return {
+        Item.TRICKS: -COMPLEX_TRICK,
+        Item.DIAMONDS: -COMPLEX_DIAMOND,
+        Item.QUEENS: -QUEEN_PENALTY,
+        Item.KING_OF_HEARTS: -KING_OF_HEARTS_PENALTY,
+    }
 
 
 def _check_complex(deal: Deal, rules: HouseRules) -> list[Problem]:
@@ -254,17 +268,31 @@ def _check_complex(deal: Deal, rules: HouseRules) -> list[Problem]:
         queens_taken = sum(1 for taker in queens.values() if taker == seat)
         has_queen_of_diamonds = queens["D"] == seat
         # the penalty cards a seat took (the Q♦ is one card, though a diamond and a queen)
-        cards = (diamonds[seat] + queens_taken + (1 if king == seat else 0)
-                 - (1 if has_queen_of_diamonds else 0))
+        cards = (
+            diamonds[seat]
+            + queens_taken
+            + (1 if king == seat else 0)
+            - (1 if has_queen_of_diamonds else 0)
+        )
         if tricks[seat] == 0 and (diamonds[seat] or queens_taken or king == seat):
             problems.append(Problem(f"tricks[{seat}]", "no_tricks_no_cards"))
         elif cards > 4 * tricks[seat]:
-            problems.append(Problem(f"tricks[{seat}]", "cards_exceed_tricks",
-                                    {"cards": cards, "tricks": tricks[seat]}))
+            problems.append(
+                Problem(
+                    f"tricks[{seat}]",
+                    "cards_exceed_tricks",
+                    {"cards": cards, "tricks": tricks[seat]},
+                )
+            )
         elif penalty_tricks and tricks[seat] > cards:
             # each trick counted holds at least one of the seat's penalty cards
-            problems.append(Problem(f"tricks[{seat}]", "tricks_exceed_cards",
-                                    {"cards": cards, "tricks": tricks[seat]}))
+            problems.append(
+                Problem(
+                    f"tricks[{seat}]",
+                    "tricks_exceed_cards",
+                    {"cards": cards, "tricks": tricks[seat]},
+                )
+            )
     if diamonds[queens["D"]] == 0:
         problems.append(Problem("queens.D", "queen_diamond_without_diamond"))
     return problems
@@ -297,8 +325,9 @@ def _counts(name: str, maximum: int, unit: str) -> FieldSpec:
 
 
 _COMPLEX_TRICKS = _counts("tricks", 13, "tricks")
-_COMPLEX_PENALTY_TRICKS = FieldSpec("tricks", FieldKind.COUNTS, maximum=13, total=13,
-                                    unit="tricks", at_most=True)
+_COMPLEX_PENALTY_TRICKS = FieldSpec(
+    "tricks", FieldKind.COUNTS, maximum=13, total=13, unit="tricks", at_most=True
+)
 """Under `complex_tricks` "penalty": the tricks that held a penalty card, at most 13 in all."""
 
 
@@ -306,8 +335,10 @@ def _shape_complex(rules: HouseRules) -> tuple[FieldSpec, ...]:
     complex_contract = CONTRACTS["complex"]
     if rules.complex_tricks == ComplexTricks.EVERY:
         return complex_contract.fields
-    return tuple(_COMPLEX_PENALTY_TRICKS if spec.name == "tricks" else spec
-                 for spec in complex_contract.fields)
+    return tuple(
+        _COMPLEX_PENALTY_TRICKS if spec.name == "tricks" else spec
+        for spec in complex_contract.fields
+    )
 
 
 QUEEN_CARDS = SUITS
@@ -320,53 +351,136 @@ _NEG, _POS, _TRUMP = ContractKind.NEGATIVE, ContractKind.POSITIVE, ContractKind.
 CONTRACTS: dict[str, Contract] = {
     contract.id: contract
     for contract in (
-        Contract("king-of-hearts",
-                 (FieldSpec("taker", FieldKind.SEAT, cards=_KING),
-                  FieldSpec("doubled_by", FieldKind.OPTIONAL_SEAT, cards=_KING)),
-                 _NEG, _score_king_of_hearts, _doubling_checks,
-                 items=((Item.KING_OF_HEARTS, "taker"),), sample={"taker": 0}),
-        Contract("queens",
-                 (FieldSpec("takers", FieldKind.CARD_SEATS, cards=QUEEN_CARDS),
-                  FieldSpec("doubled_by", FieldKind.OPTIONAL_CARD_SEATS, cards=QUEEN_CARDS)),
-                 _NEG, _score_queens, _doubling_checks,
-                 items=((Item.QUEENS, "takers"),),
-                 sample={"takers": {"S": 0, "H": 1, "D": 1, "C": 1}}),
-        Contract("diamonds", (_counts("counts", 13, "diamonds"),), _NEG, _score_diamonds,
-                 items=((Item.DIAMONDS, "counts"),), sample={"counts": _ONE}),
-        Contract("ltoosh", (_counts("tricks", 13, "tricks"),), _NEG, _score_ltoosh,
-                 items=((Item.TRICKS, "tricks"),), sample={"tricks": _ONE}),
-        Contract("trix", (FieldSpec("order", FieldKind.ORDER),), _POS, _score_trix,
-                 sample={"order": (0, 1, 2, 3)}),
-        Contract("complex",
-                 (_COMPLEX_TRICKS, _counts("diamonds", 13, "diamonds"),
-                  FieldSpec("queens", FieldKind.CARD_SEATS, cards=QUEEN_CARDS),
-                  FieldSpec("king_of_hearts", FieldKind.SEAT, cards=_KING),
-                  FieldSpec("doubled_by", FieldKind.OPTIONAL_CARD_SEATS,
-                            cards=COMPLEX_DOUBLE_CARDS)),
-                 _NEG, _score_complex, _check_complex,
-                 items=((Item.TRICKS, "tricks"), (Item.DIAMONDS, "diamonds"),
-                        (Item.QUEENS, "queens"), (Item.KING_OF_HEARTS, "king_of_hearts")),
-                 sample={"tricks": (4, 3, 3, 3), "diamonds": (1, 4, 4, 4),
-                         "queens": {"S": 2, "H": 2, "D": 0, "C": 2}, "king_of_hearts": 2},
-                 per_item=_complex_items, shaped=_shape_complex),
-        Contract("trump", (FieldSpec("suit", FieldKind.SUIT), _counts("tricks", 13, "tricks")),
-                 _TRUMP, _score_trump,
-                 items=((Item.TRICKS, "tricks"),), sample={"suit": "S", "tricks": _ONE}),
-        Contract("no-king", (FieldSpec("taker", FieldKind.SEAT, cards=_KING),), _NEG,
-                 _score_no_king,
-                 items=((Item.KING_OF_HEARTS, "taker"),), sample={"taker": 0}),
-        Contract("no-queens", (_counts("counts", 4, "queens"),), _NEG, _per_item(100, "counts"),
-                 items=((Item.QUEENS, "counts"),), sample={"counts": _ONE}),
-        Contract("no-boys", (_counts("counts", 8, "kings and jacks"),), _NEG,
-                 _per_item(60, "counts"),
-                 items=((Item.KINGS_AND_JACKS, "counts"),), sample={"counts": _ONE}),
-        Contract("no-hearts", (_counts("counts", 13, "hearts"),), _NEG, _per_item(30, "counts"),
-                 items=((Item.HEARTS, "counts"),), sample={"counts": _ONE}),
-        Contract("no-last-two", (FieldSpec("last_two", FieldKind.SEAT_PAIR),), _NEG,
-                 _score_no_last_two,
-                 items=((Item.LAST_TWO, "last_two"),), sample={"last_two": (0, 1)}),
-        Contract("no-tricks", (_counts("tricks", 13, "tricks"),), _NEG, _per_item(50, "tricks"),
-                 items=((Item.TRICKS, "tricks"),), sample={"tricks": _ONE}),
+        Contract(
+            "king-of-hearts",
+            (
+                FieldSpec("taker", FieldKind.SEAT, cards=_KING),
+                FieldSpec("doubled_by", FieldKind.OPTIONAL_SEAT, cards=_KING),
+            ),
+            _NEG,
+            _score_king_of_hearts,
+            _doubling_checks,
+            items=((Item.KING_OF_HEARTS, "taker"),),
+            sample={"taker": 0},
+        ),
+        Contract(
+            "queens",
+            (
+                FieldSpec("takers", FieldKind.CARD_SEATS, cards=QUEEN_CARDS),
+                FieldSpec("doubled_by", FieldKind.OPTIONAL_CARD_SEATS, cards=QUEEN_CARDS),
+            ),
+            _NEG,
+            _score_queens,
+            _doubling_checks,
+            items=((Item.QUEENS, "takers"),),
+            sample={"takers": {"S": 0, "H": 1, "D": 1, "C": 1}},
+        ),
+        Contract(
+            "diamonds",
+            (_counts("counts", 13, "diamonds"),),
+            _NEG,
+            _score_diamonds,
+            items=((Item.DIAMONDS, "counts"),),
+            sample={"counts": _ONE},
+        ),
+        Contract(
+            "ltoosh",
+            (_counts("tricks", 13, "tricks"),),
+            _NEG,
+            _score_ltoosh,
+            items=((Item.TRICKS, "tricks"),),
+            sample={"tricks": _ONE},
+        ),
+        Contract(
+            "trix",
+            (FieldSpec("order", FieldKind.ORDER),),
+            _POS,
+            _score_trix,
+            sample={"order": (0, 1, 2, 3)},
+        ),
+        Contract(
+            "complex",
+            (
+                _COMPLEX_TRICKS,
+                _counts("diamonds", 13, "diamonds"),
+                FieldSpec("queens", FieldKind.CARD_SEATS, cards=QUEEN_CARDS),
+                FieldSpec("king_of_hearts", FieldKind.SEAT, cards=_KING),
+                FieldSpec("doubled_by", FieldKind.OPTIONAL_CARD_SEATS, cards=COMPLEX_DOUBLE_CARDS),
+            ),
+            _NEG,
+            _score_complex,
+            _check_complex,
+            items=(
+                (Item.TRICKS, "tricks"),
+                (Item.DIAMONDS, "diamonds"),
+                (Item.QUEENS, "queens"),
+                (Item.KING_OF_HEARTS, "king_of_hearts"),
+            ),
+            sample={
+                "tricks": (4, 3, 3, 3),
+                "diamonds": (1, 4, 4, 4),
+                "queens": {"S": 2, "H": 2, "D": 0, "C": 2},
+                "king_of_hearts": 2,
+            },
+            per_item=_complex_items,
+            shaped=_shape_complex,
+        ),
+        Contract(
+            "trump",
+            (FieldSpec("suit", FieldKind.SUIT), _counts("tricks", 13, "tricks")),
+            _TRUMP,
+            _score_trump,
+            items=((Item.TRICKS, "tricks"),),
+            sample={"suit": "S", "tricks": _ONE},
+        ),
+        Contract(
+            "no-king",
+            (FieldSpec("taker", FieldKind.SEAT, cards=_KING),),
+            _NEG,
+            _score_no_king,
+            items=((Item.KING_OF_HEARTS, "taker"),),
+            sample={"taker": 0},
+        ),
+        Contract(
+            "no-queens",
+            (_counts("counts", 4, "queens"),),
+            _NEG,
+            _per_item(100, "counts"),
+            items=((Item.QUEENS, "counts"),),
+            sample={"counts": _ONE},
+        ),
+        Contract(
+            "no-boys",
+            (_counts("counts", 8, "kings and jacks"),),
+            _NEG,
+            _per_item(60, "counts"),
+            items=((Item.KINGS_AND_JACKS, "counts"),),
+            sample={"counts": _ONE},
+        ),
+        Contract(
+            "no-hearts",
+            (_counts("counts", 13, "hearts"),),
+            _NEG,
+            _per_item(30, "counts"),
+            items=((Item.HEARTS, "counts"),),
+            sample={"counts": _ONE},
+        ),
+        Contract(
+            "no-last-two",
+            (FieldSpec("last_two", FieldKind.SEAT_PAIR),),
+            _NEG,
+            _score_no_last_two,
+            items=((Item.LAST_TWO, "last_two"),),
+            sample={"last_two": (0, 1)},
+        ),
+        Contract(
+            "no-tricks",
+            (_counts("tricks", 13, "tricks"),),
+            _NEG,
+            _per_item(50, "tricks"),
+            items=((Item.TRICKS, "tricks"),),
+            sample={"tricks": _ONE},
+        ),
     )
 }
 """Every contract by its id (RULES.md tables)."""

@@ -13,7 +13,6 @@ from .errors import Problem
 Value = int | str | None | tuple[int, ...] | Mapping[str, int]
 
 
-
 class FieldKind(StrEnum):
     """What a contract's field holds. A StrEnum: members equal (and serialise as) their values,
     so ``spec.kind == "counts"`` still holds wherever the kind is compared as text."""
@@ -55,8 +54,14 @@ class FieldSpec:
         match self.kind:
             case FieldKind.OPTIONAL_SEAT | FieldKind.OPTIONAL_CARD_SEATS:
                 return False
-            case (FieldKind.SEAT | FieldKind.COUNTS | FieldKind.ORDER | FieldKind.SEAT_PAIR
-                  | FieldKind.SUIT | FieldKind.CARD_SEATS):
+            case (
+                FieldKind.SEAT
+                | FieldKind.COUNTS
+                | FieldKind.ORDER
+                | FieldKind.SEAT_PAIR
+                | FieldKind.SUIT
+                | FieldKind.CARD_SEATS
+            ):
                 return True
             case _:
                 assert_never(self.kind)
@@ -167,10 +172,16 @@ def _parse_sequence(spec: FieldSpec, raw: object) -> tuple[Value, list[Problem]]
     if problems:
         return None, problems
     values = tuple(int(item) for item in raw)
-    if spec.kind == FieldKind.COUNTS and (sum(values) > spec.total if spec.at_most
-                                          else sum(values) != spec.total):
-        return None, [Problem(name, "sum_over" if spec.at_most else "sum_mismatch",
-                              {"total": sum(values), "expected": spec.total, "unit": spec.unit})]
+    if spec.kind == FieldKind.COUNTS and (
+        sum(values) > spec.total if spec.at_most else sum(values) != spec.total
+    ):
+        return None, [
+            Problem(
+                name,
+                "sum_over" if spec.at_most else "sum_mismatch",
+                {"total": sum(values), "expected": spec.total, "unit": spec.unit},
+            )
+        ]
     if spec.kind == FieldKind.ORDER and sorted(values) != list(SEATS):
         return None, [Problem(name, "not_permutation")]
     return values, []

@@ -66,8 +66,13 @@ class Problem:
 class RuleError(ValueError):
     """An entry the rules refuse; `problems` lists every reason, the first is the headline."""
 
-    def __init__(self, problems: list[Problem], *, deal_number: int | None = None,
-                 contract: str | None = None) -> None:
+    def __init__(
+        self,
+        problems: list[Problem],
+        *,
+        deal_number: int | None = None,
+        contract: str | None = None,
+    ) -> None:
         self.problems = problems
         self.deal_number = deal_number
         self.contract = contract

@@ -26,24 +26,36 @@ def doubling_scores(rules: HouseRules) -> dict[str, int]:
     king = _score("king-of-hearts", {"taker": 0, "doubled_by": 1}, rules)
     queen = _score("queens", {"takers": {"S": 0, **others}, "doubled_by": {"S": 1}}, rules)
     complex_values: dict[str, Value] = {
-        "tricks": (0, 0, 0, 0), "diamonds": (1, 0, 0, 0),
-        "queens": {"S": 2, "H": 2, "C": 2, "D": 0}, "king_of_hearts": 2, "doubled_by": {"D": 1}}
+        "tricks": (0, 0, 0, 0),
+        "diamonds": (1, 0, 0, 0),
+        "queens": {"S": 2, "H": 2, "C": 2, "D": 0},
+        "king_of_hearts": 2,
+        "doubled_by": {"D": 1},
+    }
     queen_diamond = _score("complex", complex_values, rules)
     own_queen_diamond = _score("complex", {**complex_values, "doubled_by": {"D": 0}}, rules)
     return {
-        "king_taker": king[0], "king_doubler": king[1],
-        "queen_taker": queen[0], "queen_doubler": queen[1],
+        "king_taker": king[0],
+        "king_doubler": king[1],
+        "queen_taker": queen[0],
+        "queen_doubler": queen[1],
         "king_self": _score("king-of-hearts", {"taker": 0, "doubled_by": 0}, rules)[0],
-        "queen_self": _score("queens", {"takers": {"S": 0, **others}, "doubled_by": {"S": 0}},
-                             rules)[0],
-        "queen_diamond": queen_diamond[0], "queen_diamond_doubler": queen_diamond[1],
+        "queen_self": _score(
+            "queens", {"takers": {"S": 0, **others}, "doubled_by": {"S": 0}}, rules
+        )[0],
+        "queen_diamond": queen_diamond[0],
+        "queen_diamond_doubler": queen_diamond[1],
         "queen_diamond_self": own_queen_diamond[0],
     }
 
 
 _PARAMETERS: Mapping[Item, str] = {
-    Item.TRICKS: "trick", Item.DIAMONDS: "diamond", Item.QUEENS: "queen",
-    Item.KING_OF_HEARTS: "king", Item.HEARTS: "heart", Item.KINGS_AND_JACKS: "king_or_jack",
+    Item.TRICKS: "trick",
+    Item.DIAMONDS: "diamond",
+    Item.QUEENS: "queen",
+    Item.KING_OF_HEARTS: "king",
+    Item.HEARTS: "heart",
+    Item.KINGS_AND_JACKS: "king_or_jack",
     Item.LAST_TWO: "last_trick",
 }
 """How a sentence about the rules names the score of one item it counts ("%(trick)s a trick")."""
@@ -75,13 +87,16 @@ def house_rule_numbers() -> dict[str, int]:
     whole = doubling_scores(HouseRules(doubled_queen_of_diamonds=QueenOfDiamonds.WHOLE))
     swapped = HouseRules(swap_diamonds_ltoosh=True)
     return {
-        "net_king": net["king_self"], "net_queen": net["queen_self"],
-        "full_king": full["king_self"], "full_queen": full["queen_self"],
+        "net_king": net["king_self"],
+        "net_queen": net["queen_self"],
+        "full_king": full["king_self"],
+        "full_queen": full["queen_self"],
         "swapped_diamond": contract_numbers("diamonds", swapped)["score"],
         "swapped_trick": contract_numbers("ltoosh", swapped)["score"],
         "queen_part_taker": net["queen_diamond"],
         "queen_part_doubler": net["queen_diamond_doubler"],
-        "whole_taker": whole["queen_diamond"], "whole_doubler": whole["queen_diamond_doubler"],
+        "whole_taker": whole["queen_diamond"],
+        "whole_doubler": whole["queen_diamond_doubler"],
         "queen_of_diamonds": contract_numbers("complex", HouseRules())["both"],
         "complex_diamond": contract_numbers("complex", HouseRules())["diamond"],
     }
@@ -90,5 +105,6 @@ def house_rule_numbers() -> dict[str, int]:
 def adds_up_to_zero(game: str, rules: HouseRules) -> bool:
     """Whether, without doubling, every kingdom of `game` (and so the game) adds up to zero
     under `rules`: not when Complex charges only the tricks that held a penalty card."""
-    return not ("complex" in GAMES[game].contracts
-                and rules.complex_tricks == ComplexTricks.PENALTY)
+    return not (
+        "complex" in GAMES[game].contracts and rules.complex_tricks == ComplexTricks.PENALTY
+    )

@@ -17,6 +17,7 @@ TURKISH_KING = "turkish-king"
 SOLO = "solo"
 PARTNERSHIP = "partnership"
 
+
 @dataclass(frozen=True)
 class GameDef:
     """A game's shape: its contracts, length and the rules that say who chooses what."""
@@ -58,19 +59,34 @@ class GameDef:
 
 
 GAMES: dict[str, GameDef] = {
-    TRIX: GameDef(TRIX, ("king-of-hearts", "queens", "diamonds", "ltoosh", "trix"), 20,
-                  (SOLO, PARTNERSHIP), ("doubling", "doubled_self_take", "swap_diamonds_ltoosh"),
-                  kingdoms=4),
-    TRIX_COMPLEX: GameDef(TRIX_COMPLEX, ("trix", "complex"), 8, (SOLO, PARTNERSHIP),
-                          ("doubling", "doubled_self_take", "doubled_queen_of_diamonds",
-                           "complex_tricks"),
-                          kingdoms=4),
-    TURKISH_KING: GameDef(TURKISH_KING, ("trump", "no-king", "no-queens", "no-boys", "no-hearts",
-                                         "no-last-two", "no-tricks"), 20, (SOLO,), ("winners",)),
+    TRIX: GameDef(
+        TRIX,
+        ("king-of-hearts", "queens", "diamonds", "ltoosh", "trix"),
+        20,
+        (SOLO, PARTNERSHIP),
+        ("doubling", "doubled_self_take", "swap_diamonds_ltoosh"),
+        kingdoms=4,
+    ),
+    TRIX_COMPLEX: GameDef(
+        TRIX_COMPLEX,
+        ("trix", "complex"),
+        8,
+        (SOLO, PARTNERSHIP),
+        ("doubling", "doubled_self_take", "doubled_queen_of_diamonds", "complex_tricks"),
+        kingdoms=4,
+    ),
+    TURKISH_KING: GameDef(
+        TURKISH_KING,
+        ("trump", "no-king", "no-queens", "no-boys", "no-hearts", "no-last-two", "no-tricks"),
+        20,
+        (SOLO,),
+        ("winners",),
+    ),
 }
 
-TURKISH_NEGATIVES = tuple(c for c in GAMES[TURKISH_KING].contracts
-                          if CONTRACTS[c].kind == ContractKind.NEGATIVE)
+TURKISH_NEGATIVES = tuple(
+    c for c in GAMES[TURKISH_KING].contracts if CONTRACTS[c].kind == ContractKind.NEGATIVE
+)
 TRUMPS_PER_PLAYER = 2
 NEGATIVES_PER_PLAYER = 3
 PLAYS_PER_NEGATIVE = 2
@@ -99,10 +115,12 @@ def house_rules_for(game: str, rules: HouseRules) -> HouseRules:
     defaults = HouseRules()
     if definition is None:
         return rules
-    return HouseRules(**{
-        key: getattr(rules if key in definition.house_rules else defaults, key)
-        for key in HOUSE_RULE_KEYS
-    })
+    return HouseRules(
+        **{
+            key: getattr(rules if key in definition.house_rules else defaults, key)
+            for key in HOUSE_RULE_KEYS
+        }
+    )
 
 
 def check_players(players: Sequence[object]) -> list[Problem]:

@@ -51,15 +51,20 @@ TEMPLATES: dict[str, Template] = {
     "lone_surrogate": N_("{field} holds a character that is not text (a lone surrogate)"),
     "not_list": N_("{field} must be a list"),
     "not_object": N_("{field} must be an object"),
-    "wrong_length": ngettext("{field} must have {expected} entry",
-                             "{field} must have {expected} entries", "expected"),
+    "wrong_length": ngettext(
+        "{field} must have {expected} entry", "{field} must have {expected} entries", "expected"
+    ),
     "count_range": N_("{field} must be between 0 and {maximum}"),
-    "sum_mismatch": ngettext("{field} add up to {total}; there is {expected} {unit}",
-                             "{field} add up to {total}; there are {expected} {unit}",
-                             "expected"),
-    "sum_over": ngettext("{field} add up to {total}; there is at most {expected} {unit}",
-                         "{field} add up to {total}; there are at most {expected} {unit}",
-                         "expected"),
+    "sum_mismatch": ngettext(
+        "{field} add up to {total}; there is {expected} {unit}",
+        "{field} add up to {total}; there are {expected} {unit}",
+        "expected",
+    ),
+    "sum_over": ngettext(
+        "{field} add up to {total}; there is at most {expected} {unit}",
+        "{field} add up to {total}; there are at most {expected} {unit}",
+        "expected",
+    ),
     "not_permutation": N_("{field} must name each of the four players exactly once"),
     "placed_twice": N_("{field}: {name} is placed twice"),
     "not_suit": N_("{field} must be one of S, H, D, C"),
@@ -70,15 +75,19 @@ TEMPLATES: dict[str, Template] = {
     "unknown_mode": N_("{field} must be solo or partnership"),
     "solo_only": N_("{field}: Turkish King is played solo only"),
     "blank_name": N_("{field}: every player needs a name"),
-    "long_name": ngettext("{field}: a name has at most {maximum} character",
-                          "{field}: a name has at most {maximum} characters", "maximum"),
+    "long_name": ngettext(
+        "{field}: a name has at most {maximum} character",
+        "{field}: a name has at most {maximum} characters",
+        "maximum",
+    ),
     "same_name": N_("{field}: two players cannot have the same name"),
-    "control_in_name": N_("{field}: a name cannot hold control characters or direction "
-                          "overrides"),
-    "long_text": ngettext("{field}: at most {maximum} character",
-                          "{field}: at most {maximum} characters", "maximum"),
-    "bad_timestamp": N_("{field} must be a date and time with its UTC offset, within the years "
-                        "1 to 9999"),
+    "control_in_name": N_("{field}: a name cannot hold control characters or direction overrides"),
+    "long_text": ngettext(
+        "{field}: at most {maximum} character", "{field}: at most {maximum} characters", "maximum"
+    ),
+    "bad_timestamp": N_(
+        "{field} must be a date and time with its UTC offset, within the years 1 to 9999"
+    ),
     "bad_self_take": N_("{field} must be net or full"),
     "bad_queen_of_diamonds": N_("{field} must be queen or whole"),
     "bad_complex_tricks": N_("{field} must be every or penalty"),
@@ -98,10 +107,14 @@ TEMPLATES: dict[str, Template] = {
     "no_tricks_no_cards": N_("{field}: a player who took no tricks took no cards"),
     "cards_exceed_tricks": ngettext(
         "{field}: {cards} cannot fit in {tricks} trick (at most 4 cards a trick)",
-        "{field}: {cards} cannot fit in {tricks} tricks (at most 4 cards a trick)", "tricks"),
+        "{field}: {cards} cannot fit in {tricks} tricks (at most 4 cards a trick)",
+        "tricks",
+    ),
     "tricks_exceed_cards": ngettext(
         "{field}: {tricks} trick held a penalty card, but the player took {cards}",
-        "{field}: {tricks} tricks held a penalty card, but the player took {cards}", "tricks"),
+        "{field}: {tricks} tricks held a penalty card, but the player took {cards}",
+        "tricks",
+    ),
     "queen_diamond_without_diamond": N_(
         "{field}: the player who took the Q♦ must have taken at least one diamond"
     ),
@@ -111,12 +124,12 @@ Problem.params."""
 
 PIECES: dict[str, dict[str, Counted]] = {
     "cards_exceed_tricks": {"cards": ngettext("{cards} card", "{cards} cards", "cards")},
-    "tricks_exceed_cards": {"cards": ngettext("{cards} penalty card", "{cards} penalty cards",
-                                              "cards")},
+    "tricks_exceed_cards": {
+        "cards": ngettext("{cards} penalty card", "{cards} penalty cards", "cards")
+    },
 }
 """Message id → parameters shown as a counted phrase of their own ("5 cards") before they go
 into the template: a message counting two things gets its second count's words here."""
-
 
 
 class ClosedReason(StrEnum):

@@ -47,8 +47,13 @@ def _fail(problem: Problem, deal_number: int | None = None, contract: str | None
     raise RuleError([problem], deal_number=deal_number, contract=contract)
 
 
-def _check_keys(obj: Mapping[str, Any], allowed: tuple[str, ...], prefix: str = "",
-                deal_number: int | None = None, contract: str | None = None) -> None:
+def _check_keys(
+    obj: Mapping[str, Any],
+    allowed: tuple[str, ...],
+    prefix: str = "",
+    deal_number: int | None = None,
+    contract: str | None = None,
+) -> None:
     for key in getattr(obj, "duplicates", ()):
         _fail(Problem(prefix + key, "duplicate_key"), deal_number, contract)
     for key in obj:
@@ -69,8 +74,14 @@ class RecordsRefused(ValueError):
     and `players` the bad record's names when they could be read.
     """
 
-    def __init__(self, error: RuleError | NotARecordError, *, record: int | None = None,
-                 count: int = 1, players: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        error: RuleError | NotARecordError,
+        *,
+        record: int | None = None,
+        count: int = 1,
+        players: Sequence[str] | None = None,
+    ) -> None:
         self.error = error
         self.record = record
         self.count = count
@@ -90,14 +101,21 @@ class RecordsRefused(ValueError):
 
 def _players_of(data: Any) -> list[str] | None:
     players = data.get("players") if isinstance(data, dict) else None
-    if isinstance(players, list) and len(players) == 4 and all(
-            isinstance(name, str) for name in players):
+    if (
+        isinstance(players, list)
+        and len(players) == 4
+        and all(isinstance(name, str) for name in players)
+    ):
         return players
     return None
 
 
-def load_records(text: str | bytes, *, empty: bool = True,
-                 before_replay: Callable[[list[Any]], None] | None = None) -> list[Record]:
+def load_records(
+    text: str | bytes,
+    *,
+    empty: bool = True,
+    before_replay: Callable[[list[Any]], None] | None = None,
+) -> list[Record]:
     """The one loader of several records: a JSON array of records or one record, each checked
     and replayed as `scorekeeper check` does; RecordsRefused naming the first bad one.
 
@@ -118,8 +136,12 @@ def load_records(text: str | bytes, *, empty: bool = True,
         try:
             records.append(record_from_json(item))
         except (RuleError, NotARecordError) as error:
-            raise RecordsRefused(error, record=position if several else None, count=len(items),
-                                 players=_players_of(item)) from None
+            raise RecordsRefused(
+                error,
+                record=position if several else None,
+                count=len(items),
+                players=_players_of(item),
+            ) from None
     return records
 
 
@@ -211,8 +233,13 @@ def _check_deal_derived(result: Replay, raw_deals: list[Any]) -> None:
         _check_derived(raw, entry, DEAL_DERIVED_KEYS, entry["number"], entry["contract"])
 
 
-def _check_derived(raw: Mapping[str, Any], computed: Mapping[str, Any], keys: tuple[str, ...],
-                   deal_number: int | None, contract: str | None = None) -> None:
+def _check_derived(
+    raw: Mapping[str, Any],
+    computed: Mapping[str, Any],
+    keys: tuple[str, ...],
+    deal_number: int | None,
+    contract: str | None = None,
+) -> None:
     for key in keys:
         if key in raw and not strict_equal(raw[key], computed[key]):
             _fail(Problem(key, "derived_mismatch"), deal_number, contract)
@@ -222,11 +249,19 @@ def strict_equal(a: Any, b: Any) -> bool:
     """JSON equality that tells true from 1 and 1.0 from 1."""
     # parsed objects are a dict subclass (they remember duplicate keys): compare as dicts
     if isinstance(a, dict) or isinstance(b, dict):
-        return (isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys()
-                and all(strict_equal(a[k], b[k]) for k in a))
+        return (
+            isinstance(a, dict)
+            and isinstance(b, dict)
+            and a.keys() == b.keys()
+            and all(strict_equal(a[k], b[k]) for k in a)
+        )
     if isinstance(a, list | tuple) or isinstance(b, list | tuple):
-        return (isinstance(a, list | tuple) and isinstance(b, list | tuple) and len(a) == len(b)
-                and all(strict_equal(x, y) for x, y in zip(a, b, strict=True)))
+        return (
+            isinstance(a, list | tuple)
+            and isinstance(b, list | tuple)
+            and len(a) == len(b)
+            and all(strict_equal(x, y) for x, y in zip(a, b, strict=True))
+        )
     return type(a) is type(b) and bool(a == b)
 
 
@@ -308,10 +343,12 @@ def _load_house_rules(raw: Any) -> HouseRules:
         doubling=defaults.doubling if doubling is None else doubling,
         doubled_self_take=defaults.doubled_self_take if self_take is None else self_take,
         swap_diamonds_ltoosh=defaults.swap_diamonds_ltoosh if swap is None else swap,
-        doubled_queen_of_diamonds=(defaults.doubled_queen_of_diamonds if queen is None
-                                   else QueenOfDiamonds(queen)),
-        complex_tricks=(defaults.complex_tricks if complex_tricks is None
-                        else ComplexTricks(complex_tricks)),
+        doubled_queen_of_diamonds=(
+            defaults.doubled_queen_of_diamonds if queen is None else QueenOfDiamonds(queen)
+        ),
+        complex_tricks=(
+            defaults.complex_tricks if complex_tricks is None else ComplexTricks(complex_tricks)
+        ),
         winners=defaults.winners if winners is None else Winners(winners),
     )
 
@@ -342,7 +379,10 @@ def dump_record(record: Record, *, derived: bool = False) -> dict[str, object]:
     """The record as a JSON-ready dict; with `derived`, the engine's scores and totals too."""
     game = record.game
     out: dict[str, object] = {
-        "format": FORMAT, "game": game.game, "mode": game.mode, "players": list(game.players),
+        "format": FORMAT,
+        "game": game.game,
+        "mode": game.mode,
+        "players": list(game.players),
         "first": game.first,
     }
     rules = dump_house_rules(game)
@@ -356,8 +396,10 @@ def dump_record(record: Record, *, derived: bool = False) -> dict[str, object]:
         out["deals"] = [dump_deal(deal) for deal in game.deals]
         return out
     result = replay(game)
-    out["deals"] = [{**dump_deal(r.deal), **{k: v for k, v in entry.items() if k != "contract"}}
-                    for r, entry in zip(result.deals, deal_entries(result), strict=True)]
+    out["deals"] = [
+        {**dump_deal(r.deal), **{k: v for k, v in entry.items() if k != "contract"}}
+        for r, entry in zip(result.deals, deal_entries(result), strict=True)
+    ]
     summary = check_output(result)
     del summary["deals"]
     out.update(summary)
@@ -366,8 +408,16 @@ def dump_record(record: Record, *, derived: bool = False) -> dict[str, object]:
 
 def deal_entries(result: Replay) -> list[dict[str, Any]]:
     """Per deal, what `scorekeeper check` prints: number, contract, chooser, kingdom, scores."""
-    return [{"number": r.number, "contract": r.contract, "chooser": r.chooser,
-             "kingdom": r.kingdom, "scores": list(r.scores)} for r in result.deals]
+    return [
+        {
+            "number": r.number,
+            "contract": r.contract,
+            "chooser": r.chooser,
+            "kingdom": r.kingdom,
+            "scores": list(r.scores),
+        }
+        for r in result.deals
+    ]
 
 
 def check_output(result: Replay) -> dict[str, Any]:
@@ -377,8 +427,9 @@ def check_output(result: Replay) -> dict[str, Any]:
         "totals": list(result.totals),
         "team_totals": list(result.team_totals) if result.team_totals is not None else None,
         "finished": result.finished,
-        "next": None if result.next is None else {"chooser": result.next.chooser,
-                                                  "contracts": result.next.contracts},
+        "next": None
+        if result.next is None
+        else {"chooser": result.next.chooser, "contracts": result.next.contracts},
         "winners": list(result.winners) if result.winners is not None else None,
     }
 

@@ -134,16 +134,19 @@ class _Tally:
     trumps: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     negatives: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     negative_plays: dict[str, int] = field(
-        default_factory=lambda: dict.fromkeys(TURKISH_NEGATIVES, 0))
+        default_factory=lambda: dict.fromkeys(TURKISH_NEGATIVES, 0)
+    )
 
     def step(self, index: int) -> NextStep:
         definition = self.definition
         chooser = definition.chooser(self.first, index)
         kingdom = definition.kingdom(index)
-        options = tuple(self._option(contract, chooser, kingdom)
-                        for contract in definition.contracts)
-        return NextStep(index + 1, kingdom, chooser, definition.dealer(self.first, index),
-                        chooser, options)
+        options = tuple(
+            self._option(contract, chooser, kingdom) for contract in definition.contracts
+        )
+        return NextStep(
+            index + 1, kingdom, chooser, definition.dealer(self.first, index), chooser, options
+        )
 
     def _option(self, contract: str, chooser: int, kingdom: int | None) -> Option:
         if kingdom is not None:
@@ -189,8 +192,9 @@ def _no_quota(contract: str) -> ValueError:
     return ValueError(f"{contract}: a positive contract in a game without kingdoms")
 
 
-def parse_deal(definition: GameDef, raw: Mapping[str, object],
-               rules: HouseRules | None = None) -> tuple[Deal | None, list[Problem]]:
+def parse_deal(
+    definition: GameDef, raw: Mapping[str, object], rules: HouseRules | None = None
+) -> tuple[Deal | None, list[Problem]]:
     """Type and range-check a raw deal (from JSON or a form) for this game, its fields as the
     game's house `rules` shape them (the defaults' when None); no context yet."""
     contract_id = raw.get("contract")
@@ -199,8 +203,9 @@ def parse_deal(definition: GameDef, raw: Mapping[str, object],
     contract = CONTRACTS[contract_id]
     specs = contract.specs(rules if rules is not None else HouseRules())
     names = {spec.name for spec in specs}
-    problems = [Problem(key, "unknown_key")
-                for key in raw if key != "contract" and key not in names]
+    problems = [
+        Problem(key, "unknown_key") for key in raw if key != "contract" and key not in names
+    ]
     values: dict[str, Value] = {}
     for spec in specs:
         if spec.name not in raw and spec.required:
@@ -228,7 +233,8 @@ def _context_problems(game: Game, step: NextStep | None, deal: Deal) -> list[Pro
 def deal_problems(game: Game, step: NextStep | None, deal: Deal) -> list[Problem]:
     """Every reason a parsed deal is illegal as the next deal after `step` (empty if legal)."""
     return _context_problems(game, step, deal) + CONTRACTS[deal.contract].check(
-        deal, game.house_rules)
+        deal, game.house_rules
+    )
 
 
 def replay(game: Game) -> Replay:
@@ -245,8 +251,18 @@ def replay(game: Game) -> Replay:
         assert step is not None
         scores = CONTRACTS[deal.contract].score(deal, game.house_rules)
         running = tuple(a + b for a, b in zip(running, scores, strict=True))
-        results.append(DealResult(index + 1, deal, step.chooser, step.kingdom, step.dealer,
-                                  step.leader, scores, running))
+        results.append(
+            DealResult(
+                index + 1,
+                deal,
+                step.chooser,
+                step.kingdom,
+                step.dealer,
+                step.leader,
+                scores,
+                running,
+            )
+        )
         tally.record(step, deal)
     finished = len(results) == definition.deals_total
     teams = team_totals(running) if game.mode == PARTNERSHIP else None
@@ -261,13 +277,15 @@ def replay(game: Game) -> Replay:
         next=None if finished else tally.step(len(results)),
         winners=winners,
         quotas=tuple(Quota(t, n) for t, n in zip(tally.trumps, tally.negatives, strict=True))
-        if turkish else None,
+        if turkish
+        else None,
         negative_plays=dict(tally.negative_plays) if turkish else None,
     )
 
 
-def _winners(totals: tuple[int, ...], teams: tuple[int, int] | None,
-             rule: Winners) -> tuple[int, ...]:
+def _winners(
+    totals: tuple[int, ...], teams: tuple[int, int] | None, rule: Winners
+) -> tuple[int, ...]:
     """The winning seats, sorted (both partners of a winning team): RULES.md, Every game."""
     # a seat's score for winning: its own total in solo, its team's in partnership
     standing = totals if teams is None else tuple(teams[seat % 2] for seat in range(4))
@@ -299,8 +317,13 @@ class Evaluation:
         return not self.problems and self.later is None
 
 
-def evaluate(current: Replay, raw: Mapping[str, object], index: int | None = None, *,
-             replay_after: bool = True) -> Evaluation:
+def evaluate(
+    current: Replay,
+    raw: Mapping[str, object],
+    index: int | None = None,
+    *,
+    replay_after: bool = True,
+) -> Evaluation:
     """Judge a raw deal as the next deal (index None) or as a replacement for deal `index` of
     the game `current` is the replay of (the caller's: it is not replayed again).
 
@@ -327,8 +350,9 @@ def evaluate(current: Replay, raw: Mapping[str, object], index: int | None = Non
     return Evaluation(deal, [], scores, after=after)
 
 
-def _with_closed(current: Replay, raw: Mapping[str, object], index: int | None,
-                 problems: list[Problem]) -> list[Problem]:
+def _with_closed(
+    current: Replay, raw: Mapping[str, object], index: int | None, problems: list[Problem]
+) -> list[Problem]:
     """A deal that does not parse: its problems, after what its place in the game says (the
     game is over; its contract is closed there)."""
     if index is None:
@@ -350,9 +374,9 @@ def with_deal(game: Game, deal: Deal, index: int | None = None) -> Game:
     """The game with `deal` appended (index None) or replacing deal `index`."""
     if index is None:
         return replace(game, deals=(*game.deals, deal))
-    return replace(game, deals=(*game.deals[:index], deal, *game.deals[index + 1:]))
+    return replace(game, deals=(*game.deals[:index], deal, *game.deals[index + 1 :]))
 
 
 def without_deal(game: Game, index: int) -> Game:
     """The game with deal `index` removed."""
-    return replace(game, deals=game.deals[:index] + game.deals[index + 1:])
+    return replace(game, deals=game.deals[:index] + game.deals[index + 1 :])

@@ -21,6 +21,7 @@ def player_key(name: str) -> str:
     # case folding can leave a decomposed sequence (e.g. "İ" → "i̇"): compose again
     return unicodedata.normalize("NFC", folded)
 
+
 PLAYER_NAME_LENGTH = 40
 """A player's name, in characters."""
 GAME_NAME_LENGTH = 80
@@ -108,8 +109,12 @@ def table_text(key: str, value: str | None) -> tuple[str | None, Problem | None]
 
 def is_visible(text: str) -> bool:
     """Whether the text draws anything: not only spaces, joiners, marks and fillers."""
-    return any(not char.isspace() and char not in _BLANK_LETTERS
-               and unicodedata.category(char) not in _INVISIBLE_CATEGORIES for char in text)
+    return any(
+        not char.isspace()
+        and char not in _BLANK_LETTERS
+        and unicodedata.category(char) not in _INVISIBLE_CATEGORIES
+        for char in text
+    )
 
 
 def name_problem(path: str, name: str) -> Problem | None:
@@ -117,8 +122,8 @@ def name_problem(path: str, name: str) -> Problem | None:
     tabs and line breaks around it are ignored, as when names are compared) or a lone
     surrogate anywhere, nothing visible, or too long."""
     if has_lone_surrogate(name) or any(
-            char in _BIDI_OVERRIDES or unicodedata.category(char) == "Cc"
-            for char in name.strip()):
+        char in _BIDI_OVERRIDES or unicodedata.category(char) == "Cc" for char in name.strip()
+    ):
         return Problem(path, "control_in_name")
     if not is_visible(name):
         return Problem(path, "blank_name")

@@ -31,11 +31,17 @@ def _added(first: ContractStats | None, second: ContractStats) -> ContractStats:
     if first is None:
         return second
     return ContractStats(
-        first.contract, first.deals + second.deals, first.points + second.points,
-        {item: first.taken.get(item, 0) + second.taken.get(item, 0)
-         for item in {**first.taken, **second.taken}},
-        first.places + second.places, first.doubles + second.doubles,
-        first.doubles_gain + second.doubles_gain)
+        first.contract,
+        first.deals + second.deals,
+        first.points + second.points,
+        {
+            item: first.taken.get(item, 0) + second.taken.get(item, 0)
+            for item in {**first.taken, **second.taken}
+        },
+        first.places + second.places,
+        first.doubles + second.doubles,
+        first.doubles_gain + second.doubles_gain,
+    )
 
 
 @dataclass
@@ -71,24 +77,32 @@ class _PlayerTally:
         for game, tally in self.tallies.items():
             for stats in LAYOUTS[game].contract_stats(tally):
                 contracts[stats.contract] = _added(contracts.get(stats.contract), stats)
-        return PlayerStats(key, name, self.games, self.finished, self.wins, self.points,
-                           {contract: contracts[contract]
-                            for contract in CONTRACTS if contract in contracts},
-                           longest, current)
+        return PlayerStats(
+            key,
+            name,
+            self.games,
+            self.finished,
+            self.wins,
+            self.points,
+            {contract: contracts[contract] for contract in CONTRACTS if contract in contracts},
+            longest,
+            current,
+        )
 
 
 def _standing_key(player: PlayerStats) -> tuple[int, int, str, str]:
     return (-player.wins, -player.points, player.key, player.name)
 
 
-def _standings(tallies: dict[str, _PlayerTally], names: dict[str, str]
-               ) -> tuple[PlayerStats, ...]:
-    return tuple(sorted((tally.frozen(key, names[key]) for key, tally in tallies.items()),
-                        key=_standing_key))
+def _standings(tallies: dict[str, _PlayerTally], names: dict[str, str]) -> tuple[PlayerStats, ...]:
+    return tuple(
+        sorted((tally.frozen(key, names[key]) for key, tally in tallies.items()), key=_standing_key)
+    )
 
 
-def _players(games: Iterable[GameFigures], names: dict[str, str]
-             ) -> tuple[tuple[PlayerStats, ...], dict[str, tuple[PlayerStats, ...]]]:
+def _players(
+    games: Iterable[GameFigures], names: dict[str, str]
+) -> tuple[tuple[PlayerStats, ...], dict[str, tuple[PlayerStats, ...]]]:
     """The standings over `games` (in time order), every figure per player: every game kind
     together, and per game kind."""
     overall: dict[str, _PlayerTally] = {}
@@ -110,12 +124,13 @@ def _players(games: Iterable[GameFigures], names: dict[str, str]
     for kind in by_game.values():  # every game kind together: each kind's sums
         for key, player in kind.items():
             overall[key].tallies.update(player.tallies)
-    return (_standings(overall, names),
-            {game: _standings(kind, names) for game, kind in by_game.items()})
+    return (
+        _standings(overall, names),
+        {game: _standings(kind, names) for game, kind in by_game.items()},
+    )
 
 
-def _partnerships(games: Iterable[GameFigures],
-                  names: dict[str, str]) -> tuple[Partnership, ...]:
+def _partnerships(games: Iterable[GameFigures], names: dict[str, str]) -> tuple[Partnership, ...]:
     found: dict[tuple[str, str], list[int]] = {}
     for played in games:
         if not played.partnership:
@@ -129,8 +144,10 @@ def _partnerships(games: Iterable[GameFigures],
                 figures[1] += 1
                 figures[2] += played.won(seats[0])
                 figures[3] += played.team_totals[team]
-    pairs = [Partnership(keys, (names[keys[0]], names[keys[1]]), *figures)
-             for keys, figures in found.items()]
+    pairs = [
+        Partnership(keys, (names[keys[0]], names[keys[1]]), *figures)
+        for keys, figures in found.items()
+    ]
     return tuple(sorted(pairs, key=lambda pair: (-pair.wins, -pair.points, pair.keys)))
 
 

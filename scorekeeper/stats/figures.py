@@ -68,12 +68,21 @@ class Layout:
     def contract_stats(self, tally: Sequence[int]) -> tuple[ContractStats, ...]:
         """The tally as one ContractStats per contract with deals (none for the others)."""
         return tuple(
-            ContractStats(slot.contract, tally[slot.start + _DEALS], tally[slot.start + _POINTS],
-                          {item: tally[slot.start + _ITEMS_START + index]
-                           for index, item in enumerate(slot.items)},
-                          tally[slot.start + _PLACES], tally[slot.start + _DOUBLES],
-                          tally[slot.start + _DOUBLES_GAIN])
-            for slot in self.slots.values() if tally[slot.start + _DEALS])
+            ContractStats(
+                slot.contract,
+                tally[slot.start + _DEALS],
+                tally[slot.start + _POINTS],
+                {
+                    item: tally[slot.start + _ITEMS_START + index]
+                    for index, item in enumerate(slot.items)
+                },
+                tally[slot.start + _PLACES],
+                tally[slot.start + _DOUBLES],
+                tally[slot.start + _DOUBLES_GAIN],
+            )
+            for slot in self.slots.values()
+            if tally[slot.start + _DEALS]
+        )
 
 
 def _layout(contracts: tuple[str, ...]) -> Layout:
@@ -86,8 +95,9 @@ def _layout(contracts: tuple[str, ...]) -> Layout:
     return Layout(slots, start)
 
 
-LAYOUTS: Mapping[str, Layout] = {game: _layout(definition.contracts)
-                                 for game, definition in GAMES.items()}
+LAYOUTS: Mapping[str, Layout] = {
+    game: _layout(definition.contracts) for game, definition in GAMES.items()
+}
 """Per game id, the layout of its seats' tallies."""
 
 
@@ -133,8 +143,7 @@ class GameFigures:
         """The seat's deals of each contract of the game kind: how many, their scores, places,
         doubles and what was taken (laid out by :data:`LAYOUTS`)."""
         size = LAYOUTS[self.game].size
-        return memoryview(self.tallies).cast(_PACKED)[seat * size:(seat + 1) * size]
-
+        return memoryview(self.tallies).cast(_PACKED)[seat * size : (seat + 1) * size]
 
 
 def _moment(record: Record) -> tuple[str | None, datetime | None]:
@@ -201,10 +210,22 @@ are made again from the record."""
 def figures_head(figures: GameFigures) -> str:
     """Everything of the figures but the tallies, as compact JSON text (a database keeps it
     beside :attr:`GameFigures.tallies`)."""
-    return json.dumps([FIGURES_FORMAT, figures.game, figures.partnership, figures.names,
-                       figures.keys, figures.time, figures.finished, figures.totals,
-                       figures.team_totals, figures.winners],
-                      ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(
+        [
+            FIGURES_FORMAT,
+            figures.game,
+            figures.partnership,
+            figures.names,
+            figures.keys,
+            figures.time,
+            figures.finished,
+            figures.totals,
+            figures.team_totals,
+            figures.winners,
+        ],
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
 
 
 def stored_figures(head: str, tallies: bytes) -> GameFigures | None:
@@ -212,10 +233,12 @@ def stored_figures(head: str, tallies: bytes) -> GameFigures | None:
     in another format or do not fit together (then the caller makes them from the record)."""
     try:
         values = json.loads(head)
-        (form, game, partnership, names, keys, time, finished, totals, team_totals,
-         winners) = values
+        (form, game, partnership, names, keys, time, finished, totals, team_totals, winners) = (
+            values
+        )
         if form != FIGURES_FORMAT or len(tallies) != (
-                len(SEATS) * LAYOUTS[game].size * array(_PACKED).itemsize):
+            len(SEATS) * LAYOUTS[game].size * array(_PACKED).itemsize
+        ):
             return None
         return GameFigures(
             game=sys.intern(game),

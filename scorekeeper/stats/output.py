@@ -31,20 +31,26 @@ def player_json(player: PlayerStats) -> dict[str, Any]:
         "finished": player.finished,
         "wins": player.wins,
         "points": player.points,
-        "contracts": {contract: {"deals": stats.deals, "points": stats.points}
-                      for contract, stats in player.contracts.items()},
+        "contracts": {
+            contract: {"deals": stats.deals, "points": stats.points}
+            for contract, stats in player.contracts.items()
+        },
         "key": player.key,
         "win_rate": player.win_rate,
         "longest_streak": player.longest_streak,
         "current_streak": player.current_streak,
-        "details": {contract: _details_json(stats)
-                    for contract, stats in player.contracts.items()},
+        "details": {contract: _details_json(stats) for contract, stats in player.contracts.items()},
     }
 
 
 def _partnership_json(pair: Partnership) -> dict[str, Any]:
-    return {"names": list(pair.names), "games": pair.games, "finished": pair.finished,
-            "wins": pair.wins, "points": pair.points}
+    return {
+        "names": list(pair.names),
+        "games": pair.games,
+        "finished": pair.finished,
+        "wins": pair.wins,
+        "points": pair.points,
+    }
 
 
 def to_json(stats: TableStats) -> dict[str, Any]:
@@ -54,7 +60,9 @@ def to_json(stats: TableStats) -> dict[str, Any]:
         "players": [player_json(player) for player in stats.players],
         "games": stats.games,
         "finished": stats.finished,
-        "standings": {game: [player_json(player) for player in players]
-                      for game, players in stats.standings.items()},
+        "standings": {
+            game: [player_json(player) for player in players]
+            for game, players in stats.standings.items()
+        },
         "partnerships": [_partnership_json(pair) for pair in stats.partnerships],
     }

@@ -28,8 +28,10 @@ class SeatTakes:
 
 
 _KINDS: Mapping[tuple[str, str], FieldKind] = {
-    (contract.id, spec.name): spec.kind for contract in CONTRACTS.values()
-    for spec in contract.fields}
+    (contract.id, spec.name): spec.kind
+    for contract in CONTRACTS.values()
+    for spec in contract.fields
+}
 
 
 def _per_seat(deal: Deal, name: str) -> tuple[int, ...]:
@@ -93,4 +95,5 @@ def seat_takes(deal: Deal, rules: HouseRules, scores: tuple[int, ...]) -> tuple[
             doubles=doubles[seat][0],
             doubles_gain=doubles[seat][1],
         )
-        for seat in SEATS)
+        for seat in SEATS
+    )

@@ -84,8 +84,7 @@ Outcome = Saved | AlreadySaved | Stale | Finished | Refused | Impossible
 
 def _holds(row: GameRow, index: int, deal: Deal | None) -> bool:
     """Whether the stored game has exactly `deal` at `index`."""
-    return (deal is not None and 0 <= index < len(row.deals)
-            and row.deals[index] == dump_deal(deal))
+    return deal is not None and 0 <= index < len(row.deals) and row.deals[index] == dump_deal(deal)
 
 
 def _parsed(current: Replay, entry: Entry) -> Deal | None:
@@ -166,8 +165,11 @@ def restore_deal(row: GameRow, current: Replay, entry: Entry) -> Outcome:
     count = len(current.game.deals)
     if entry.editing or entry.number < 1:
         return Impossible()
-    if (entry.number == count and entry.version < row.version
-            and row.deals[count - 1] == dict(entry.raw)):
+    if (
+        entry.number == count
+        and entry.version < row.version
+        and row.deals[count - 1] == dict(entry.raw)
+    ):
         return AlreadySaved(True)  # restored already, by this tap's twin
     if not can_restore(row, entry.number, entry.version):
         return Stale()

@@ -41,9 +41,10 @@ def stored_figures(game_ids: Sequence[int]) -> dict[int, Stored]:
     found: dict[int, Stored] = {}
     for start in range(0, len(game_ids), _IDS_AT_ONCE):
         for game_id, version, head, tallies in db.session.execute(
-                select(FiguresRow.game_id, FiguresRow.version, FiguresRow.head,
-                       FiguresRow.tallies)
-                .where(FiguresRow.game_id.in_(game_ids[start:start + _IDS_AT_ONCE]))):
+            select(
+                FiguresRow.game_id, FiguresRow.version, FiguresRow.head, FiguresRow.tallies
+            ).where(FiguresRow.game_id.in_(game_ids[start : start + _IDS_AT_ONCE]))
+        ):
             found[int(game_id)] = Stored(int(game_id), int(version), head, bytes(tallies))
     return found
 
@@ -61,15 +62,28 @@ def store_figures(made: Sequence[Stored]) -> bool:
     try:
         with engine.begin() as connection:
             for start in range(0, len(made), _ROWS_AT_ONCE):
-                statement = insert(FiguresRow).values([
-                    {"game_id": item.game_id, "version": item.version, "head": item.head,
-                     "tallies": item.tallies} for item in made[start:start + _ROWS_AT_ONCE]])
-                connection.execute(statement.on_conflict_do_update(
-                    index_elements=[FiguresRow.game_id],
-                    set_={"version": statement.excluded.version,
-                          "head": statement.excluded.head,
-                          "tallies": statement.excluded.tallies},
-                    where=FiguresRow.version <= statement.excluded.version))
+                statement = insert(FiguresRow).values(
+                    [
+                        {
+                            "game_id": item.game_id,
+                            "version": item.version,
+                            "head": item.head,
+                            "tallies": item.tallies,
+                        }
+                        for item in made[start : start + _ROWS_AT_ONCE]
+                    ]
+                )
+                connection.execute(
+                    statement.on_conflict_do_update(
+                        index_elements=[FiguresRow.game_id],
+                        set_={
+                            "version": statement.excluded.version,
+                            "head": statement.excluded.head,
+                            "tallies": statement.excluded.tallies,
+                        },
+                        where=FiguresRow.version <= statement.excluded.version,
+                    )
+                )
     except SQLAlchemyError:
         return False
     return True

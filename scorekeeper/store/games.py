@@ -54,7 +54,8 @@ def find_game_by_view_token(token: str) -> GameRow | None:
     if not is_token(token):
         return None
     return db.session.execute(
-        select(GameRow).where(GameRow.view_token == token)).scalar_one_or_none()
+        select(GameRow).where(GameRow.view_token == token)
+    ).scalar_one_or_none()
 
 
 VERSION_BY_VIEW_TOKEN = select(GameRow.version).where(GameRow.view_token == bindparam("token"))
@@ -86,15 +87,18 @@ def games_for_tokens(tokens: list[str]) -> list[GameRow]:
     tokens = [token for token in tokens if is_token(token)]
     if not tokens:
         return []
-    found = {row.token: row for row in db.session.execute(
-        select(GameRow).where(GameRow.token.in_(tokens))).scalars()}
+    found = {
+        row.token: row
+        for row in db.session.execute(select(GameRow).where(GameRow.token.in_(tokens))).scalars()
+    }
     return [found[token] for token in tokens if token in found]
 
 
 def all_games() -> list[GameRow]:
     """Every game in the database, oldest first."""
-    return list(db.session.execute(
-        select(GameRow).order_by(GameRow.created_at, GameRow.id)).scalars())
+    return list(
+        db.session.execute(select(GameRow).order_by(GameRow.created_at, GameRow.id)).scalars()
+    )
 
 
 def house_rules_of(row: GameRow) -> HouseRules:
@@ -131,9 +135,13 @@ def format_timestamp(value: datetime | None) -> str | None:
 
 def record_of(row: GameRow) -> Record:
     """A stored game (first chooser known) as its record, with name, notes and stamps."""
-    return Record(game_of(row), name=row.name, notes=row.notes,
-                  created_at=format_timestamp(row.created_at),
-                  updated_at=format_timestamp(row.updated_at))
+    return Record(
+        game_of(row),
+        name=row.name,
+        notes=row.notes,
+        created_at=format_timestamp(row.created_at),
+        updated_at=format_timestamp(row.updated_at),
+    )
 
 
 def row_of(record: Record) -> GameRow:
@@ -143,27 +151,50 @@ def row_of(record: Record) -> GameRow:
     now = utcnow()
     created = parse_timestamp(record.created_at) or now
     return GameRow(
-        token=new_token(), view_token=new_token(), game=game.game, mode=game.mode,
-        players=list(game.players), first=game.first, house_rules=dump_house_rules(game),
-        deals=[dump_deal(deal) for deal in game.deals], deal_count=len(game.deals),
-        finished=result.finished, name=record.name, notes=record.notes, version=1,
-        created_at=created, updated_at=parse_timestamp(record.updated_at) or created,
+        token=new_token(),
+        view_token=new_token(),
+        game=game.game,
+        mode=game.mode,
+        players=list(game.players),
+        first=game.first,
+        house_rules=dump_house_rules(game),
+        deals=[dump_deal(deal) for deal in game.deals],
+        deal_count=len(game.deals),
+        finished=result.finished,
+        name=record.name,
+        notes=record.notes,
+        version=1,
+        created_at=created,
+        updated_at=parse_timestamp(record.updated_at) or created,
     )
 
 
-def new_game_row(game: str, mode: str, players: list[str], house_rules: HouseRules,
-                 name: str | None) -> GameRow:
+def new_game_row(
+    game: str, mode: str, players: list[str], house_rules: HouseRules, name: str | None
+) -> GameRow:
     """A new game's row (first chooser not yet known), fresh links; the caller adds it."""
     probe = Game(game, mode, tuple(players), 0, house_rules)
     return GameRow(
-        token=new_token(), view_token=new_token(), game=game, mode=mode, players=players,
-        first=None, house_rules=dump_house_rules(probe), deals=[], deal_count=0, finished=False,
-        name=name or None, version=1, created_at=utcnow(), updated_at=utcnow(),
+        token=new_token(),
+        view_token=new_token(),
+        game=game,
+        mode=mode,
+        players=players,
+        first=None,
+        house_rules=dump_house_rules(probe),
+        deals=[],
+        deal_count=0,
+        finished=False,
+        name=name or None,
+        version=1,
+        created_at=utcnow(),
+        updated_at=utcnow(),
     )
 
 
-def create_game(game: str, mode: str, players: list[str], house_rules: HouseRules,
-                name: str | None) -> GameRow:
+def create_game(
+    game: str, mode: str, players: list[str], house_rules: HouseRules, name: str | None
+) -> GameRow:
     """Store a new game (first chooser not yet known) and return its row."""
     row = new_game_row(game, mode, players, house_rules, name)
     db.session.add(row)
@@ -174,9 +205,15 @@ def create_game(game: str, mode: str, players: list[str], house_rules: HouseRule
 def write(row: GameRow, expected_version: int, **values: Any) -> None:
     """Update the row only if nobody else has since; StaleStateError otherwise."""
     values.setdefault("updated_at", utcnow())
-    result = db.session.execute(_update_statement(tuple(sorted(values))),
-                                {"row_id": row.id, "expected": expected_version,
-                                 "new_version": expected_version + 1, **values})
+    result = db.session.execute(
+        _update_statement(tuple(sorted(values))),
+        {
+            "row_id": row.id,
+            "expected": expected_version,
+            "new_version": expected_version + 1,
+            **values,
+        },
+    )
     if result.rowcount != 1:  # type: ignore[attr-defined]
         db.session.rollback()  # (expires the row: whoever looks again reads what won)
         raise StaleStateError
@@ -188,11 +225,14 @@ def write(row: GameRow, expected_version: int, **values: Any) -> None:
 @lru_cache(maxsize=16)
 def _update_statement(columns: tuple[str, ...]) -> Any:
     """The guarded UPDATE of these columns, built once with bound parameters."""
-    return (update(GameRow)
-            .where(GameRow.id == bindparam("row_id"), GameRow.version == bindparam("expected"))
-            .values(version=bindparam("new_version"),
-                    **{column: bindparam(column) for column in columns})
-            .execution_options(synchronize_session=False))
+    return (
+        update(GameRow)
+        .where(GameRow.id == bindparam("row_id"), GameRow.version == bindparam("expected"))
+        .values(
+            version=bindparam("new_version"), **{column: bindparam(column) for column in columns}
+        )
+        .execution_options(synchronize_session=False)
+    )
 
 
 def set_first(row: GameRow, seat: int, expected_version: int) -> None:
@@ -203,8 +243,13 @@ def set_first(row: GameRow, seat: int, expected_version: int) -> None:
 def write_deals(row: GameRow, result: Replay, expected_version: int) -> None:
     """Store the deals of a game the engine has replayed, and the caches derived from them."""
     game = result.game
-    write(row, expected_version, deals=[dump_deal(deal) for deal in game.deals],
-          deal_count=len(game.deals), finished=result.finished)
+    write(
+        row,
+        expected_version,
+        deals=[dump_deal(deal) for deal in game.deals],
+        deal_count=len(game.deals),
+        finished=result.finished,
+    )
 
 
 def save_text(row: GameRow, name: str | None, notes: str | None, expected_version: int) -> None:

@@ -42,8 +42,10 @@ class LimitEvent(Base):
     """One counted action of one client address."""
 
     __tablename__ = "limit_events"
-    __table_args__ = (Index("ix_limit_events_kind_address_at", "kind", "address", "at"),
-                      Index("ix_limit_events_kind_at", "kind", "at"))
+    __table_args__ = (
+        Index("ix_limit_events_kind_address_at", "kind", "address", "at"),
+        Index("ix_limit_events_kind_at", "kind", "at"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(16))
@@ -87,8 +89,10 @@ IMPORT_REQUESTS = Limit("import", window=3600.0, per_address=30)
 """Import requests from one address in an hour (refused ones too: each costs a replay)."""
 IMPORTED_GAMES_PER_HOUR = 1000
 """Games one address may import through the web in an hour (a phone's backup holds 60)."""
-_LONGEST_WINDOW = {WRONG_CODES.kind: WRONG_CODES.window,
-                   IMPORT_REQUESTS.kind: IMPORT_REQUESTS.window}
+_LONGEST_WINDOW = {
+    WRONG_CODES.kind: WRONG_CODES.window,
+    IMPORT_REQUESTS.kind: IMPORT_REQUESTS.window,
+}
 
 
 def now() -> float:
@@ -115,7 +119,8 @@ def recent(kind: str, window: float, address: str | None = None) -> tuple[int, i
     """How many actions of `kind` (from `address`, or from anyone) the last `window` seconds
     saw, and their total amount."""
     query: Any = select(func.count(), func.coalesce(func.sum(LimitEvent.amount), 0)).where(
-        LimitEvent.kind == kind, LimitEvent.at > now() - window)
+        LimitEvent.kind == kind, LimitEvent.at > now() - window
+    )
     if address is not None:
         query = query.where(LimitEvent.address == address)
     count, amount = db.session.execute(query).one()
@@ -127,8 +132,11 @@ def note(kind: str, address: str, amount: int = 1) -> int:
     moment = now()
     event = LimitEvent(kind=kind, address=address, at=moment, amount=amount)
     db.session.add(event)
-    db.session.execute(delete(LimitEvent).where(
-        LimitEvent.kind == kind, LimitEvent.at < moment - _LONGEST_WINDOW.get(kind, 3600.0)))
+    db.session.execute(
+        delete(LimitEvent).where(
+            LimitEvent.kind == kind, LimitEvent.at < moment - _LONGEST_WINDOW.get(kind, 3600.0)
+        )
+    )
     # a slot whose moment has passed is free: deleting it changes nothing but the table's size
     db.session.execute(delete(LimitSlot).where(LimitSlot.next_at < moment - 60.0))
     db.session.commit()
@@ -145,8 +153,11 @@ def claim(key: str, interval: float) -> bool:
     """Take the slot `key` if it is free, keeping it for `interval` seconds (committed)."""
     moment = now()
     result = db.session.execute(
-        update(LimitSlot).where(LimitSlot.key == key, LimitSlot.next_at <= moment)
-        .values(next_at=moment + interval).execution_options(synchronize_session=False))
+        update(LimitSlot)
+        .where(LimitSlot.key == key, LimitSlot.next_at <= moment)
+        .values(next_at=moment + interval)
+        .execution_options(synchronize_session=False)
+    )
     if result.rowcount == 1:  # type: ignore[attr-defined]
         db.session.commit()
         return True
@@ -176,11 +187,13 @@ def _over(limit: Limit, address: str, own: int) -> tuple[bool, bool]:
 def _slots(limit: Limit, address: str, address_over: bool, everyone_over: bool) -> bool:
     """Claim the slots an action beyond its allowance needs: the address's first, so that one
     address cannot spend everyone's."""
-    if address_over and not (limit.address_interval
-                             and claim(f"{limit.kind}:{address}", limit.address_interval)):
+    if address_over and not (
+        limit.address_interval and claim(f"{limit.kind}:{address}", limit.address_interval)
+    ):
         return False
-    return not everyone_over or bool(limit.everyone_interval
-                                     and claim(f"{limit.kind}:*", limit.everyone_interval))
+    return not everyone_over or bool(
+        limit.everyone_interval and claim(f"{limit.kind}:*", limit.everyone_interval)
+    )
 
 
 def reserve(limit: Limit, address: str) -> int | None:
@@ -222,8 +235,11 @@ def _hold(key: str, seconds: float) -> None:
     SQLite), on every worker and host."""
     for attempt in (1, 2):
         result = db.session.execute(
-            update(LimitSlot).where(LimitSlot.key == key)
-            .values(next_at=now() + seconds).execution_options(synchronize_session=False))
+            update(LimitSlot)
+            .where(LimitSlot.key == key)
+            .values(next_at=now() + seconds)
+            .execution_options(synchronize_session=False)
+        )
         if result.rowcount == 1:  # type: ignore[attr-defined]
             return
         db.session.add(LimitSlot(key=key, next_at=now() + seconds))
@@ -253,9 +269,12 @@ def reserve_import(address: str) -> int | None:
             return None
         event = LimitEvent(kind=IMPORT_REQUESTS.kind, address=address, at=now(), amount=0)
         db.session.add(event)
-        db.session.execute(delete(LimitEvent).where(
-            LimitEvent.kind == IMPORT_REQUESTS.kind,
-            LimitEvent.at < now() - IMPORT_REQUESTS.window))
+        db.session.execute(
+            delete(LimitEvent).where(
+                LimitEvent.kind == IMPORT_REQUESTS.kind,
+                LimitEvent.at < now() - IMPORT_REQUESTS.window,
+            )
+        )
         db.session.commit()
     except BaseException:
         db.session.rollback()
@@ -273,8 +292,12 @@ def reserve_games(ticket: int, address: str, games: int) -> bool:
         if imported + games > IMPORTED_GAMES_PER_HOUR:
             db.session.rollback()
             return False
-        db.session.execute(update(LimitEvent).where(LimitEvent.id == ticket)
-                           .values(amount=games).execution_options(synchronize_session=False))
+        db.session.execute(
+            update(LimitEvent)
+            .where(LimitEvent.id == ticket)
+            .values(amount=games)
+            .execution_options(synchronize_session=False)
+        )
         db.session.commit()
     except BaseException:
         db.session.rollback()
@@ -284,8 +307,12 @@ def reserve_games(ticket: int, address: str, games: int) -> bool:
 
 def release_games(ticket: int) -> None:
     """The request `ticket` stored nothing: its games no longer count (the request does)."""
-    db.session.execute(update(LimitEvent).where(LimitEvent.id == ticket)
-                       .values(amount=0).execution_options(synchronize_session=False))
+    db.session.execute(
+        update(LimitEvent)
+        .where(LimitEvent.id == ticket)
+        .values(amount=0)
+        .execution_options(synchronize_session=False)
+    )
     db.session.commit()
 
 
@@ -304,8 +331,11 @@ def spoken(code: str) -> str:
     0-9 (an Arabic or Hindi keyboard types its own), spaces and hyphens left out (it may be
     read out in groups)."""
     text = unicodedata.normalize("NFKC", code)
-    return "".join(_ascii_digit(character) for character in text
-                   if not character.isspace() and character != "-")
+    return "".join(
+        _ascii_digit(character)
+        for character in text
+        if not character.isspace() and character != "-"
+    )
 
 
 def code_guesses(code: str) -> float:
@@ -332,6 +362,6 @@ def new_code() -> str:
     (10^16 codes; zxcvbn estimates each at 10^14 guesses or more)."""
     while True:
         digits = f"{secrets.randbelow(10**16):016d}"
-        code = " ".join(digits[start:start + 4] for start in range(0, 16, 4))
+        code = " ".join(digits[start : start + 4] for start in range(0, 16, 4))
         if code_guesses(code) >= STRONG_CODE_GUESSES * 100:
             return code

@@ -36,9 +36,11 @@ class GameRow(Base):
     """
 
     __tablename__ = "games"
-    __table_args__ = (Index("ix_games_updated_at", "updated_at"),
-                      Index("ix_games_table_id", "table_id", "created_at"),
-                      Index("uq_games_continues_id", "continues_id", unique=True))
+    __table_args__ = (
+        Index("ix_games_updated_at", "updated_at"),
+        Index("ix_games_table_id", "table_id", "created_at"),
+        Index("uq_games_continues_id", "continues_id", unique=True),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     token: Mapped[str] = mapped_column(String(43), unique=True)
@@ -57,7 +59,8 @@ class GameRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     table_id: Mapped[int | None] = mapped_column(
-        ForeignKey("tables.id", ondelete="SET NULL"), nullable=True)
+        ForeignKey("tables.id", ondelete="SET NULL"), nullable=True
+    )
     """The table (group of players) the game belongs to, if any."""
     continues_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The game this one continues (a rematch: same players, game and rules), if any; unique,
@@ -71,8 +74,9 @@ class FiguresRow(Base):
 
     __tablename__ = "game_figures"
 
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
-                                         primary_key=True)
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
     version: Mapped[int] = mapped_column(Integer)
     """The game's version the figures were made from."""
     head: Mapped[str] = mapped_column(Text)
@@ -119,11 +123,14 @@ class SeatRow(Base):
     """Who sat in a seat of a table's game: the game's record keeps the name, this the person."""
 
     __tablename__ = "seats"
-    __table_args__ = (Index("ix_seats_player_id", "player_id"),
-                      # one person sits once in a game, however a merge and a new game race
-                      Index("uq_seats_game_player", "game_id", "player_id", unique=True))
+    __table_args__ = (
+        Index("ix_seats_player_id", "player_id"),
+        # one person sits once in a game, however a merge and a new game race
+        Index("uq_seats_game_player", "game_id", "player_id", unique=True),
+    )
 
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
-                                         primary_key=True)
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))

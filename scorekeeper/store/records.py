@@ -82,8 +82,12 @@ def import_records(data: str | bytes) -> list[GameRow]:
     return store_records(parse_records(data))
 
 
-def import_from(address: str, data: str | bytes, caps: ImportCaps,
-                store: Callable[[list[Record]], list[GameRow]] = store_records) -> list[GameRow]:
+def import_from(
+    address: str,
+    data: str | bytes,
+    caps: ImportCaps,
+    store: Callable[[list[Record]], list[GameRow]] = store_records,
+) -> list[GameRow]:
     """An import page's import: at most `caps` at once, and at most a few imports and
     :data:`~.limits.IMPORTED_GAMES_PER_HOUR` games an hour from one address (counted for
     every worker and host), each reserved before the work it allows (so imports sent at once
@@ -91,8 +95,9 @@ def import_from(address: str, data: str | bytes, caps: ImportCaps,
     `store` keeps the checked records (as a table's games, say)."""
     ticket = limits.reserve_import(address)
     if ticket is None:
-        raise ImportLimited("requests", limits.IMPORT_REQUESTS.per_address,
-                            limits.IMPORT_REQUESTS.per_address)
+        raise ImportLimited(
+            "requests", limits.IMPORT_REQUESTS.per_address, limits.IMPORT_REQUESTS.per_address
+        )
     records = parse_records(data, caps)  # (the request counts, refused or not)
     if not limits.reserve_games(ticket, address, len(records)):
         raise ImportLimited("games", len(records), limits.IMPORTED_GAMES_PER_HOUR)

@@ -49,9 +49,11 @@ RosterOutcome = Changed | NameTaken | PlayedTogether | TableStale
 def _claim(table: TableRow, expected_version: int) -> bool:
     """Bump the table's version if nobody else has since (the start of a roster change)."""
     result = db.session.execute(
-        update(TableRow).where(TableRow.id == table.id, TableRow.version == expected_version)
+        update(TableRow)
+        .where(TableRow.id == table.id, TableRow.version == expected_version)
         .values(version=expected_version + 1, updated_at=utcnow())
-        .execution_options(synchronize_session=False))
+        .execution_options(synchronize_session=False)
+    )
     return bool(result.rowcount == 1)  # type: ignore[attr-defined]
 
 
@@ -59,19 +61,21 @@ def _rename_seats(player: PlayerRow, name: str) -> int:
     """Write `name` into every game's record where `player` sits; bump each game's version
     (caches and the live view key on it). Returns how many games changed."""
     seats = db.session.execute(
-        select(SeatRow.game_id, SeatRow.seat).where(SeatRow.player_id == player.id)).all()
+        select(SeatRow.game_id, SeatRow.seat).where(SeatRow.player_id == player.id)
+    ).all()
     by_game: dict[int, list[int]] = {}
     for game_id, seat in seats:
         by_game.setdefault(int(game_id), []).append(int(seat))
-    for game in db.session.execute(
-            select(GameRow).where(GameRow.id.in_(by_game))).scalars():
+    for game in db.session.execute(select(GameRow).where(GameRow.id.in_(by_game))).scalars():
         names = list(game.players)
         for seat in by_game[game.id]:
             names[seat] = name
         db.session.execute(
-            update(GameRow).where(GameRow.id == game.id)
+            update(GameRow)
+            .where(GameRow.id == game.id)
             .values(players=names, version=GameRow.version + 1)
-            .execution_options(synchronize_session=False))
+            .execution_options(synchronize_session=False)
+        )
     return len(by_game)
 
 
@@ -80,8 +84,9 @@ def _finish() -> None:
     db.session.expire_all()  # the games' rows were written behind the session's back
 
 
-def rename_player(table: TableRow, player: PlayerRow, name: str,
-                  expected_version: int) -> RosterOutcome:
+def rename_player(
+    table: TableRow, player: PlayerRow, name: str, expected_version: int
+) -> RosterOutcome:
     """Rename a player (a checked name) here and in every game of the table they played.
     Whether another player has the name is decided with the table held, so a newcomer seated
     at the same moment either is that other player, or takes the name after the rename."""
@@ -91,14 +96,19 @@ def rename_player(table: TableRow, player: PlayerRow, name: str,
             db.session.rollback()
             return TableStale()
         other = db.session.execute(
-            select(PlayerRow).where(PlayerRow.table_id == table.id, PlayerRow.key == key,
-                                    PlayerRow.id != player.id)).scalar_one_or_none()
+            select(PlayerRow).where(
+                PlayerRow.table_id == table.id, PlayerRow.key == key, PlayerRow.id != player.id
+            )
+        ).scalar_one_or_none()
         if other is not None:
             db.session.rollback()
             return NameTaken(other)
-        db.session.execute(update(PlayerRow).where(PlayerRow.id == player.id)
-                           .values(name=name, key=key)
-                           .execution_options(synchronize_session=False))
+        db.session.execute(
+            update(PlayerRow)
+            .where(PlayerRow.id == player.id)
+            .values(name=name, key=key)
+            .execution_options(synchronize_session=False)
+        )
         changed = _rename_seats(player, name)
         _finish()
     except BaseException:
@@ -110,13 +120,18 @@ def rename_player(table: TableRow, player: PlayerRow, name: str,
 def shared_games(first: PlayerRow, second: PlayerRow) -> int:
     """How many games both players sat in."""
     theirs = select(SeatRow.game_id).where(SeatRow.player_id == second.id)
-    return int(db.session.execute(
-        select(func.count()).select_from(SeatRow)
-        .where(SeatRow.player_id == first.id, SeatRow.game_id.in_(theirs))).scalar_one())
+    return int(
+        db.session.execute(
+            select(func.count())
+            .select_from(SeatRow)
+            .where(SeatRow.player_id == first.id, SeatRow.game_id.in_(theirs))
+        ).scalar_one()
+    )
 
 
-def merge_players(table: TableRow, source: PlayerRow, target: PlayerRow,
-                  expected_version: int) -> RosterOutcome:
+def merge_players(
+    table: TableRow, source: PlayerRow, target: PlayerRow, expected_version: int
+) -> RosterOutcome:
     """`source` is the same person as `target`: their games take `target`'s name and seat
     links, and `source` leaves the roster. Whether they played together is decided with the
     table held, so a game seating both that starts at the same moment either comes first (and
@@ -130,15 +145,19 @@ def merge_players(table: TableRow, source: PlayerRow, target: PlayerRow,
             db.session.rollback()
             return PlayedTogether(together)
         changed = _rename_seats(source, target.name)
-        db.session.execute(update(SeatRow).where(SeatRow.player_id == source.id)
-                           .values(player_id=target.id)
-                           .execution_options(synchronize_session=False))
-        db.session.execute(delete(PlayerRow).where(PlayerRow.id == source.id)
-                           .execution_options(synchronize_session=False))
+        db.session.execute(
+            update(SeatRow)
+            .where(SeatRow.player_id == source.id)
+            .values(player_id=target.id)
+            .execution_options(synchronize_session=False)
+        )
+        db.session.execute(
+            delete(PlayerRow)
+            .where(PlayerRow.id == source.id)
+            .execution_options(synchronize_session=False)
+        )
         _finish()
     except BaseException:
         db.session.rollback()
         raise
     return Changed(changed)
-
-

@@ -38,8 +38,7 @@ def find_table(token: str) -> TableRow | None:
     """The table with this scorekeeper token, or None."""
     if not is_token(token):
         return None
-    return db.session.execute(
-        select(TableRow).where(TableRow.token == token)).scalar_one_or_none()
+    return db.session.execute(select(TableRow).where(TableRow.token == token)).scalar_one_or_none()
 
 
 def find_table_by_view_token(token: str) -> TableRow | None:
@@ -47,7 +46,8 @@ def find_table_by_view_token(token: str) -> TableRow | None:
     if not is_token(token):
         return None
     return db.session.execute(
-        select(TableRow).where(TableRow.view_token == token)).scalar_one_or_none()
+        select(TableRow).where(TableRow.view_token == token)
+    ).scalar_one_or_none()
 
 
 def tables_for_tokens(tokens: Sequence[str]) -> list[TableRow]:
@@ -55,16 +55,24 @@ def tables_for_tokens(tokens: Sequence[str]) -> list[TableRow]:
     tokens = [token for token in tokens if is_token(token)]
     if not tokens:
         return []
-    found = {row.token: row for row in db.session.execute(
-        select(TableRow).where(TableRow.token.in_(tokens))).scalars()}
+    found = {
+        row.token: row
+        for row in db.session.execute(select(TableRow).where(TableRow.token.in_(tokens))).scalars()
+    }
     return [found[token] for token in tokens if token in found]
 
 
 def create_table(name: str) -> TableRow:
     """Store a new table with an empty roster."""
     now = utcnow()
-    table = TableRow(token=new_token(), view_token=new_token(), name=name, version=1,
-                     created_at=now, updated_at=now)
+    table = TableRow(
+        token=new_token(),
+        view_token=new_token(),
+        name=name,
+        version=1,
+        created_at=now,
+        updated_at=now,
+    )
     db.session.add(table)
     db.session.commit()
     return table
@@ -79,12 +87,16 @@ def table_of(game: GameRow) -> TableRow | None:
 
 def roster(table: TableRow) -> list[PlayerRow]:
     """The table's players: who played most first, then by name."""
-    played = (select(SeatRow.player_id, func.count().label("games"))
-              .group_by(SeatRow.player_id).subquery())
+    played = (
+        select(SeatRow.player_id, func.count().label("games"))
+        .group_by(SeatRow.player_id)
+        .subquery()
+    )
     rows = db.session.execute(
         select(PlayerRow, func.coalesce(played.c.games, 0))
         .outerjoin(played, played.c.player_id == PlayerRow.id)
-        .where(PlayerRow.table_id == table.id)).all()
+        .where(PlayerRow.table_id == table.id)
+    ).all()
     ordered = sorted(rows, key=lambda pair: (-int(pair[1]), pair[0].key, pair[0].id))
     return [player for player, _ in ordered]
 
@@ -92,16 +104,23 @@ def roster(table: TableRow) -> list[PlayerRow]:
 def games_played(table: TableRow) -> dict[int, int]:
     """How many of the table's games each player (by id) sat in."""
     rows = db.session.execute(
-        select(SeatRow.player_id, func.count()).join(PlayerRow, PlayerRow.id == SeatRow.player_id)
-        .where(PlayerRow.table_id == table.id).group_by(SeatRow.player_id)).all()
+        select(SeatRow.player_id, func.count())
+        .join(PlayerRow, PlayerRow.id == SeatRow.player_id)
+        .where(PlayerRow.table_id == table.id)
+        .group_by(SeatRow.player_id)
+    ).all()
     return {int(player_id): int(count) for player_id, count in rows}
 
 
 def table_games(table: TableRow) -> list[GameRow]:
     """The table's games, oldest first."""
-    return list(db.session.execute(
-        select(GameRow).where(GameRow.table_id == table.id)
-        .order_by(GameRow.created_at, GameRow.id)).scalars())
+    return list(
+        db.session.execute(
+            select(GameRow)
+            .where(GameRow.table_id == table.id)
+            .order_by(GameRow.created_at, GameRow.id)
+        ).scalars()
+    )
 
 
 @dataclass(frozen=True)
@@ -117,11 +136,14 @@ def game_stamps(table: TableRow) -> list[GameStamp]:
     """Each of the table's games that has a record (its first chooser known), oldest first as
     :func:`table_games` lists them, by id, token and version only: one read of the games' index
     by table, none of their deals."""
-    return [GameStamp(int(game_id), token, int(version))
-            for game_id, token, version in db.session.execute(
-                select(GameRow.id, GameRow.token, GameRow.version)
-                .where(GameRow.table_id == table.id, GameRow.first.is_not(None))
-                .order_by(GameRow.created_at, GameRow.id)).all()]
+    return [
+        GameStamp(int(game_id), token, int(version))
+        for game_id, token, version in db.session.execute(
+            select(GameRow.id, GameRow.token, GameRow.version)
+            .where(GameRow.table_id == table.id, GameRow.first.is_not(None))
+            .order_by(GameRow.created_at, GameRow.id)
+        ).all()
+    ]
 
 
 _IDS_AT_ONCE = 500
@@ -132,17 +154,24 @@ def games_by_id(table: TableRow, ids: Sequence[int]) -> list[GameRow]:
     """Those of the table's games with these ids (another table's are left out), any order."""
     rows: list[GameRow] = []
     for start in range(0, len(ids), _IDS_AT_ONCE):
-        rows.extend(db.session.execute(
-            select(GameRow).where(GameRow.table_id == table.id,
-                                  GameRow.id.in_(ids[start:start + _IDS_AT_ONCE]))).scalars())
+        rows.extend(
+            db.session.execute(
+                select(GameRow).where(
+                    GameRow.table_id == table.id, GameRow.id.in_(ids[start : start + _IDS_AT_ONCE])
+                )
+            ).scalars()
+        )
     return rows
 
 
 def last_game(table: TableRow) -> GameRow | None:
     """The table's newest game, or None."""
     return db.session.execute(
-        select(GameRow).where(GameRow.table_id == table.id)
-        .order_by(GameRow.created_at.desc(), GameRow.id.desc()).limit(1)).scalar_one_or_none()
+        select(GameRow)
+        .where(GameRow.table_id == table.id)
+        .order_by(GameRow.created_at.desc(), GameRow.id.desc())
+        .limit(1)
+    ).scalar_one_or_none()
 
 
 def player_of(table: TableRow, player_id: int) -> PlayerRow | None:
@@ -177,30 +206,47 @@ def _lock(table: TableRow) -> None:
     """Hold the table until the transaction ends: every change to its roster or seats (a new
     game, an import, a rename, a merge) starts here, so they happen one after the other and
     each reads what the one before wrote (a row lock on PostgreSQL; SQLite's write lock)."""
-    db.session.execute(update(TableRow).where(TableRow.id == table.id)
-                       .values(version=TableRow.version)
-                       .execution_options(synchronize_session=False))
+    db.session.execute(
+        update(TableRow)
+        .where(TableRow.id == table.id)
+        .values(version=TableRow.version)
+        .execution_options(synchronize_session=False)
+    )
 
 
-def _players_for(table: TableRow, seats: Iterable[Seat],
-                 newcomers: bool = False) -> list[PlayerRow]:
+def _players_for(
+    table: TableRow, seats: Iterable[Seat], newcomers: bool = False
+) -> list[PlayerRow]:
     """The roster entries for these seats, added (not committed) for names new to the table;
     the table is locked first. RosterMoved: a picked id is no longer on the roster, or (with
     `newcomers`) a name is on it already, or two seats are one person."""
     _lock(table)
     seats = list(seats)
     ids = {seat for seat in seats if isinstance(seat, int)}
-    by_id = {player.id: player for player in db.session.execute(
-        select(PlayerRow).where(PlayerRow.table_id == table.id,
-                                PlayerRow.id.in_(ids))).scalars()} if ids else {}
+    by_id = (
+        {
+            player.id: player
+            for player in db.session.execute(
+                select(PlayerRow).where(PlayerRow.table_id == table.id, PlayerRow.id.in_(ids))
+            ).scalars()
+        }
+        if ids
+        else {}
+    )
     if len(by_id) < len(ids):
         raise RosterMoved()
-    cleaned = {index: clean_text(seat) or "" for index, seat in enumerate(seats)
-               if isinstance(seat, str)}
+    cleaned = {
+        index: clean_text(seat) or "" for index, seat in enumerate(seats) if isinstance(seat, str)
+    }
     keys = {index: player_key(name) for index, name in cleaned.items()}
-    known = {player.key: player for player in db.session.execute(
-        select(PlayerRow).where(PlayerRow.table_id == table.id,
-                                PlayerRow.key.in_(set(keys.values())))).scalars()}
+    known = {
+        player.key: player
+        for player in db.session.execute(
+            select(PlayerRow).where(
+                PlayerRow.table_id == table.id, PlayerRow.key.in_(set(keys.values()))
+            )
+        ).scalars()
+    }
     players = []
     for index, seat in enumerate(seats):
         if isinstance(seat, int):
@@ -208,16 +254,20 @@ def _players_for(table: TableRow, seats: Iterable[Seat],
             continue
         key = keys[index]
         if key not in known:
-            known[key] = PlayerRow(table_id=table.id, name=cleaned[index], key=key,
-                                   created_at=utcnow())
+            known[key] = PlayerRow(
+                table_id=table.id, name=cleaned[index], key=key, created_at=utcnow()
+            )
             db.session.add(known[key])
         elif newcomers:
             raise RosterMoved(joined=known[key].name)
         players.append(known[key])
     if len({id(player) for player in players}) < len(players):
         # a picked player renamed to a newcomer's name, say
-        raise RosterMoved(joined=next(
-            player.name for index, player in enumerate(players) if player in players[:index]))
+        raise RosterMoved(
+            joined=next(
+                player.name for index, player in enumerate(players) if player in players[:index]
+            )
+        )
     db.session.flush()
     return players
 
@@ -225,8 +275,9 @@ def _players_for(table: TableRow, seats: Iterable[Seat],
 def player_by_name(table: TableRow, name: str) -> PlayerRow | None:
     """The roster player this name is (by the roster's rule), if any."""
     return db.session.execute(
-        select(PlayerRow).where(PlayerRow.table_id == table.id,
-                                PlayerRow.key == player_key(clean_text(name) or ""))
+        select(PlayerRow).where(
+            PlayerRow.table_id == table.id, PlayerRow.key == player_key(clean_text(name) or "")
+        )
     ).scalar_one_or_none()
 
 
@@ -255,21 +306,36 @@ def _in_one_transaction(work: Callable[[], T]) -> T:
     raise AssertionError("unreachable")
 
 
-def start_game(table: TableRow, game: str, mode: str, seats: Sequence[Seat],
-               house_rules: HouseRules, name: str | None, *,
-               newcomers: bool = False) -> GameRow:
+def start_game(
+    table: TableRow,
+    game: str,
+    mode: str,
+    seats: Sequence[Seat],
+    house_rules: HouseRules,
+    name: str | None,
+    *,
+    newcomers: bool = False,
+) -> GameRow:
     """A new game of the table, its seats in order of play: roster players by id, or names
     (checked by the engine: one person sits once), which join the roster unless it has them
     already. One
     transaction, with the table held (RosterMoved: nothing written, see `_players_for`;
     `newcomers`: the names were typed as people new to the table)."""
     return _in_one_transaction(
-        lambda: _new_table_game(table, game, mode, seats, house_rules, name, newcomers))
+        lambda: _new_table_game(table, game, mode, seats, house_rules, name, newcomers)
+    )
 
 
-def _new_table_game(table: TableRow, game: str, mode: str, seats: Sequence[Seat],
-                    house_rules: HouseRules, name: str | None, newcomers: bool,
-                    continues: int | None = None) -> GameRow:
+def _new_table_game(
+    table: TableRow,
+    game: str,
+    mode: str,
+    seats: Sequence[Seat],
+    house_rules: HouseRules,
+    name: str | None,
+    newcomers: bool,
+    continues: int | None = None,
+) -> GameRow:
     players = _players_for(table, seats, newcomers)
     # the roster's spelling: "rami " typed again is Rami, as everywhere else at the table
     row = new_game_row(game, mode, [player.name for player in players], house_rules, name)
@@ -292,7 +358,8 @@ class Rematch:
 def continuation(game: GameRow) -> GameRow | None:
     """The game that continues this one (its rematch), if any."""
     return db.session.execute(
-        select(GameRow).where(GameRow.continues_id == game.id)).scalar_one_or_none()
+        select(GameRow).where(GameRow.continues_id == game.id)
+    ).scalar_one_or_none()
 
 
 def rematch(game: GameRow) -> Rematch:
@@ -300,6 +367,7 @@ def rematch(game: GameRow) -> Rematch:
     house rules; a table's game stays at its table. Each game is continued once, however many
     taps ask at once (the unique key on what a game continues): a repeat gets the game the
     first one started."""
+
     def work() -> Rematch:
         table = table_of(game)
         if table is not None:
@@ -309,8 +377,16 @@ def rematch(game: GameRow) -> Rematch:
             return Rematch(existing, started=False)
         rules = house_rules_of(game)
         if table is not None:
-            row = _new_table_game(table, game.game, game.mode, seat_players(game), rules,
-                                  None, False, continues=game.id)
+            row = _new_table_game(
+                table,
+                game.game,
+                game.mode,
+                seat_players(game),
+                rules,
+                None,
+                False,
+                continues=game.id,
+            )
         else:
             row = new_game_row(game.game, game.mode, list(game.players), rules, None)
             row.continues_id = game.id
@@ -322,9 +398,11 @@ def rematch(game: GameRow) -> Rematch:
 
 def seat_players(game: GameRow) -> list[int]:
     """The roster ids of a table game's four seats, in seat order."""
-    return list(db.session.execute(
-        select(SeatRow.player_id).where(SeatRow.game_id == game.id)
-        .order_by(SeatRow.seat)).scalars())
+    return list(
+        db.session.execute(
+            select(SeatRow.player_id).where(SeatRow.game_id == game.id).order_by(SeatRow.seat)
+        ).scalars()
+    )
 
 
 # --- records in and out ----------------------------------------------------------------------

@@ -15,7 +15,8 @@ from .links import NumberConverter, TokenConverter
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
 
 
 # pages that carry a capability token (in their URL or their links): never kept by a cache
@@ -33,8 +34,9 @@ class _SessionInterface(SecureCookieSessionInterface):
     publicly)."""
 
     def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
-        return (request.endpoint not in assets.PUBLIC_ENDPOINTS
-                and super().should_set_cookie(app, session))
+        return request.endpoint not in assets.PUBLIC_ENDPOINTS and super().should_set_cookie(
+            app, session
+        )
 
 
 def _body_timed_out() -> None:
@@ -55,7 +57,8 @@ def _security_headers(response: Response) -> Response:
     if current_app.config.get("SCOREKEEPER_HTTPS"):
         response.headers["Strict-Transport-Security"] = HSTS
     if request.endpoint in CAPABILITY_ENDPOINTS or not CAPABILITY_ARGS.isdisjoint(
-            request.view_args or ()):
+        request.view_args or ()
+    ):
         # a shared or back-button cache must not keep a page that opens a game (or names
         # the people this browser played with)
         response.headers["Cache-Control"] = "no-store"

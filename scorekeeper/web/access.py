@@ -83,8 +83,9 @@ def _require_code() -> Response | None:
     if request.endpoint in OPEN_ENDPOINTS or has_access():
         return None
     target = request.full_path.rstrip("?") if request.method == "GET" else None
-    location = url_for("access.ask", next=target) if target and target != "/" else url_for(
-        "access.ask")
+    location = (
+        url_for("access.ask", next=target) if target and target != "/" else url_for("access.ask")
+    )
     if request.headers.get("HX-Request") == "true":
         response = Response(status=403)
         response.headers["HX-Redirect"] = location
@@ -104,10 +105,14 @@ def ask() -> Any:
     if form.validate_on_submit():
         ticket = limits.check_code(limits.address_key(request.remote_addr))
         if ticket is None:  # not checked at all: a guess learns nothing
-            form.code.errors = [_l("Too many wrong codes were tried lately. Wait a few "
-                                   "seconds, then try again.")]
-            return render_template("pages/access.html", form=form), 429, {
-                "Retry-After": str(math.ceil(limits.WRONG_CODES.address_interval))}
+            form.code.errors = [
+                _l("Too many wrong codes were tried lately. Wait a few seconds, then try again.")
+            ]
+            return (
+                render_template("pages/access.html", form=form),
+                429,
+                {"Retry-After": str(math.ceil(limits.WRONG_CODES.address_interval))},
+            )
         # compared as read out: spaces, hyphens and any script's digits do not matter
         entered = limits.spoken(form.code.data or "").encode()
         if hmac.compare_digest(entered, limits.spoken(code).encode()):

@@ -89,7 +89,8 @@ def _static_for_compression(response: Response) -> Response:
         if response.mimetype == "text/css":
             data = minified_css(data)
         elif response.mimetype in ("text/javascript", "application/javascript") and not (
-                request.path.endswith(".min.js")):
+            request.path.endswith(".min.js")
+        ):
             data = minified_js(data)
         if _gzip_only() and response.mimetype in _ZOPFLI_TYPES:
             data = _zopfli(data)
@@ -98,8 +99,9 @@ def _static_for_compression(response: Response) -> Response:
     return response
 
 
-_ZOPFLI_TYPES = frozenset({"text/css", "text/javascript", "application/javascript",
-                           "image/svg+xml"})
+_ZOPFLI_TYPES = frozenset(
+    {"text/css", "text/javascript", "application/javascript", "image/svg+xml"}
+)
 
 
 def _gzip_only() -> bool:
@@ -108,8 +110,9 @@ def _gzip_only() -> bool:
     if not current_app.config.get("COMPRESS_REGISTER", True):
         return False
     accepted = parse_accept_header(request.headers.get("Accept-Encoding"), Accept)
-    return (accepted.quality("gzip") > 0 and not accepted.quality("br")
-            and not accepted.quality("zstd"))
+    return (
+        accepted.quality("gzip") > 0 and not accepted.quality("br") and not accepted.quality("zstd")
+    )
 
 
 @lru_cache(maxsize=16)
@@ -137,9 +140,12 @@ def _manifest(folder: str, script_root: str, language: str) -> tuple[bytes, str]
     with open(os.path.join(folder, "manifest.webmanifest"), "rb") as handle:
         manifest = json.loads(handle.read())
     with flask_babel.force_locale(language):
-        manifest.update(name=flask_babel.gettext(APP_FULL_NAME),
-                        short_name=flask_babel.gettext(APP_NAME), lang=language,
-                        description=flask_babel.gettext(APP_DESCRIPTION))
+        manifest.update(
+            name=flask_babel.gettext(APP_FULL_NAME),
+            short_name=flask_babel.gettext(APP_NAME),
+            lang=language,
+            description=flask_babel.gettext(APP_DESCRIPTION),
+        )
     manifest["dir"] = "auto"
     for icon in manifest["icons"]:
         icon["src"] = _static_url(folder, script_root, icon["src"])

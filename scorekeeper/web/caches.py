@@ -83,14 +83,18 @@ def keep_replay(row: GameRow, result: Replay) -> None:
     _replays.put((row.token, row.version), result)
 
 
-def history_rows(row: GameRow, result: Replay, partnership: bool, editable: bool,
-                 language: str) -> Markup:
+def history_rows(
+    row: GameRow, result: Replay, partnership: bool, editable: bool, language: str
+) -> Markup:
     """The history table's rows (the `history_rows` macro of partials/macros.html)."""
     key = (row.token, row.version, language, editable, request.script_root)
     found = _histories.get(key)
     if found is None:
-        found = Markup(get_template_attribute("partials/macros.html", "history_rows")(
-            result, result.game.players, partnership, row, editable))
+        found = Markup(
+            get_template_attribute("partials/macros.html", "history_rows")(
+                result, result.game.players, partnership, row, editable
+            )
+        )
         _histories.put(key, found)
     return found
 
@@ -110,14 +114,16 @@ def _games_key(games: Sequence[tuple[str, int]]) -> bytes:
     return hashlib.sha256(text.encode()).digest()
 
 
-def _figures_of(table: TableRow, stamps: Sequence[GameStamp]
-                ) -> tuple[list[tuple[str, int]], list[GameFigures]]:
+def _figures_of(
+    table: TableRow, stamps: Sequence[GameStamp]
+) -> tuple[list[tuple[str, int]], list[GameFigures]]:
     """Each game's (token, version) and figures: kept by this process, else stored in the
     database at that version, else read and replayed (and stored for every process); a game
     saved since the stamps were read: its newer version; a game deleted since: left out."""
     found: dict[int, tuple[str, int, GameFigures | None]] = {
         stamp.id: (stamp.token, stamp.version, _figures.get((stamp.token, stamp.version)))
-        for stamp in stamps}
+        for stamp in stamps
+    }
     missing = [game_id for game_id, (_, _, figures) in found.items() if figures is None]
     stored = figures_in_database(missing) if missing else {}
     for game_id, held in stored.items():
@@ -135,8 +141,10 @@ def _figures_of(table: TableRow, stamps: Sequence[GameStamp]
         made_now.append(Stored(row.id, row.version, figures_head(made), made.tallies))
     store_figures(made_now)
     games = [found[stamp.id] for stamp in stamps]
-    return ([(token, version) for token, version, figures in games if figures is not None],
-            [figures for _, _, figures in games if figures is not None])
+    return (
+        [(token, version) for token, version, figures in games if figures is not None],
+        [figures for _, _, figures in games if figures is not None],
+    )
 
 
 def table_statistics(table: TableRow) -> TableStats:
@@ -164,5 +172,12 @@ def clear() -> None:
     forget_statistics()
 
 
-__all__ = ["Kept", "clear", "forget_statistics", "history_rows", "keep_replay", "replay_of",
-           "table_statistics"]
+__all__ = [
+    "Kept",
+    "clear",
+    "forget_statistics",
+    "history_rows",
+    "keep_replay",
+    "replay_of",
+    "table_statistics",
+]

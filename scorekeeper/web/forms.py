@@ -103,8 +103,10 @@ when a card was doubled, a shorter form to send and to scroll past when none was
 @cache
 def chip_groups(contract: str) -> tuple[Chips, ...]:
     """The chip layout of a contract's form, derived from the engine's field specs."""
-    return tuple(_chips(spec, len(CONTRACTS[contract].fields) > FOLD_AFTER)
-                 for spec in CONTRACTS[contract].fields)
+    return tuple(
+        _chips(spec, len(CONTRACTS[contract].fields) > FOLD_AFTER)
+        for spec in CONTRACTS[contract].fields
+    )
 
 
 def _chips(spec: FieldSpec, long_form: bool) -> Chips:
@@ -115,15 +117,25 @@ def _chips(spec: FieldSpec, long_form: bool) -> Chips:
         case FieldKind.SUIT:
             return Chips(spec, (spec.name,), (None,), SUITS)
         case FieldKind.COUNTS:
-            return Chips(spec, tuple(f"{spec.name}-{seat}" for seat in seats), seats,
-                         tuple(range(spec.maximum + 1)))
+            return Chips(
+                spec,
+                tuple(f"{spec.name}-{seat}" for seat in seats),
+                seats,
+                tuple(range(spec.maximum + 1)),
+            )
         case FieldKind.ORDER | FieldKind.SEAT_PAIR:
             places = range(4 if spec.kind == FieldKind.ORDER else 2)
-            return Chips(spec, tuple(f"{spec.name}-{place}" for place in places),
-                         tuple(places), seats)
+            return Chips(
+                spec, tuple(f"{spec.name}-{place}" for place in places), tuple(places), seats
+            )
         case FieldKind.CARD_SEATS | FieldKind.OPTIONAL_CARD_SEATS:
-            return Chips(spec, tuple(f"{spec.name}-{card}" for card in spec.cards), spec.cards,
-                         seats, long_form and spec.kind == FieldKind.OPTIONAL_CARD_SEATS)
+            return Chips(
+                spec,
+                tuple(f"{spec.name}-{card}" for card in spec.cards),
+                spec.cards,
+                seats,
+                long_form and spec.kind == FieldKind.OPTIONAL_CARD_SEATS,
+            )
         case _:
             assert_never(spec.kind)
 
@@ -192,9 +204,11 @@ class DealForm(FlaskForm):
                 case FieldKind.COUNTS | FieldKind.ORDER | FieldKind.SEAT_PAIR:
                     raw[spec.name] = values
                 case FieldKind.CARD_SEATS | FieldKind.OPTIONAL_CARD_SEATS:
-                    raw[spec.name] = {card: value for card, value
-                                      in zip(group.keys, values, strict=True)
-                                      if value is not None}
+                    raw[spec.name] = {
+                        card: value
+                        for card, value in zip(group.keys, values, strict=True)
+                        if value is not None
+                    }
                 case _:
                     assert_never(spec.kind)
         return raw
@@ -216,8 +230,12 @@ class DealForm(FlaskForm):
     def entry(self) -> Entry:
         """What the form says to enter, for the store (after `validate`)."""
         editing = self.editing.data
-        return Entry(self.raw(), editing if editing is not None else self.number.data or 0,
-                     self.version.data or 0, editing is not None)
+        return Entry(
+            self.raw(),
+            editing if editing is not None else self.number.data or 0,
+            self.version.data or 0,
+            editing is not None,
+        )
 
     def chip_errors(self) -> dict[str, list[str]]:
         """WTForms' messages of the chip fields, by the engine's field name."""
@@ -240,8 +258,12 @@ class DealForm(FlaskForm):
 
     def mark_filled(self, places: frozenset[tuple[str, int]]) -> None:
         """Remember which chips the app filled (`autofilled`) and which rows it changed."""
-        names = [name for group in self.groups() for index, name in enumerate(group.names)
-                 if (group.spec.name, index) in places]
+        names = [
+            name
+            for group in self.groups()
+            for index, name in enumerate(group.names)
+            if (group.spec.name, index) in places
+        ]
         self.autofilled.data = " ".join(f"{name}:{_text(self[name].data)}" for name in names)
         self.filled_now = frozenset(names)
 
@@ -252,8 +274,13 @@ class DealForm(FlaskForm):
 
     def unset(self) -> list[str]:
         """Names of required chip fields still untouched."""
-        return [name for group in self.groups() if group.spec.required
-                for name in group.names if self[name].data is None]
+        return [
+            name
+            for group in self.groups()
+            if group.spec.required
+            for name in group.names
+            if self[name].data is None
+        ]
 
 
 @cache
@@ -271,8 +298,9 @@ def make_deal_form(contract: str, **kwargs: Any) -> DealForm:
     return deal_form_class(contract)(**kwargs)
 
 
-def blank_deal_form(contract: str, number: int, version: int,
-                    editing: int | None = None) -> DealForm:
+def blank_deal_form(
+    contract: str, number: int, version: int, editing: int | None = None
+) -> DealForm:
     """A new deal form for `contract`, made against the game's `version`."""
     form = make_deal_form(contract, formdata=None)
     form.contract.data = contract
@@ -289,10 +317,12 @@ class ConfirmForm(FlaskForm):
 class NotesForm(FlaskForm):
     """The game's name and notes, editable at any time."""
 
-    name = StringField(_l("Name"), validators=[Optional(), TableText("name")],
-                       filters=[TableText.clean("name")])
-    notes = TextAreaField(_l("Notes"), validators=[Optional(), TableText("notes")],
-                          filters=[TableText.clean("notes")])
+    name = StringField(
+        _l("Name"), validators=[Optional(), TableText("name")], filters=[TableText.clean("name")]
+    )
+    notes = TextAreaField(
+        _l("Notes"), validators=[Optional(), TableText("notes")], filters=[TableText.clean("notes")]
+    )
     version = NumberField("", validators=[InputRequired()])
 
 

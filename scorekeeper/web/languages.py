@@ -23,13 +23,28 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ..words.labels import WORD_CONTEXTS
 
-__all__ = ["LANGUAGES", "LANGUAGE_NAMES", "LANGUAGE_PARAMETER", "RTL_LANGUAGES",
-           "asked_language", "choose_language", "current_language",
-           "direction", "gettext", "init_app", "lazy_gettext", "live_etag", "ngettext",
-           "pgettext", "plural_form", "remember_language", "select_locale", "use_words_of"]
+__all__ = [
+    "LANGUAGES",
+    "LANGUAGE_NAMES",
+    "LANGUAGE_PARAMETER",
+    "RTL_LANGUAGES",
+    "asked_language",
+    "choose_language",
+    "current_language",
+    "direction",
+    "gettext",
+    "init_app",
+    "lazy_gettext",
+    "live_etag",
+    "ngettext",
+    "pgettext",
+    "plural_form",
+    "remember_language",
+    "select_locale",
+    "use_words_of",
+]
 
-LANGUAGE_NAMES = {"ar": "العربية", "en": "English", "tr": "Türkçe", "ru": "Русский",
-                  "hi": "हिन्दी"}
+LANGUAGE_NAMES = {"ar": "العربية", "en": "English", "tr": "Türkçe", "ru": "Русский", "hi": "हिन्दी"}
 """Each language in its own words, for the switch in every page's header."""
 LANGUAGES = tuple(LANGUAGE_NAMES)
 RTL_LANGUAGES = frozenset({"ar"})
@@ -41,13 +56,14 @@ LANGUAGE_PARAMETER = "lang"
 
 
 def direction(language: str) -> str:
-    """"rtl" or "ltr", for a page's or an element's `dir`."""
+    """ "rtl" or "ltr", for a page's or an element's `dir`."""
     return "rtl" if language in RTL_LANGUAGES else "ltr"
 
 
 @lru_cache(maxsize=256)
-def choose_language(chosen: str | None, accept_language: str | None,
-                    asked: str | None = None) -> str:
+def choose_language(
+    chosen: str | None, accept_language: str | None, asked: str | None = None
+) -> str:
     """The language a link asked for (`?lang=`), else the one the reader chose (cookie), else
     the browser's best match, else English."""
     for code in (asked, chosen):
@@ -60,9 +76,11 @@ def choose_language(chosen: str | None, accept_language: str | None,
 
 def select_locale() -> str:
     """Flask-Babel's locale selector: `choose_language` for this request."""
-    return choose_language(request.cookies.get(LANGUAGE_COOKIE),
-                           request.headers.get("Accept-Language"),
-                           asked_language())
+    return choose_language(
+        request.cookies.get(LANGUAGE_COOKIE),
+        request.headers.get("Accept-Language"),
+        asked_language(),
+    )
 
 
 def asked_language() -> str | None:
@@ -124,7 +142,8 @@ def init_app(app: Flask, same_for_everyone: frozenset[str] = frozenset()) -> Non
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         _translate,
         lambda singular, plural, num: translations().ungettext(singular, plural, num),
-        newstyle=True)
+        newstyle=True,
+    )
     app.context_processor(_languages)
     app.after_request(_remember_asked_language)
     app.after_request(_vary_on_language(same_for_everyone))
@@ -136,15 +155,24 @@ LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365 * 2
 def remember_language(response: BaseResponse, code: str) -> None:
     """The long-lived cookie that keeps the reader's language."""
     secure = bool(current_app.config.get("SESSION_COOKIE_SECURE", False))
-    response.set_cookie(LANGUAGE_COOKIE, code, max_age=LANGUAGE_COOKIE_AGE, samesite="Lax",
-                        httponly=True, secure=secure)
+    response.set_cookie(
+        LANGUAGE_COOKIE,
+        code,
+        max_age=LANGUAGE_COOKIE_AGE,
+        samesite="Lax",
+        httponly=True,
+        secure=secure,
+    )
 
 
 def _remember_asked_language(response: Response) -> Response:
     """A link with `?lang=xx` opens in that language and keeps it, as the switch does."""
     asked = asked_language()
-    if (asked is not None and request.endpoint != "pages.set_language"
-            and request.cookies.get(LANGUAGE_COOKIE) != asked):
+    if (
+        asked is not None
+        and request.endpoint != "pages.set_language"
+        and request.cookies.get(LANGUAGE_COOKIE) != asked
+    ):
         remember_language(response, asked)
     return response
 
@@ -157,6 +185,7 @@ def _vary_on_language(same_for_everyone: frozenset[str]) -> Callable[[Response],
         response.vary.add("Accept-Language")
         response.vary.add("Cookie")
         return response
+
     return vary
 
 
@@ -166,21 +195,32 @@ def _languages() -> dict[str, Any]:
     language = current_language()
     if request.method == "GET":
         # the switch must win over a `?lang=` the address came with, so it goes from `here`
-        query = urlencode([(key, value) for key, value in request.args.items(multi=True)
-                            if key != LANGUAGE_PARAMETER])
+        query = urlencode(
+            [
+                (key, value)
+                for key, value in request.args.items(multi=True)
+                if key != LANGUAGE_PARAMETER
+            ]
+        )
         here = f"{request.path}?{query}" if query else request.path
     elif request.view_args and "token" in request.view_args:
         here = url_for("games.game_page", token=request.view_args["token"])
     else:
         here = url_for("games.home")
-    return {"lang": language, "direction": direction(language),
-            "language_names": LANGUAGE_NAMES, "language_return": here,
-            "language_links": _language_links(request.script_root, here)}
+    return {
+        "lang": language,
+        "direction": direction(language),
+        "language_names": LANGUAGE_NAMES,
+        "language_return": here,
+        "language_links": _language_links(request.script_root, here),
+    }
 
 
 @lru_cache(maxsize=256)
 def _language_links(script_root: str, here: str) -> tuple[tuple[str, str, str, str], ...]:
     """(code, name, switch link, direction) per language; the links depend on the page only
     (the paths and query strings come from clients: the cache is bounded)."""
-    return tuple((code, name, url_for("pages.set_language", code=code, next=here),
-                  direction(code)) for code, name in LANGUAGE_NAMES.items())
+    return tuple(
+        (code, name, url_for("pages.set_language", code=code, next=here), direction(code))
+        for code, name in LANGUAGE_NAMES.items()
+    )

@@ -19,8 +19,13 @@ class TokenConverter(BaseConverter):
 
 def local_path(target: str | None, home: str) -> str:
     """`target` if it is a path on this site, else `home`: no open redirect, no header break."""
-    if (not target or not target.startswith("/") or target.startswith(("//", "/\\"))
-            or "\\" in target or any(ord(char) < 32 or ord(char) == 127 for char in target)):
+    if (
+        not target
+        or not target.startswith("/")
+        or target.startswith(("//", "/\\"))
+        or "\\" in target
+        or any(ord(char) < 32 or ord(char) == 127 for char in target)
+    ):
         return home
     parts = urlsplit(target)
     if parts.scheme or parts.netloc:

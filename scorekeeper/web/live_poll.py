@@ -37,8 +37,7 @@ StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 # per-response headers: recomputed, or left to the server
-_OWN_HEADERS = frozenset({"etag", "date", "server", "set-cookie", "content-length",
-                          "connection"})
+_OWN_HEADERS = frozenset({"etag", "date", "server", "set-cookie", "content-length", "connection"})
 
 
 @dataclass(frozen=True)
@@ -54,8 +53,10 @@ class _Poll:
     """The scorekeeping page's: Flask answers anything but an htmx request otherwise."""
 
 
-POLLS = (_Poll("/v/", VERSION_BY_VIEW_TOKEN, etag=True, htmx_only=False),
-         _Poll("/g/", VERSION_BY_TOKEN, etag=False, htmx_only=True))
+POLLS = (
+    _Poll("/v/", VERSION_BY_VIEW_TOKEN, etag=True, htmx_only=False),
+    _Poll("/g/", VERSION_BY_TOKEN, etag=False, htmx_only=True),
+)
 
 
 class LivePollShortcut:
@@ -69,8 +70,7 @@ class LivePollShortcut:
         self.weak = True  # as Flask's own ETag for the view link's poll, once one has been seen
         self.engine: Any = None
 
-    def __call__(self, environ: dict[str, Any], start_response: StartResponse
-                 ) -> Iterable[bytes]:
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         poll = self._poll(environ)
         if poll is None:
             return self.wsgi_app(environ, start_response)
@@ -81,8 +81,9 @@ class LivePollShortcut:
         start_response(f"{status} {HTTP_STATUS_CODES[status]}", headers)
         return [body]
 
-    def quick_answer(self, environ: dict[str, Any]
-                     ) -> tuple[int, list[tuple[str, str]], bytes] | None:
+    def quick_answer(
+        self, environ: dict[str, Any]
+    ) -> tuple[int, list[tuple[str, str]], bytes] | None:
         """The 304/204 of an unchanged game's poll, as Flask would give it, or None (Flask must
         answer). The server asks it before handing a request to a thread (one indexed read)."""
         poll = self._poll(environ)
@@ -97,13 +98,15 @@ class LivePollShortcut:
         poll = next((poll for poll in POLLS if path.startswith(poll.prefix)), None)
         if poll is None or not is_token(path[3:-5]):  # let Flask answer (404: PostgreSQL
             return None  # refuses NUL bytes)
-        if poll.htmx_only and (environ.get("HTTP_HX_REQUEST") != "true"
-                               or environ.get("HTTP_HX_BOOSTED")):
+        if poll.htmx_only and (
+            environ.get("HTTP_HX_REQUEST") != "true" or environ.get("HTTP_HX_BOOSTED")
+        ):
             return None
         return poll
 
-    def _answer(self, environ: dict[str, Any], poll: _Poll
-                ) -> tuple[int, list[tuple[str, str]], bytes] | None:
+    def _answer(
+        self, environ: dict[str, Any], poll: _Poll
+    ) -> tuple[int, list[tuple[str, str]], bytes] | None:
         status, tag = self._unchanged(environ, poll, environ["PATH_INFO"][3:-5])
         headers = None if status is None else self.headers.get((poll.prefix, status))
         if status is None or headers is None:
@@ -112,8 +115,9 @@ class LivePollShortcut:
             headers = [*headers, ("ETag", f'W/"{tag}"' if self.weak else f'"{tag}"')]
         return status, headers, b""
 
-    def _unchanged(self, environ: dict[str, Any], poll: _Poll, token: str
-                   ) -> tuple[int | None, str]:
+    def _unchanged(
+        self, environ: dict[str, Any], poll: _Poll, token: str
+    ) -> tuple[int | None, str]:
         """(304 or 204, the tag) when the phone shows the current version, else (None, "").
 
         Nothing here needs Flask's request or locale machinery: the query, If-None-Match and
@@ -132,8 +136,9 @@ class LivePollShortcut:
         if version is None:
             return None, ""
         chosen = parse_cookie(environ.get("HTTP_COOKIE")).get(LANGUAGE_COOKIE)
-        tag = live_etag(version, choose_language(chosen, environ.get("HTTP_ACCEPT_LANGUAGE"),
-                                                 asked))
+        tag = live_etag(
+            version, choose_language(chosen, environ.get("HTTP_ACCEPT_LANGUAGE"), asked)
+        )
         if if_none_match.contains_weak(tag):  # If-None-Match compares weakly
             return 304, tag
         if shown == tag:
@@ -154,18 +159,19 @@ class LivePollShortcut:
             version = connection.execute(poll.version, {"token": token}).scalar_one_or_none()
         return None if version is None else int(version)
 
-    def _through_flask(self, environ: dict[str, Any], start_response: StartResponse,
-                       poll: _Poll) -> Iterable[bytes]:
+    def _through_flask(
+        self, environ: dict[str, Any], start_response: StartResponse, poll: _Poll
+    ) -> Iterable[bytes]:
         """Let Flask answer; remember the headers of its first 304 and first 204 (per route)."""
 
         def recording(status: str, headers: list[tuple[str, str]], *args: Any) -> Any:
             code = int(status.split()[0])
             if code in (204, 304) and (poll.prefix, code) not in self.headers:
-                self.headers[poll.prefix, code] = [(k, v) for k, v in headers
-                                                   if k.lower() not in _OWN_HEADERS]
+                self.headers[poll.prefix, code] = [
+                    (k, v) for k, v in headers if k.lower() not in _OWN_HEADERS
+                ]
                 if poll.etag:
-                    self.weak = any(k.lower() == "etag" and v.startswith("W/")
-                                    for k, v in headers)
+                    self.weak = any(k.lower() == "etag" and v.startswith("W/") for k, v in headers)
             return start_response(status, headers, *args)
 
         return self.wsgi_app(environ, recording)

@@ -35,15 +35,21 @@ from .languages import (
 )
 
 
-def field_label(contract: str, path: str, players: Sequence[str],
-                rules: HouseRules | None = None) -> str:
+def field_label(
+    contract: str, path: str, players: Sequence[str], rules: HouseRules | None = None
+) -> str:
     """A field of a deal form, or a problem's path, in the reader's words (as the game's house
     `rules` name it)."""
     return labels.field_label(contract, path, players, gettext, rules)
 
 
-def problem_text(problem: Problem, contract: str, players: Sequence[str],
-                 label: str | None = None, rules: HouseRules | None = None) -> str:
+def problem_text(
+    problem: Problem,
+    contract: str,
+    players: Sequence[str],
+    label: str | None = None,
+    rules: HouseRules | None = None,
+) -> str:
     """A refusal as a sentence in the reader's language (`label` names the field instead)."""
     return labels.problem_text(problem, contract, players, gettext, label, plural_form, rules)
 
@@ -82,8 +88,9 @@ def takes(deal: Any, players: Sequence[str]) -> str:
 def kingdom_grid(result: Replay) -> list[list[int | None]]:
     """Trix games: per kingdom, per contract, the deal number it was played as (or None)."""
     definition = result.game.definition
-    grid: list[list[int | None]] = [[None] * len(definition.contracts)
-                                    for _ in range(definition.kingdoms)]
+    grid: list[list[int | None]] = [
+        [None] * len(definition.contracts) for _ in range(definition.kingdoms)
+    ]
     for deal in result.deals:
         if deal.kingdom is not None:
             grid[deal.kingdom][definition.contracts.index(deal.contract)] = deal.number
@@ -133,8 +140,7 @@ def card_totals(result: Replay) -> list[tuple[Markup | str, str]]:
     players = result.game.players
     if result.team_totals is not None:
         teams = result.team_totals
-        return [(team_name(players, team), signed(teams[team]))
-                for team in team_standings(result)]
+        return [(team_name(players, team), signed(teams[team])) for team in team_standings(result)]
     return [(bidi(players[seat]), signed(result.totals[seat])) for seat in standings(result)]
 
 
@@ -160,26 +166,41 @@ def _house_rule_words() -> dict[str, Any]:
     engine's (shown by :func:`signed`), translated when a page shows them."""
     numbers = {name: signed(value) for name, value in house_rule_numbers().items()}
     return {
-        "net": lazy_gettext("loses the plain penalty (%(king)s / %(queen)s)",
-                            king=numbers["net_king"], queen=numbers["net_queen"]),
-        "full": lazy_gettext("loses the full doubled penalty (%(king)s / %(queen)s)",
-                             king=numbers["full_king"], queen=numbers["full_queen"]),
+        "net": lazy_gettext(
+            "loses the plain penalty (%(king)s / %(queen)s)",
+            king=numbers["net_king"],
+            queen=numbers["net_queen"],
+        ),
+        "full": lazy_gettext(
+            "loses the full doubled penalty (%(king)s / %(queen)s)",
+            king=numbers["full_king"],
+            queen=numbers["full_queen"],
+        ),
         "swap_diamonds_ltoosh": lazy_gettext(
             "Diamonds %(diamond)s each, Ltoosh %(trick)s a trick",
-            diamond=numbers["swapped_diamond"], trick=numbers["swapped_trick"]),
-        "queen": lazy_gettext("doubles its queen part (%(taker)s / %(doubler)s)",
-                              taker=numbers["queen_part_taker"],
-                              doubler=numbers["queen_part_doubler"]),
-        "whole": lazy_gettext("doubles the whole card (%(taker)s / %(doubler)s)",
-                              taker=numbers["whole_taker"], doubler=numbers["whole_doubler"]),
+            diamond=numbers["swapped_diamond"],
+            trick=numbers["swapped_trick"],
+        ),
+        "queen": lazy_gettext(
+            "doubles its queen part (%(taker)s / %(doubler)s)",
+            taker=numbers["queen_part_taker"],
+            doubler=numbers["queen_part_doubler"],
+        ),
+        "whole": lazy_gettext(
+            "doubles the whole card (%(taker)s / %(doubler)s)",
+            taker=numbers["whole_taker"],
+            doubler=numbers["whole_doubler"],
+        ),
         "queen_of_diamonds": lazy_gettext(
             "Trix Complex only. The Q♦ is a diamond and a queen (%(both)s): most tables double "
             "only its queen part; some double the whole card.",
-            both=numbers["queen_of_diamonds"]),
+            both=numbers["queen_of_diamonds"],
+        ),
         "why_queen_part": lazy_gettext(
             "Why: doubling is of the queens and the K♥ (the Complex text names no doubling of "
             "diamonds), so the Q♦'s %(diamond)s as a diamond stays single.",
-            diamond=numbers["complex_diamond"]),
+            diamond=numbers["complex_diamond"],
+        ),
     }
 
 
@@ -220,7 +241,9 @@ def _fitted(forms: Sequence[str]) -> Markup:
     if len(forms) == 1:  # fits everywhere: its place cuts it at its end, if at all
         return Markup("<bdi>%s</bdi>") % forms[0]
     return Markup('<bdi class="nm" data-forms="%s">%s</bdi>') % (
-        json.dumps(list(forms[:-1]), ensure_ascii=False), forms[-1])
+        json.dumps(list(forms[:-1]), ensure_ascii=False),
+        forms[-1],
+    )
 
 
 def player_name(players: Sequence[str], seat: int) -> Markup:
@@ -236,9 +259,13 @@ def team_box(players: Sequence[str], team: int) -> Markup:
     first, second = TEAMS[team]
     words = gettext(labels.TEAM)
     levels = max(len(forms[first]), len(forms[second]))
-    texts = [words.format(first=forms[first][min(level, len(forms[first]) - 1)],
-                          second=forms[second][min(level, len(forms[second]) - 1)])
-             for level in range(levels)]
+    texts = [
+        words.format(
+            first=forms[first][min(level, len(forms[first]) - 1)],
+            second=forms[second][min(level, len(forms[second]) - 1)],
+        )
+        for level in range(levels)
+    ]
     return _fitted(tuple(dict.fromkeys(texts)))
 
 
@@ -253,14 +280,16 @@ def team_name(players: Sequence[str], team: int, *, isolated: bool = True) -> Ma
     if not isolated:
         return labels.team_label(players, team, gettext)
     first, second = TEAMS[team]
-    return Markup(Markup.escape(gettext(labels.TEAM))).format(first=bidi(players[first]),
-                                                               second=bidi(players[second]))
+    return Markup(Markup.escape(gettext(labels.TEAM))).format(
+        first=bidi(players[first]), second=bidi(players[second])
+    )
 
 
 def csrf_message() -> str:
     """Why a form without a valid CSRF token was refused."""
-    return gettext("This form has expired or was not sent by this app. Go back, reload the page "
-                   "and try again.")
+    return gettext(
+        "This form has expired or was not sent by this app. Go back, reload the page and try again."
+    )
 
 
 def http_message(code: int) -> str:
@@ -320,8 +349,11 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "SUITS": SUITS,
     "SUIT_SYMBOLS": SUIT_SYMBOLS,
     "TEAMS": TEAMS,
-    "QUOTAS": {"trumps": TRUMPS_PER_PLAYER, "negatives": NEGATIVES_PER_PLAYER,
-               "plays": PLAYS_PER_NEGATIVE},
+    "QUOTAS": {
+        "trumps": TRUMPS_PER_PLAYER,
+        "negatives": NEGATIVES_PER_PLAYER,
+        "plays": PLAYS_PER_NEGATIVE,
+    },
     "CARD_LABELS": labels.CARD_LABELS,
     "PLACE_LABELS": labels.PLACE_LABELS,
     "LAST_TRICK_LABELS": labels.LAST_TRICK_LABELS,
@@ -330,8 +362,9 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
 }
 
 
-def running_chart(result: Replay, players: tuple[str, ...],
-                  id_prefix: str = "running-totals") -> Markup:
+def running_chart(
+    result: Replay, players: tuple[str, ...], id_prefix: str = "running-totals"
+) -> Markup:
     """The running-totals chart of a replay as inline SVG (the chart module escapes all text)."""
     rtl = direction(current_language()) == "rtl"
     return Markup(running_totals_svg(result, players, gettext, rtl=rtl, id_prefix=id_prefix))
@@ -356,13 +389,23 @@ def qr_file(text: str) -> str:
 @lru_cache(maxsize=2048)
 def _qr_svg(text: str, title: str | None) -> str:
     # encoding a QR code costs more than the rest of the game page: once per link
-    return str(segno.make(text, error="m").svg_inline(
-        scale=1, omitsize=True, svgclass="qr-code", lineclass="qr-dark", light="#fff",
-        dark="#000", title=title))
+    return str(
+        segno.make(text, error="m").svg_inline(
+            scale=1,
+            omitsize=True,
+            svgclass="qr-code",
+            lineclass="qr-dark",
+            light="#fff",
+            dark="#000",
+            title=title,
+        )
+    )
 
 
-TEMPLATE_GLOBALS.update({
-    "running_chart": running_chart,
-    "running_chart_summary": running_chart_summary,
-    "qr_svg": qr_svg,
-})
+TEMPLATE_GLOBALS.update(
+    {
+        "running_chart": running_chart,
+        "running_chart_summary": running_chart_summary,
+        "qr_svg": qr_svg,
+    }
+)

@@ -19,67 +19,94 @@ from .languages import lazy_gettext as _l
 from .present import HOUSE_RULE_WORDS
 
 GAME_CHOICES: tuple[tuple[str, Any], ...] = tuple(
-    (game, _l(label)) for game, label in GAME_LABELS.items())
+    (game, _l(label)) for game, label in GAME_LABELS.items()
+)
 
 
 class GameSetupForm(FlaskForm):
     """Which game, solo or partnership, house rules and a name: a new game's setup."""
 
-    game = RadioField(_l("Game"), choices=GAME_CHOICES, default="trix",
-                      validators=[InputRequired()])
-    mode = RadioField(_l("Play"), choices=(("solo", _l("Solo: every player for themself")),
-                                           ("partnership", _l("Partnership: 1st & 3rd "
-                                                              "against 2nd & 4th"))),
-                      default="solo", validators=[InputRequired()])
+    game = RadioField(
+        _l("Game"), choices=GAME_CHOICES, default="trix", validators=[InputRequired()]
+    )
+    mode = RadioField(
+        _l("Play"),
+        choices=(
+            ("solo", _l("Solo: every player for themself")),
+            ("partnership", _l("Partnership: 1st & 3rd against 2nd & 4th")),
+        ),
+        default="solo",
+        validators=[InputRequired()],
+    )
     doubling = BooleanField(_l("Doubling"), default=True)
     doubled_self_take = RadioField(
         _l("A doubler who takes their own card"),
         choices=((NET, HOUSE_RULE_WORDS[NET]), (FULL, HOUSE_RULE_WORDS[FULL])),
-        default="net", validators=[InputRequired()])
-    swap_diamonds_ltoosh = BooleanField(HOUSE_RULE_WORDS["swap_diamonds_ltoosh"],
-                                        default=False)
+        default="net",
+        validators=[InputRequired()],
+    )
+    swap_diamonds_ltoosh = BooleanField(HOUSE_RULE_WORDS["swap_diamonds_ltoosh"], default=False)
     doubled_queen_of_diamonds = RadioField(
         _l("A doubled Q♦ in Complex"),
-        choices=((QueenOfDiamonds.QUEEN, HOUSE_RULE_WORDS[QueenOfDiamonds.QUEEN]),
-                 (QueenOfDiamonds.WHOLE, HOUSE_RULE_WORDS[QueenOfDiamonds.WHOLE])),
-        default=QueenOfDiamonds.QUEEN, validators=[Optional()])
+        choices=(
+            (QueenOfDiamonds.QUEEN, HOUSE_RULE_WORDS[QueenOfDiamonds.QUEEN]),
+            (QueenOfDiamonds.WHOLE, HOUSE_RULE_WORDS[QueenOfDiamonds.WHOLE]),
+        ),
+        default=QueenOfDiamonds.QUEEN,
+        validators=[Optional()],
+    )
     complex_tricks = RadioField(
         _l("Which tricks cost in Complex"),
-        choices=((ComplexTricks.EVERY, _l("every trick")),
-                 (ComplexTricks.PENALTY, _l("only a trick that held a penalty card"))),
-        default=ComplexTricks.EVERY, validators=[Optional()])
+        choices=(
+            (ComplexTricks.EVERY, _l("every trick")),
+            (ComplexTricks.PENALTY, _l("only a trick that held a penalty card")),
+        ),
+        default=ComplexTricks.EVERY,
+        validators=[Optional()],
+    )
     winners = RadioField(
         _l("Who wins"),
-        choices=((Winners.HIGHEST, _l("the highest total")),
-                 (Winners.POSITIVE, _l("everyone above zero"))),
-        default=Winners.HIGHEST, validators=[Optional()])
+        choices=(
+            (Winners.HIGHEST, _l("the highest total")),
+            (Winners.POSITIVE, _l("everyone above zero")),
+        ),
+        default=Winners.HIGHEST,
+        validators=[Optional()],
+    )
     # these three may be missing from a form sent by a page loaded before they were offered:
     # missing means the default; a value not offered is refused
-    name = StringField(_l("Name for the evening (optional)"),
-                       validators=[Optional(), TableText("name")],
-                       filters=[TableText.clean("name")])
+    name = StringField(
+        _l("Name for the evening (optional)"),
+        validators=[Optional(), TableText("name")],
+        filters=[TableText.clean("name")],
+    )
 
     def house_rules(self) -> HouseRules:
         """The house rules as chosen (the engine drops those the game does not use)."""
-        return house_rules_for(self.game.data, HouseRules(
-            doubling=bool(self.doubling.data),
-            doubled_self_take=self.doubled_self_take.data,
-            swap_diamonds_ltoosh=bool(self.swap_diamonds_ltoosh.data),
-            doubled_queen_of_diamonds=QueenOfDiamonds(
-                self.doubled_queen_of_diamonds.data or QueenOfDiamonds.QUEEN),
-            complex_tricks=ComplexTricks(self.complex_tricks.data or ComplexTricks.EVERY),
-            winners=Winners(self.winners.data or Winners.HIGHEST)))
+        return house_rules_for(
+            self.game.data,
+            HouseRules(
+                doubling=bool(self.doubling.data),
+                doubled_self_take=self.doubled_self_take.data,
+                swap_diamonds_ltoosh=bool(self.swap_diamonds_ltoosh.data),
+                doubled_queen_of_diamonds=QueenOfDiamonds(
+                    self.doubled_queen_of_diamonds.data or QueenOfDiamonds.QUEEN
+                ),
+                complex_tricks=ComplexTricks(self.complex_tricks.data or ComplexTricks.EVERY),
+                winners=Winners(self.winners.data or Winners.HIGHEST),
+            ),
+        )
 
     def judged(self, players: Sequence[str]) -> bool:
         """The engine's checks of the setup and of the four players (as a record's), each
         problem said under its field in the form's words; True when there is none."""
-        problems = check_players(players) + check_setup(self.game.data, self.mode.data,
-                                                        self.house_rules())
+        problems = check_players(players) + check_setup(
+            self.game.data, self.mode.data, self.house_rules()
+        )
         for problem in problems:
             field = self.field_of(problem.field)
             label = str(field.label.text) if field.label.text else ""
-            field.errors = [*field.errors, present.problem_text(problem, "", players,
-                                                                label=label)]
+            field.errors = [*field.errors, present.problem_text(problem, "", players, label=label)]
         return not problems
 
     def field_of(self, path: str) -> Field:
@@ -94,12 +121,16 @@ class GameSetupForm(FlaskForm):
 def setup_defaults(game: str, mode: str, house_rules: Mapping[str, Any]) -> dict[str, Any]:
     """A setup form's values that repeat a game's (a table's last game)."""
     rules = HouseRules(**house_rules)
-    return {"game": game, "mode": mode, "doubling": rules.doubling,
-            "doubled_self_take": rules.doubled_self_take,
-            "swap_diamonds_ltoosh": rules.swap_diamonds_ltoosh,
-            "doubled_queen_of_diamonds": rules.doubled_queen_of_diamonds,
-            "complex_tricks": rules.complex_tricks,
-            "winners": rules.winners}
+    return {
+        "game": game,
+        "mode": mode,
+        "doubling": rules.doubling,
+        "doubled_self_take": rules.doubled_self_take,
+        "swap_diamonds_ltoosh": rules.swap_diamonds_ltoosh,
+        "doubled_queen_of_diamonds": rules.doubled_queen_of_diamonds,
+        "complex_tricks": rules.complex_tricks,
+        "winners": rules.winners,
+    }
 
 
 class NewGameForm(GameSetupForm):
@@ -110,9 +141,11 @@ class NewGameForm(GameSetupForm):
     player_1 = StringField(_l(SEAT_LABELS[1]), filters=[strip_spaces])
     player_2 = StringField(_l(SEAT_LABELS[2]), filters=[strip_spaces])
     player_3 = StringField(_l(SEAT_LABELS[3]), filters=[strip_spaces])
-    table_name = StringField(_l("Keep these players as a table (optional): its name"),
-                             validators=[Optional(), TableText("name")],
-                             filters=[TableText.clean("name")])
+    table_name = StringField(
+        _l("Keep these players as a table (optional): its name"),
+        validators=[Optional(), TableText("name")],
+        filters=[TableText.clean("name")],
+    )
 
     def validate(self, extra_validators: Mapping[str, Sequence[Any]] | None = None) -> bool:
         """WTForms' checks, then the engine's: the setup and the four names."""

@@ -26,9 +26,11 @@ SEAT_LABELS = tuple(_l(label) for label in labels.SEAT_LABELS)
 class TableForm(FlaskForm):
     """A new table: its name."""
 
-    table_name = StringField(_l("Name of the table"),
-                             validators=[InputRequired(), Length(max=GAME_NAME_LENGTH)],
-                             filters=[clean_text])
+    table_name = StringField(
+        _l("Name of the table"),
+        validators=[InputRequired(), Length(max=GAME_NAME_LENGTH)],
+        filters=[clean_text],
+    )
 
 
 @dataclass(frozen=True)
@@ -62,9 +64,11 @@ class TableGameForm(GameSetupForm):
     seat_1 = HiddenField("")
     seat_2 = HiddenField("")
     seat_3 = HiddenField("")
-    newcomer = StringField(_l("Someone new"),
-                           validators=[Optional(), Length(max=PLAYER_NAME_LENGTH)],
-                           filters=[clean_text])
+    newcomer = StringField(
+        _l("Someone new"),
+        validators=[Optional(), Length(max=PLAYER_NAME_LENGTH)],
+        filters=[clean_text],
+    )
 
     def picks(self) -> list[Pick]:
         """The filled seats in order of play (ValueError: a tampered seat)."""
@@ -80,9 +84,11 @@ class TableGameForm(GameSetupForm):
 class PlayerNameForm(FlaskForm):
     """A player's new name, and the table's version the roster was shown with."""
 
-    name = StringField(_l("New name"),
-                       validators=[InputRequired(), Length(max=PLAYER_NAME_LENGTH)],
-                       filters=[clean_text])
+    name = StringField(
+        _l("New name"),
+        validators=[InputRequired(), Length(max=PLAYER_NAME_LENGTH)],
+        filters=[clean_text],
+    )
     version = NumberField("", validators=[InputRequired()])
 
 

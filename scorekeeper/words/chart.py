@@ -66,19 +66,23 @@ def svg_number(value: float) -> str:
     return str(int(rounded)) if rounded == int(rounded) else str(rounded)
 
 
-def legend_names(players: Sequence[str], partnership: bool,
-                 translate: Translate = identity) -> list[str]:
+def legend_names(
+    players: Sequence[str], partnership: bool, translate: Translate = identity
+) -> list[str]:
     """The legend's names: each player's (or each team's two) in the widest form a legend
     column holds that no other of the four could be read as (labels.name_forms)."""
     if not partnership:
         return list(name_forms(players, LEGEND_NAME_ROOM))
     short = name_forms(players, LEGEND_NAME_ROOM / 2 - 1.5)
-    return [translate(TEAM).format(first=short[first], second=short[second])
-            for first, second in ((0, 2), (1, 3))]
+    return [
+        translate(TEAM).format(first=short[first], second=short[second])
+        for first, second in ((0, 2), (1, 3))
+    ]
 
 
-def series(replay: Replay, players: Sequence[str],
-           translate: Translate = identity) -> list[tuple[str, list[int]]]:
+def series(
+    replay: Replay, players: Sequence[str], translate: Translate = identity
+) -> list[tuple[str, list[int]]]:
     """Each line of the chart: its label and its totals from deal 0 (all zero) to the last.
 
     One line per player, or per team in a partnership game (team A = seats 0 and 2).
@@ -86,19 +90,25 @@ def series(replay: Replay, players: Sequence[str],
     runnings = [(0, 0, 0, 0), *(deal.running for deal in replay.deals)]
     if replay.game.mode == PARTNERSHIP:
         teams = [team_totals(running) for running in runnings]
-        return [(team_label(players, team, translate), [totals[team] for totals in teams])
-                for team in (0, 1)]
+        return [
+            (team_label(players, team, translate), [totals[team] for totals in teams])
+            for team in (0, 1)
+        ]
     return [(players[seat], [running[seat] for running in runnings]) for seat in range(4)]
 
 
-def chart_summary(replay: Replay, players: Sequence[str],
-                  translate: Translate = identity) -> str:
+def chart_summary(replay: Replay, players: Sequence[str], translate: Translate = identity) -> str:
     """The chart in words, highest total first: "After deal 7 of 20: Rami 140, Lina 25, ..."."""
     if not replay.deals:
         return translate(NO_DEALS)
-    return _summary(_lines(replay, players, translate), len(replay.deals),
-                    replay.game.definition.deals_total, translate(ENTRY), translate(AFTER_DEAL),
-                    translate(LIST_SEPARATOR))
+    return _summary(
+        _lines(replay, players, translate),
+        len(replay.deals),
+        replay.game.definition.deals_total,
+        translate(ENTRY),
+        translate(AFTER_DEAL),
+        translate(LIST_SEPARATOR),
+    )
 
 
 Lines = tuple[tuple[str, tuple[int, ...]], ...]
@@ -108,11 +118,13 @@ def _lines(replay: Replay, players: Sequence[str], translate: Translate) -> Line
     return tuple((name, tuple(values)) for name, values in series(replay, players, translate))
 
 
-def _summary(lines: Lines, deals: int, deals_total: int, entry: str, after_deal: str,
-             separator: str) -> str:
+def _summary(
+    lines: Lines, deals: int, deals_total: int, entry: str, after_deal: str, separator: str
+) -> str:
     ranked = sorted(lines, key=lambda line: -line[1][-1])
-    totals = separator.join(entry.format(name=name, total=signed(values[-1]))
-                           for name, values in ranked)
+    totals = separator.join(
+        entry.format(name=name, total=signed(values[-1])) for name, values in ranked
+    )
     return after_deal.format(number=deals, total=deals_total, totals=totals)
 
 
@@ -151,19 +163,24 @@ class Canvas:
         return anchor
 
     def line(self, x1: float, y1: float, x2: float, y2: float, css: str, extra: str = "") -> None:
-        self.parts.append(f'<line class="{css}" x1="{self.x(x1)}" y1="{svg_number(y1)}" '
-                          f'x2="{self.x(x2)}" y2="{svg_number(y2)}"{extra}/>')
+        self.parts.append(
+            f'<line class="{css}" x1="{self.x(x1)}" y1="{svg_number(y1)}" '
+            f'x2="{self.x(x2)}" y2="{svg_number(y2)}"{extra}/>'
+        )
 
     def text(self, x: float, y: float, anchor: str, content: str, css: str = "") -> None:
         cls = f' class="{css}"' if css else ""
-        self.parts.append(f'<text{cls} x="{self.x(x)}" y="{svg_number(y)}" '
-                          f'text-anchor="{self.anchor(anchor)}">{svg_text(content)}</text>')
+        self.parts.append(
+            f'<text{cls} x="{self.x(x)}" y="{svg_number(y)}" '
+            f'text-anchor="{self.anchor(anchor)}">{svg_text(content)}</text>'
+        )
 
     def points(self, points: Sequence[tuple[float, float]]) -> str:
         return " ".join(f"{self.x(x)},{svg_number(y)}" for x, y in points)
 
-    def legend(self, names: Sequence[str], styles: Sequence[tuple[str, str]], id_prefix: str,
-               top: float) -> None:
+    def legend(
+        self, names: Sequence[str], styles: Sequence[tuple[str, str]], id_prefix: str, top: float
+    ) -> None:
         """The legend in two columns: each series' sample line (colour, dash pattern and
         marker) and its name, shortened; then the end of the SVG."""
         self.parts.append('<g class="legend">')
@@ -176,14 +193,20 @@ class Canvas:
                 f'<path class="legend-sample series-{index}" d="M{self.x(left)} '
                 f'{svg_number(y - 4)}H{self.x(left + 11)}H{self.x(left + 22)}" '
                 f'fill="none" stroke="{colour}" stroke-width="2"{dashes} '
-                f'marker-mid="url(#{id_prefix}-m{index})"/>')
+                f'marker-mid="url(#{id_prefix}-m{index})"/>'
+            )
             self.text(left + 28, y, "start", name)
         self.parts.append("</g></svg>")
 
 
-def running_totals_svg(replay: Replay, players: Sequence[str],
-                       translate: Translate = identity, rtl: bool = False, *,
-                       id_prefix: str = "running-totals") -> str:
+def running_totals_svg(
+    replay: Replay,
+    players: Sequence[str],
+    translate: Translate = identity,
+    rtl: bool = False,
+    *,
+    id_prefix: str = "running-totals",
+) -> str:
     """The running totals after each deal as an inline SVG (one line per player or team).
 
     The x axis runs over the whole game (deal 0 to the last deal), mirrored when `rtl`; faint
@@ -195,19 +218,48 @@ def running_totals_svg(replay: Replay, players: Sequence[str],
     definition = replay.game.definition
     lines = _lines(replay, players, translate)
     deals = len(replay.deals)
-    summary = (_summary(lines, deals, definition.deals_total, translate(ENTRY),
-                        translate(AFTER_DEAL), translate(LIST_SEPARATOR))
-               if deals else translate(NO_DEALS))
+    summary = (
+        _summary(
+            lines,
+            deals,
+            definition.deals_total,
+            translate(ENTRY),
+            translate(AFTER_DEAL),
+            translate(LIST_SEPARATOR),
+        )
+        if deals
+        else translate(NO_DEALS)
+    )
     legend = tuple(legend_names(players, replay.game.mode == PARTNERSHIP, translate))
-    return _svg(lines, legend, deals, definition.deals_total, definition.kingdoms,
-                definition.per_kingdom if definition.kingdoms else 0, translate(TITLE), summary,
-                translate(NO_DEALS), rtl, id_prefix)
+    return _svg(
+        lines,
+        legend,
+        deals,
+        definition.deals_total,
+        definition.kingdoms,
+        definition.per_kingdom if definition.kingdoms else 0,
+        translate(TITLE),
+        summary,
+        translate(NO_DEALS),
+        rtl,
+        id_prefix,
+    )
 
 
 @lru_cache(maxsize=256)
-def _svg(lines: Lines, legend: tuple[str, ...], deals: int, deals_total: int, kingdoms: int,
-         per_kingdom: int,
-         title: str, summary: str, no_deals: str, rtl: bool, id_prefix: str) -> str:
+def _svg(
+    lines: Lines,
+    legend: tuple[str, ...],
+    deals: int,
+    deals_total: int,
+    kingdoms: int,
+    per_kingdom: int,
+    title: str,
+    summary: str,
+    no_deals: str,
+    rtl: bool,
+    id_prefix: str,
+) -> str:
     """The chart from everything it shows: a pure function, so a game's chart is drawn once
     per version and language however many phones ask for it."""
     length = max(deals_total, deals, 1)
@@ -229,13 +281,15 @@ def _svg(lines: Lines, legend: tuple[str, ...], deals: int, deals_total: int, ki
         f'aria-labelledby="{title_id}" aria-describedby="{desc_id}" '
         f'class="chart running-totals" font-size="11" direction="ltr" fill="currentColor">'
         f'<title id="{title_id}">{svg_text(title)}</title>'
-        f'<desc id="{desc_id}">{svg_text(summary)}</desc>')
+        f'<desc id="{desc_id}">{svg_text(summary)}</desc>'
+    )
     canvas.parts.append("<defs>")
     for index, shape in enumerate(MARKERS[: len(lines)]):
         canvas.parts.append(
             f'<marker id="{id_prefix}-m{index}" viewBox="-3 -3 6 6" markerWidth="6" '
             f'markerHeight="6" markerUnits="userSpaceOnUse" fill="{COLOURS[index]}" '
-            f'stroke="none">{shape}</marker>')
+            f'stroke="none">{shape}</marker>'
+        )
     canvas.parts.append("</defs>")
 
     # y grid and tick labels
@@ -253,8 +307,9 @@ def _svg(lines: Lines, legend: tuple[str, ...], deals: int, deals_total: int, ki
     canvas.parts.append("</g>")
 
     # kingdom boundaries (Trix games), the zero line and the axes
-    canvas.parts.append('<g class="kingdom" stroke="currentColor" stroke-opacity="0.35" '
-                        'stroke-dasharray="2 3">')
+    canvas.parts.append(
+        '<g class="kingdom" stroke="currentColor" stroke-opacity="0.35" stroke-dasharray="2 3">'
+    )
     for kingdom in range(1, kingdoms):
         boundary = x_of(kingdom * per_kingdom)
         canvas.line(boundary, TOP, boundary, BOTTOM, "kingdom-line")
@@ -274,12 +329,15 @@ def _svg(lines: Lines, legend: tuple[str, ...], deals: int, deals_total: int, ki
             f'<polyline class="series series-{index}" points="{points}" fill="none" '
             f'stroke="{COLOURS[index]}" stroke-width="2" stroke-linejoin="round"{dash} '
             f'marker-start="{marker}" marker-mid="{marker}" marker-end="{marker}">'
-            f"<title>{svg_text(name)}</title></polyline>")
+            f"<title>{svg_text(name)}</title></polyline>"
+        )
     if not deals:
-        canvas.text((LEFT + WIDTH - RIGHT) / 2, (TOP + BOTTOM) / 2 - 6, "middle",
-                    no_deals, "note")
+        canvas.text((LEFT + WIDTH - RIGHT) / 2, (TOP + BOTTOM) / 2 - 6, "middle", no_deals, "note")
 
-    canvas.legend(list(legend),
-                  [(COLOURS[index], DASHES[index]) for index in range(len(lines))],
-                  id_prefix, LEGEND_TOP)
+    canvas.legend(
+        list(legend),
+        [(COLOURS[index], DASHES[index]) for index in range(len(lines))],
+        id_prefix,
+        LEGEND_TOP,
+    )
     return "".join(canvas.parts)

@@ -77,7 +77,9 @@ def csv_rows(record: Record, translate: Translate = identity) -> list[list[Cell]
     fixed += [words(KINGDOM), words(KING)] if kingdoms else [words(DECLARER)]
     fixed += [words(CONTRACT)] + ([words(TRUMP_SUIT)] if trumps else []) + [words(TAKES)]
     header: list[Cell] = [
-        *fixed, *players, *(words(PLAYER_TOTAL).format(name=name) for name in players),
+        *fixed,
+        *players,
+        *(words(PLAYER_TOTAL).format(name=name) for name in players),
     ]
     if partnership:
         header += [team_label(players, team, words) for team in (0, 1)]
@@ -94,8 +96,7 @@ def csv_rows(record: Record, translate: Translate = identity) -> list[list[Cell]
         if partnership:
             row += list(team_totals(deal.running))
         rows.append(row)
-    totals: list[Cell] = [words(TOTAL), *[""] * (len(fixed) - 1), *result.totals,
-                          *result.totals]
+    totals: list[Cell] = [words(TOTAL), *[""] * (len(fixed) - 1), *result.totals, *result.totals]
     if result.team_totals is not None:
         totals += list(result.team_totals)
     rows.append(totals)
@@ -117,18 +118,37 @@ def export_json(record: Record) -> str:
 
 
 # Letters NFKD does not split into an ASCII letter and a combining mark.
-_TRANSLITERATE = str.maketrans({
-    "ı": "i", "İ": "I", "ß": "ss", "æ": "ae", "Æ": "AE", "ø": "o", "Ø": "O", "đ": "d",
-    "Đ": "D", "ł": "l", "Ł": "L", "œ": "oe", "Œ": "OE", "þ": "th", "Þ": "Th",
-})
+_TRANSLITERATE = str.maketrans(
+    {
+        "ı": "i",
+        "İ": "I",
+        "ß": "ss",
+        "æ": "ae",
+        "Æ": "AE",
+        "ø": "o",
+        "Ø": "O",
+        "đ": "d",
+        "Đ": "D",
+        "ł": "l",
+        "Ł": "L",
+        "œ": "oe",
+        "Œ": "OE",
+        "þ": "th",
+        "Þ": "Th",
+    }
+)
 MAX_SLUG_LENGTH = 40
 MIN_SLUG_LETTERS = 2
 
 
 def slug(text: str) -> str:
     """ASCII letters, digits and hyphens, lower case: "Friday at Ayşe's" → "friday-at-ayses"."""
-    ascii_text = (unicodedata.normalize("NFKD", text.translate(_TRANSLITERATE))
-                  .encode("ascii", "ignore").decode("ascii").lower())
+    ascii_text = (
+        unicodedata.normalize("NFKD", text.translate(_TRANSLITERATE))
+        .encode("ascii", "ignore")
+        .decode("ascii")
+        .lower()
+    )
     ascii_text = re.sub(r"['’]", "", ascii_text)
     words = re.findall(r"[a-z0-9]+", ascii_text)
     result = ""
@@ -190,8 +210,9 @@ def unicode_stem(text: str) -> str:
     return name
 
 
-def unicode_filename(record: Record, today: date, extension: str,
-                     translate: Translate = identity) -> str:
+def unicode_filename(
+    record: Record, today: date, extension: str, translate: Translate = identity
+) -> str:
     """The download name in the game's own script, e.g. "سهرة-الجمعة-2025-01-31.csv".
 
     Sent beside the ASCII name (RFC 6266 ``filename*``), so a game named in Arabic keeps its

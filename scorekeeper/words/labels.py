@@ -67,11 +67,15 @@ CONTRACT_SCORES: dict[str, str] = {
     "diamonds": N_("%(score)s for each diamond taken"),
     "ltoosh": N_("%(score)s for each trick taken"),
     "trix": N_("Finishing order: 1st %(first)s, 2nd %(second)s, 3rd %(third)s, 4th %(fourth)s"),
-    "complex": N_("All four negative contracts in one deal: %(trick)s a trick, %(diamond)s a "
-                  "diamond, %(queen)s a queen, %(king)s for the K♥. The Q♦ is a diamond and a "
-                  "queen: %(both)s."),
-    "trump": N_("%(score)s for each trick taken. The declarer names the trump suit (♠ ♥ ♦ ♣; "
-                "no-trump is not allowed)."),
+    "complex": N_(
+        "All four negative contracts in one deal: %(trick)s a trick, %(diamond)s a "
+        "diamond, %(queen)s a queen, %(king)s for the K♥. The Q♦ is a diamond and a "
+        "queen: %(both)s."
+    ),
+    "trump": N_(
+        "%(score)s for each trick taken. The declarer names the trump suit (♠ ♥ ♦ ♣; "
+        "no-trump is not allowed)."
+    ),
     "no-king": N_("%(score)s to whoever takes the K♥"),
     "no-queens": N_("%(score)s for each queen taken"),
     "no-boys": N_("%(score)s for each king or jack taken"),
@@ -83,21 +87,31 @@ CONTRACT_SCORES: dict[str, str] = {
 (:func:`scorekeeper.rules.examples.contract_numbers` names them)."""
 
 CONTRACT_NOTES: dict[str, str] = {
-    "complex": N_("Complex costs %(trick)s for every trick, with or without a card in it: the "
-                  "Complex text charges only tricks holding a diamond, a queen or the K♥ in one "
-                  "place, and every trick in its score list; the score list is used, so each "
-                  "kingdom adds up to zero."),
+    "complex": N_(
+        "Complex costs %(trick)s for every trick, with or without a card in it: the "
+        "Complex text charges only tricks holding a diamond, a queen or the K♥ in one "
+        "place, and every trick in its score list; the score list is used, so each "
+        "kingdom adds up to zero."
+    ),
 }
 """Contract id → a note under the rules page's table of scores (numbers as above)."""
 
 CONTRACT_CHECKS: dict[str, tuple[str, ...]] = {
-    "diamonds": (N_("Diamonds add up to 13 and tricks add up to 13; the K♥ and each queen have "
-                    "exactly one taker."),),
+    "diamonds": (
+        N_(
+            "Diamonds add up to 13 and tricks add up to 13; the K♥ and each queen have "
+            "exactly one taker."
+        ),
+    ),
     "complex": (
-        N_("Complex: tricks add up to 13 and diamonds to 13; the K♥ and each queen have exactly "
-           "one taker."),
-        N_("A player who took no tricks took no cards, and the cards a player took fit in their "
-           "tricks (at most 4 a trick)."),
+        N_(
+            "Complex: tricks add up to 13 and diamonds to 13; the K♥ and each queen have exactly "
+            "one taker."
+        ),
+        N_(
+            "A player who took no tricks took no cards, and the cards a player took fit in their "
+            "tricks (at most 4 a trick)."
+        ),
         N_("Whoever took the Q♦ took at least one diamond."),
     ),
     "trix": (N_("The Trix finishing order names each player exactly once."),),
@@ -109,22 +123,28 @@ RULED_CONTRACT_SCORES: dict[tuple[str, str, str], str] = {
     ("complex", "complex_tricks", "penalty"): N_(
         "All four negative contracts in one deal: %(trick)s a trick that held a penalty card (a "
         "diamond, a queen or the K♥), %(diamond)s a diamond, %(queen)s a queen, %(king)s for the "
-        "K♥. The Q♦ is a diamond and a queen: %(both)s."),
+        "K♥. The Q♦ is a diamond and a queen: %(both)s."
+    ),
 }
 RULED_CONTRACT_NOTES: dict[tuple[str, str, str], str] = {
     ("complex", "complex_tricks", "penalty"): N_(
         "Complex costs %(trick)s only for a trick that held a penalty card (a house rule): the "
         "Complex text charges such tricks in one place and every trick in its score list. The "
         "table enters, per player, the tricks that held one; a kingdom no longer adds up to "
-        "zero."),
+        "zero."
+    ),
 }
 RULED_CONTRACT_CHECKS: dict[tuple[str, str, str], tuple[str, ...]] = {
     ("complex", "complex_tricks", "penalty"): (
-        N_("Complex: each player's tricks that held a penalty card are 0 to 13, at most 13 in "
-           "all; diamonds add up to 13; the K♥ and each queen have exactly one taker."),
-        N_("A player with no such trick took no penalty card; the cards a player took fit in "
-           "those tricks (at most 4 a trick), and each of those tricks held at least one of "
-           "them."),
+        N_(
+            "Complex: each player's tricks that held a penalty card are 0 to 13, at most 13 in "
+            "all; diamonds add up to 13; the K♥ and each queen have exactly one taker."
+        ),
+        N_(
+            "A player with no such trick took no penalty card; the cards a player took fit in "
+            "those tricks (at most 4 a trick), and each of those tricks held at least one of "
+            "them."
+        ),
     ),
 }
 """(contract, house rule, its value) → the rules page's words for the contract when that house
@@ -133,13 +153,23 @@ rule changes what it scores or checks (Complex's tricks under `complex_tricks` "
 T = TypeVar("T")
 
 
-def for_rules(contract: str, table: Mapping[str, T], ruled: Mapping[tuple[str, str, str], T],
-              rules: HouseRules) -> T | None:
+def for_rules(
+    contract: str,
+    table: Mapping[str, T],
+    ruled: Mapping[tuple[str, str, str], T],
+    rules: HouseRules,
+) -> T | None:
     """A contract's entry of `table`, or of `ruled` where one of the game's house `rules` has
     its own words for it; None when it has none."""
-    return next((text for (ruled_contract, rule, value), text in ruled.items()
-                 if ruled_contract == contract and str(getattr(rules, rule)) == value),
-                table.get(contract))
+    return next(
+        (
+            text
+            for (ruled_contract, rule, value), text in ruled.items()
+            if ruled_contract == contract and str(getattr(rules, rule)) == value
+        ),
+        table.get(contract),
+    )
+
 
 def pgettext(context: str, text: str) -> str:
     """Mark `text` for the catalogues under `context` (Babel extracts ``pgettext`` calls as
@@ -164,43 +194,67 @@ two differ (GLOSSARY.md)."""
 
 HAND_CONTEXT = "turkish-king"
 """The message context of a game whose deal is a hand (Arabic يد)."""
-HAND_MESSAGES = frozenset({
-    pgettext("turkish-king", "Deal"),
-    pgettext("turkish-king", "Deal %(n)d"),
-    pgettext("turkish-king", "Deal %(n)d of %(total)d"),
-    pgettext("turkish-king", "Deal %(number)d saved."),
-    pgettext("turkish-king", "Enter these taps as the next deal"),
-    pgettext("turkish-king", "Deal %(number)d changed."),
-    pgettext("turkish-king", "Deal %(number)d restored."),
-    pgettext("turkish-king", "Deal %(number)d was removed."),
-    pgettext("turkish-king", "Deal %(number)d was already entered on another phone; yours "
-                             "was not saved. Check the history."),
-    pgettext("turkish-king", "Deal %(number)d was saved on another phone. This form is out of "
-                             "date: cancel to see the game."),
-    pgettext("turkish-king", "Restore deal %(n)d"),
-    pgettext("turkish-king", "Undo deal %(n)d"),
-    pgettext("turkish-king", "Save deal"),
-    pgettext("turkish-king", "No deals yet."),
-    pgettext("turkish-king", "Each cell: the deal's score, and below it the running total."),
-    pgettext("turkish-king", "After deal {number} of {total}: {totals}"),
-    pgettext("turkish-king", "The game changed on another phone; this deal was not saved."),
-    pgettext("turkish-king", "The game changed on another phone; deal %(number)d was not "
-                             "restored."),
-    pgettext("turkish-king", "The game changed on another phone. Check the current state and "
-                             "enter the deal again if it is still missing."),
-    pgettext("turkish-king", "The game has not started yet. This page follows it as soon as "
-                             "the first deal is entered."),
-    pgettext("turkish-king", "Every deal of this game will be gone for good."),
-    pgettext("turkish-king", "This change would make deal %(number)d illegal: %(reason)s"),
-    pgettext("turkish-king", "{field}: the game is finished; no more deals"),
-    pgettext("turkish-king", "The game is finished after its last deal. The highest total "
-                             "wins; equal totals share the win."),
-    pgettext("turkish-king", "The game is finished after its last deal. Everyone whose total "
-                             "is above zero wins (is out); below zero is sunk. If all four end "
-                             "at zero, nobody wins."),
-    pgettext("turkish-king", "Editing a past deal checks every later deal again; a change "
-                             "that would make a later deal illegal is refused."),
-})
+HAND_MESSAGES = frozenset(
+    {
+        pgettext("turkish-king", "Deal"),
+        pgettext("turkish-king", "Deal %(n)d"),
+        pgettext("turkish-king", "Deal %(n)d of %(total)d"),
+        pgettext("turkish-king", "Deal %(number)d saved."),
+        pgettext("turkish-king", "Enter these taps as the next deal"),
+        pgettext("turkish-king", "Deal %(number)d changed."),
+        pgettext("turkish-king", "Deal %(number)d restored."),
+        pgettext("turkish-king", "Deal %(number)d was removed."),
+        pgettext(
+            "turkish-king",
+            "Deal %(number)d was already entered on another phone; yours "
+            "was not saved. Check the history.",
+        ),
+        pgettext(
+            "turkish-king",
+            "Deal %(number)d was saved on another phone. This form is out of "
+            "date: cancel to see the game.",
+        ),
+        pgettext("turkish-king", "Restore deal %(n)d"),
+        pgettext("turkish-king", "Undo deal %(n)d"),
+        pgettext("turkish-king", "Save deal"),
+        pgettext("turkish-king", "No deals yet."),
+        pgettext("turkish-king", "Each cell: the deal's score, and below it the running total."),
+        pgettext("turkish-king", "After deal {number} of {total}: {totals}"),
+        pgettext("turkish-king", "The game changed on another phone; this deal was not saved."),
+        pgettext(
+            "turkish-king", "The game changed on another phone; deal %(number)d was not restored."
+        ),
+        pgettext(
+            "turkish-king",
+            "The game changed on another phone. Check the current state and "
+            "enter the deal again if it is still missing.",
+        ),
+        pgettext(
+            "turkish-king",
+            "The game has not started yet. This page follows it as soon as "
+            "the first deal is entered.",
+        ),
+        pgettext("turkish-king", "Every deal of this game will be gone for good."),
+        pgettext("turkish-king", "This change would make deal %(number)d illegal: %(reason)s"),
+        pgettext("turkish-king", "{field}: the game is finished; no more deals"),
+        pgettext(
+            "turkish-king",
+            "The game is finished after its last deal. The highest total "
+            "wins; equal totals share the win.",
+        ),
+        pgettext(
+            "turkish-king",
+            "The game is finished after its last deal. Everyone whose total "
+            "is above zero wins (is out); below zero is sunk. If all four end "
+            "at zero, nobody wins.",
+        ),
+        pgettext(
+            "turkish-king",
+            "Editing a past deal checks every later deal again; a change "
+            "that would make a later deal illegal is refused.",
+        ),
+    }
+)
 """Messages that name a deal, each also in the context of Turkish King, whose deal is a hand:
 its pages say يد in Arabic, as the glossary chose (English keeps "deal")."""
 WORD_CONTEXTS: dict[str, frozenset[str]] = {HAND_CONTEXT: HAND_MESSAGES}
@@ -224,7 +278,11 @@ SUIT_LABELS: dict[str, str] = {
 }
 
 CARD_LABELS: dict[str, str] = {
-    "S": N_("Q♠"), "H": N_("Q♥"), "D": N_("Q♦"), "C": N_("Q♣"), KING_OF_HEARTS_CARD: N_("K♥"),
+    "S": N_("Q♠"),
+    "H": N_("Q♥"),
+    "D": N_("Q♦"),
+    "C": N_("Q♣"),
+    KING_OF_HEARTS_CARD: N_("K♥"),
 }
 """A card a deal records (a queen by its suit letter, the K♥) → its short name."""
 
@@ -269,6 +327,7 @@ CONTRACT_FIELD = N_("Contract")
 SENTENCE_END = N_("{sentence}.")
 """A refusal closed as a sentence in the reader's script (Hindi "।")."""
 TEAM = N_("{first} & {second}")
+
 
 def contract_label(contract_id: str, translate: Translate = identity) -> str:
     """A contract's display name, e.g. "King of Hearts" or "No Last Two" (the id if unknown)."""
@@ -318,8 +377,13 @@ def reason_label(reason: str | None, translate: Translate = identity) -> str:
     return translate(REASONS[reason]) if reason else ""
 
 
-def field_label(contract: str, path: str, players: Sequence[str],
-                translate: Translate = identity, rules: HouseRules | None = None) -> str:
+def field_label(
+    contract: str,
+    path: str,
+    players: Sequence[str],
+    translate: Translate = identity,
+    rules: HouseRules | None = None,
+) -> str:
     """A problem's field path in the reader's words: "Diamonds (Lina)", "Who took each queen";
     under the game's house `rules` where one changes what the field counts."""
     base = field_group(path)
@@ -327,9 +391,14 @@ def field_label(contract: str, path: str, players: Sequence[str],
         return translate(CONTRACT_FIELD)
     label = FIELD_LABELS.get((contract, base), base)
     if rules is not None:
-        label = next((text for (ruled, name, rule, value), text in RULED_FIELD_LABELS.items()
-                      if (ruled, name) == (contract, base)
-                      and str(getattr(rules, rule)) == value), label)
+        label = next(
+            (
+                text
+                for (ruled, name, rule, value), text in RULED_FIELD_LABELS.items()
+                if (ruled, name) == (contract, base) and str(getattr(rules, rule)) == value
+            ),
+            label,
+        )
     label = translate(label)
     if "[" in path:
         index = int(path.split("[")[1].rstrip("]"))
@@ -346,10 +415,15 @@ def field_group(path: str) -> str:
     return path.split("[")[0].split(".")[0]
 
 
-def problem_text(problem: Problem, contract: str, players: Sequence[str],
-                 translate: Translate = identity, label: str | None = None,
-                 translate_plural: TranslatePlural = english_plural,
-                 rules: HouseRules | None = None) -> str:
+def problem_text(
+    problem: Problem,
+    contract: str,
+    players: Sequence[str],
+    translate: Translate = identity,
+    label: str | None = None,
+    translate_plural: TranslatePlural = english_plural,
+    rules: HouseRules | None = None,
+) -> str:
     """A refusal as a sentence in the reader's language (`label` names the field instead)."""
     if label is None:
         label = field_label(contract, problem.field, players, translate, rules)

@@ -47,23 +47,31 @@ def _first_words(words: list[str]) -> int:
 def _joins(before: str, after: str) -> bool:
     """Whether a cut between two characters would split a letter from its vowel sign, or a
     conjunct at its virama (क्ष): such a cut is never made."""
-    return (unicodedata.category(after)[0] == "M" or unicodedata.combining(before) == 9
-            or unicodedata.category(after) == "Cf" or unicodedata.category(before) == "Cf")
+    return (
+        unicodedata.category(after)[0] == "M"
+        or unicodedata.combining(before) == 9
+        or unicodedata.category(after) == "Cf"
+        or unicodedata.category(before) == "Cf"
+    )
 
 
 def _heads(name: str) -> list[str]:
     """The starts of a name it may be cut after, longest first: each ends on a letter or its
     vowel sign (never a space, a hyphen or a dangling virama) and keeps every space it has."""
-    return [name[:end] for end in range(len(name) - 1, 0, -1)
-            if unicodedata.category(name[end - 1])[0] in "LNM"
-            and not _joins(name[end - 1], name[end])]
+    return [
+        name[:end]
+        for end in range(len(name) - 1, 0, -1)
+        if unicodedata.category(name[end - 1])[0] in "LNM" and not _joins(name[end - 1], name[end])
+    ]
 
 
 def _tails(name: str) -> list[str]:
     """The ends of a name a cut may keep, shortest first, each starting on a letter."""
-    return [name[start:] for start in range(len(name) - 1, 0, -1)
-            if unicodedata.category(name[start])[0] in "LN"
-            and not _joins(name[start - 1], name[start])]
+    return [
+        name[start:]
+        for start in range(len(name) - 1, 0, -1)
+        if unicodedata.category(name[start])[0] in "LN" and not _joins(name[start - 1], name[start])
+    ]
 
 
 class _Form(NamedTuple):
@@ -85,12 +93,12 @@ class _Form(NamedTuple):
     def names(self, name: str) -> bool:
         """Whether a reader could take this form for `name` (case and Unicode forms aside):
         "Maria…" could be Maria, cut where her name ends."""
-        name, head, tail = (unicodedata.normalize("NFC", text).casefold()
-                            for text in (name, self.head, self.tail))
+        name, head, tail = (
+            unicodedata.normalize("NFC", text).casefold() for text in (name, self.head, self.tail)
+        )
         if not self.cut:
             return name == head or name.startswith(head + " ")
-        return (len(name) >= len(head) + len(tail) and name.startswith(head)
-                and name.endswith(tail))
+        return len(name) >= len(head) + len(tail) and name.startswith(head) and name.endswith(tail)
 
 
 def _form(players: Sequence[str], seat: int, room: float) -> str:
@@ -106,14 +114,17 @@ def _form(players: Sequence[str], seat: int, room: float) -> str:
     if whole.fits(room):
         return name
     words = name.split(" ")
-    first = " ".join(words[:_first_words(words)])
+    first = " ".join(words[: _first_words(words)])
     candidates = [_Form(first, cut=False)] if first != name else []
     candidates += [_Form(head) for head in _heads(name)]
     for tail in _tails(name):
-        rest = name[:len(name) - len(tail)]
+        rest = name[: len(name) - len(tail)]
         spaced = rest.endswith(" ")
-        candidates += [_Form(head, tail, spaced=spaced) for head in _heads(rest.rstrip())
-                       if rest[len(head):].strip()]  # something left out, not a lone space
+        candidates += [
+            _Form(head, tail, spaced=spaced)
+            for head in _heads(rest.rstrip())
+            if rest[len(head) :].strip()
+        ]  # something left out, not a lone space
     clear_forms = [form for form in candidates if clear(form)]
     for form in clear_forms:
         if form.fits(room):
@@ -141,5 +152,6 @@ def all_name_forms(players: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     """Per player, the forms of their name from the whole name to the narrowest (NAME_WIDTHS),
     each once: a page shows the first that fits its place."""
     levels = [tuple(players)] + [name_forms(players, room) for room in NAME_WIDTHS]
-    return tuple(tuple(dict.fromkeys(level[seat] for level in levels))
-                 for seat in range(len(players)))
+    return tuple(
+        tuple(dict.fromkeys(level[seat] for level in levels)) for seat in range(len(players))
+    )

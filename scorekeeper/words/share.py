@@ -29,8 +29,9 @@ def _ranked(totals: Sequence[int], winners: Sequence[int]) -> list[int]:
     return sorted(range(len(totals)), key=lambda place: (place not in winners, -totals[place]))
 
 
-def result_text(result: Replay, title: str, translate: Translate = identity, *,
-                rtl: bool = False) -> str:
+def result_text(
+    result: Replay, title: str, translate: Translate = identity, *, rtl: bool = False
+) -> str:
     """The standings of a finished game as lines of text, winners first (a partnership: the
     teams, then each player's total on one line)."""
     players = result.game.players
@@ -46,18 +47,27 @@ def result_text(result: Replay, title: str, translate: Translate = identity, *,
     winners = result.winners or ()
     if result.team_totals is not None:
         teams = result.winning_teams or ()
-        team_names = [translate(TEAM).format(first=name(players[first]),
-                                             second=name(players[second]))
-                      for first, second in TEAMS]
+        team_names = [
+            translate(TEAM).format(first=name(players[first]), second=name(players[second]))
+            for first, second in TEAMS
+        ]
         for place, team in enumerate(_ranked(result.team_totals, teams), start=1):
-            lines.append(f"{place}. {team_names[team]} {score(result.team_totals[team])}"
-                         + (f" · {winner}" if team in teams else ""))
-        lines.append(" · ".join(f"{name(players[seat])} {score(result.totals[seat])}"
-                                for seat in _ranked(result.totals, ())))
+            lines.append(
+                f"{place}. {team_names[team]} {score(result.team_totals[team])}"
+                + (f" · {winner}" if team in teams else "")
+            )
+        lines.append(
+            " · ".join(
+                f"{name(players[seat])} {score(result.totals[seat])}"
+                for seat in _ranked(result.totals, ())
+            )
+        )
     else:
         for place, seat in enumerate(_ranked(result.totals, winners), start=1):
-            lines.append(f"{place}. {name(players[seat])} {score(result.totals[seat])}"
-                         + (f" · {winner}" if seat in winners else ""))
+            lines.append(
+                f"{place}. {name(players[seat])} {score(result.totals[seat])}"
+                + (f" · {winner}" if seat in winners else "")
+            )
     if rtl:
         lines = [RLM + line for line in lines]
     return "\n".join(lines)

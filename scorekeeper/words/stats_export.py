@@ -58,18 +58,33 @@ def _rate(value: float | None) -> Cell:
 
 
 def _standing(game: str, player: PlayerStats) -> list[Cell]:
-    return [game, player.name, player.games, player.finished, player.wins,
-            _rate(player.win_rate), player.points, player.longest_streak,
-            player.current_streak]
+    return [
+        game,
+        player.name,
+        player.games,
+        player.finished,
+        player.wins,
+        _rate(player.win_rate),
+        player.points,
+        player.longest_streak,
+        player.current_streak,
+    ]
 
 
-def _contract(player: PlayerStats, contract: ContractStats,
-              translate: Translate) -> list[Cell]:
-    return [player.name, contract_label(contract.contract, translate), contract.deals,
-            contract.points, *(_average(contract.average(item)) for item in ITEM_AVERAGES),
-            _average(contract.average_place),
-            *((contract.doubles, contract.doubles_gain) if CONTRACTS[contract.contract].doubles
-              else ("", ""))]
+def _contract(player: PlayerStats, contract: ContractStats, translate: Translate) -> list[Cell]:
+    return [
+        player.name,
+        contract_label(contract.contract, translate),
+        contract.deals,
+        contract.points,
+        *(_average(contract.average(item)) for item in ITEM_AVERAGES),
+        _average(contract.average_place),
+        *(
+            (contract.doubles, contract.doubles_gain)
+            if CONTRACTS[contract.contract].doubles
+            else ("", "")
+        ),
+    ]
 
 
 STANDINGS_FILE, CONTRACTS_FILE, PARTNERSHIPS_FILE = "standings", "contracts", "partnerships"
@@ -95,41 +110,72 @@ def _without_empty_columns(rows: list[list[Cell]]) -> list[list[Cell]]:
 def _standings_rows(stats: TableStats, translate: Translate) -> list[list[Cell]]:
     kinds = [game for game in GAMES if stats.standings.get(game)]
     if len(kinds) == 1:  # one kind played: its rows are the whole table, not twice
-        return [_standing(game_label(kinds[0], translate), player)
-                for player in stats.standings[kinds[0]]]
+        return [
+            _standing(game_label(kinds[0], translate), player)
+            for player in stats.standings[kinds[0]]
+        ]
     rows = [_standing(translate(ALL_GAMES), player) for player in stats.players]
     for game in kinds:
-        rows += [_standing(game_label(game, translate), player)
-                 for player in stats.standings[game]]
+        rows += [_standing(game_label(game, translate), player) for player in stats.standings[game]]
     return rows
 
 
-def stats_csv_rows(stats: TableStats, translate: Translate = identity,
-                   table: str = STANDINGS_FILE) -> list[list[Cell]]:
+def stats_csv_rows(
+    stats: TableStats, translate: Translate = identity, table: str = STANDINGS_FILE
+) -> list[list[Cell]]:
     """One table of the statistics (`TABLES`): its header, then its rows, without a column
     that no row fills."""
     header: tuple[str, ...]
     if table == STANDINGS_FILE:
-        header = (GAME, PLAYER, GAMES_PLAYED, FINISHED, WINS, WIN_RATE, POINTS, LONGEST_STREAK,
-                  CURRENT_STREAK)
+        header = (
+            GAME,
+            PLAYER,
+            GAMES_PLAYED,
+            FINISHED,
+            WINS,
+            WIN_RATE,
+            POINTS,
+            LONGEST_STREAK,
+            CURRENT_STREAK,
+        )
         rows = _standings_rows(stats, translate)
     elif table == CONTRACTS_FILE:
-        header = (PLAYER, CONTRACT, DEALS, POINTS, *ITEM_AVERAGES.values(), AVERAGE_PLACE,
-                  DOUBLES, DOUBLES_GAIN)
-        rows = [_contract(player, contract, translate)
-                for player in stats.players for contract in player.contracts.values()]
+        header = (
+            PLAYER,
+            CONTRACT,
+            DEALS,
+            POINTS,
+            *ITEM_AVERAGES.values(),
+            AVERAGE_PLACE,
+            DOUBLES,
+            DOUBLES_GAIN,
+        )
+        rows = [
+            _contract(player, contract, translate)
+            for player in stats.players
+            for contract in player.contracts.values()
+        ]
     elif table == PARTNERSHIPS_FILE:
         header = (PARTNERSHIP, GAMES_PLAYED, FINISHED, WINS, WIN_RATE, POINTS)
-        rows = [[translate(TEAM).format(first=pair.names[0], second=pair.names[1]),
-                 pair.games, pair.finished, pair.wins, _rate(pair.win_rate), pair.points]
-                for pair in stats.partnerships]
+        rows = [
+            [
+                translate(TEAM).format(first=pair.names[0], second=pair.names[1]),
+                pair.games,
+                pair.finished,
+                pair.wins,
+                _rate(pair.win_rate),
+                pair.points,
+            ]
+            for pair in stats.partnerships
+        ]
     else:
         raise ValueError(f"no statistics table {table!r}")
     return _without_empty_columns([[translate(text) for text in header], *rows])
 
 
-def stats_csv(stats: TableStats, translate: Translate = identity,
-              table: str = STANDINGS_FILE) -> str:
+def stats_csv(
+    stats: TableStats, translate: Translate = identity, table: str = STANDINGS_FILE
+) -> str:
     """One table of the statistics as CSV text: byte-order mark (UTF-8 for spreadsheets),
     then its rows."""
     buffer = io.StringIO()
@@ -139,8 +185,12 @@ def stats_csv(stats: TableStats, translate: Translate = identity,
     return BOM + buffer.getvalue()
 
 
-def stats_csv_filename(table_name: str | None, today: date, table: str = STANDINGS_FILE,
-                       translate: Translate = identity) -> str:
+def stats_csv_filename(
+    table_name: str | None,
+    today: date,
+    table: str = STANDINGS_FILE,
+    translate: Translate = identity,
+) -> str:
     """The download name: "thursdays-at-karims-standings-2025-01-31.csv" (or "table-..."),
     the table's word in the reader's language where it has Latin letters."""
     name = slug(table_name or "")
@@ -152,8 +202,12 @@ def stats_csv_filename(table_name: str | None, today: date, table: str = STANDIN
     return f"{name}-{word}-{today.isoformat()}.csv"
 
 
-def stats_unicode_filename(table_name: str | None, today: date, table: str = STANDINGS_FILE,
-                           translate: Translate = identity) -> str:
+def stats_unicode_filename(
+    table_name: str | None,
+    today: date,
+    table: str = STANDINGS_FILE,
+    translate: Translate = identity,
+) -> str:
     """The download name in the reader's and the table's own script, e.g.
     "خميس-كريم-الترتيب-2025-01-31.csv" (sent beside the ASCII one)."""
     name = unicode_stem(table_name or "")

@@ -30,20 +30,27 @@ SECTION_SEPARATOR = " / "
 """Between the sections of a deal that records several (Complex)."""
 
 
-def _card_take(card: str, taker: int, doubler: int | None, players: Sequence[str],
-               translate: Translate) -> str:
+def _card_take(
+    card: str, taker: int, doubler: int | None, players: Sequence[str], translate: Translate
+) -> str:
     if doubler is None:
         return translate(TAKE).format(card=card, taker=players[taker])
-    return translate(DOUBLED_TAKE).format(card=card, taker=players[taker],
-                                          doubler=players[doubler])
+    return translate(DOUBLED_TAKE).format(card=card, taker=players[taker], doubler=players[doubler])
 
 
-def _queens(takers: Mapping[str, int], doublers: Mapping[str, int], players: Sequence[str],
-            translate: Translate) -> str:
+def _queens(
+    takers: Mapping[str, int],
+    doublers: Mapping[str, int],
+    players: Sequence[str],
+    translate: Translate,
+) -> str:
     return SEPARATOR.join(
-        _card_take(translate(CARD_LABELS[suit]), takers[suit], doublers.get(suit), players,
-                   translate)
-        for suit in SUITS if suit in takers)
+        _card_take(
+            translate(CARD_LABELS[suit]), takers[suit], doublers.get(suit), players, translate
+        )
+        for suit in SUITS
+        if suit in takers
+    )
 
 
 def _counts(counts: Sequence[int]) -> str:
@@ -78,8 +85,13 @@ def short_takes(deal: Deal, players: Sequence[str], translate: Translate = ident
                 continue
             case FieldKind.SEAT | FieldKind.OPTIONAL_SEAT:
                 card = spec.cards[0]
-                part = _card_take(translate(CARD_LABELS[card]), deal.seat(spec.name),
-                                  _doubler(deal, doubles_field, card), players, translate)
+                part = _card_take(
+                    translate(CARD_LABELS[card]),
+                    deal.seat(spec.name),
+                    _doubler(deal, doubles_field, card),
+                    players,
+                    translate,
+                )
             case FieldKind.CARD_SEATS | FieldKind.OPTIONAL_CARD_SEATS:
                 doublers = deal.cards(doubles_field) if doubles_field else {}
                 part = _queens(deal.cards(spec.name), doublers, players, translate)
@@ -87,11 +99,13 @@ def short_takes(deal: Deal, players: Sequence[str], translate: Translate = ident
                 part = _counts_section(spec, deal, sections, translate)
             case FieldKind.ORDER:
                 part = translate(ORDER_SEPARATOR).join(
-                    players[seat] for seat in deal.counts(spec.name))
+                    players[seat] for seat in deal.counts(spec.name)
+                )
             case FieldKind.SEAT_PAIR:
                 part = SEPARATOR.join(
                     translate(LAST_TRICK).format(trick=trick, taker=players[seat])
-                    for trick, seat in zip((12, 13), deal.counts(spec.name), strict=True))
+                    for trick, seat in zip((12, 13), deal.counts(spec.name), strict=True)
+                )
             case _:
                 assert_never(spec.kind)
         parts.append(prefix + part)

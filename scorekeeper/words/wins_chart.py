@@ -61,8 +61,13 @@ def _lines(running: RunningWins) -> Lines:
 
 def running_wins_summary(running: RunningWins, translate: Translate = identity) -> str:
     """The chart in words, most wins first: "Wins after game 12: Rami 5, Lina 3, ..."."""
-    return _summary(_lines(running), translate(AFTER_GAME), translate(ENTRY),
-                    translate(NO_GAMES), translate(LIST_SEPARATOR))
+    return _summary(
+        _lines(running),
+        translate(AFTER_GAME),
+        translate(ENTRY),
+        translate(NO_GAMES),
+        translate(LIST_SEPARATOR),
+    )
 
 
 def _summary(lines: Lines, after_game: str, entry: str, no_games: str, separator: str) -> str:
@@ -98,8 +103,13 @@ def _sampled(games: int) -> list[int]:
     return sorted({round(i * games / MAX_POINTS) for i in range(MAX_POINTS + 1)})
 
 
-def running_wins_svg(running: RunningWins, translate: Translate = identity, rtl: bool = False,
-                     *, id_prefix: str = "running-wins") -> str:
+def running_wins_svg(
+    running: RunningWins,
+    translate: Translate = identity,
+    rtl: bool = False,
+    *,
+    id_prefix: str = "running-wins",
+) -> str:
     """Each player's cumulative wins after each finished game, as an inline SVG.
 
     The first MAX_LINES players of the standings are drawn; the ``desc`` (the text alternative)
@@ -108,12 +118,16 @@ def running_wins_svg(running: RunningWins, translate: Translate = identity, rtl:
     if not SVG_ID.fullmatch(id_prefix):
         raise ValueError(f"id_prefix must be a plain XML id, not {id_prefix!r}")
     lines = _lines(running)
-    summary = _summary(lines, translate(AFTER_GAME), translate(ENTRY), translate(NO_GAMES),
-                       translate(LIST_SEPARATOR))
+    summary = _summary(
+        lines,
+        translate(AFTER_GAME),
+        translate(ENTRY),
+        translate(NO_GAMES),
+        translate(LIST_SEPARATOR),
+    )
     if len(lines) > MAX_LINES:
         summary += " " + translate(MORE_PLAYERS)
-    return _svg(lines[:MAX_LINES], translate(TITLE), summary, translate(NO_GAMES), rtl,
-                id_prefix)
+    return _svg(lines[:MAX_LINES], translate(TITLE), summary, translate(NO_GAMES), rtl, id_prefix)
 
 
 SPREAD = 3.0
@@ -140,8 +154,7 @@ def _x_labels(games: int) -> Sequence[int]:
 
 
 @lru_cache(maxsize=64)
-def _svg(lines: Lines, title: str, summary: str, no_games: str, rtl: bool,
-         id_prefix: str) -> str:
+def _svg(lines: Lines, title: str, summary: str, no_games: str, rtl: bool, id_prefix: str) -> str:
     games = len(lines[0][1]) if lines else 0
     ticks = win_ticks(max((line[-1] for _, line in lines if line), default=0))
     high = ticks[-1]
@@ -160,13 +173,15 @@ def _svg(lines: Lines, title: str, summary: str, no_games: str, rtl: bool,
         f'aria-labelledby="{title_id}" aria-describedby="{desc_id}" '
         f'class="chart running-wins" font-size="11" direction="ltr" fill="currentColor">'
         f'<title id="{title_id}">{svg_text(title)}</title>'
-        f'<desc id="{desc_id}">{svg_text(summary)}</desc><defs>')
+        f'<desc id="{desc_id}">{svg_text(summary)}</desc><defs>'
+    )
     for index in range(len(lines)):
         colour, _, shape = _style(index)
         canvas.parts.append(
             f'<marker id="{id_prefix}-m{index}" viewBox="-3 -3 6 6" markerWidth="6" '
             f'markerHeight="6" markerUnits="userSpaceOnUse" fill="{colour}" '
-            f'stroke="none">{MARKERS[shape]}</marker>')
+            f'stroke="none">{MARKERS[shape]}</marker>'
+        )
     canvas.parts.append('</defs><g class="grid" stroke="currentColor" stroke-opacity="0.12">')
     for tick in ticks[1:]:
         canvas.line(LEFT, y_of(tick), WIDTH - RIGHT, y_of(tick), "grid-line")
@@ -185,19 +200,27 @@ def _svg(lines: Lines, title: str, summary: str, no_games: str, rtl: bool,
     for index, (name, line) in enumerate(lines if games else ()):
         colour, dash, _ = _style(index)
         values = (0, *line)
-        points = canvas.points([(x_of(game), y_of(values[game]) + shift)
-                                for game, shift in zip(drawn, shifts[index], strict=True)])
+        points = canvas.points(
+            [
+                (x_of(game), y_of(values[game]) + shift)
+                for game, shift in zip(drawn, shifts[index], strict=True)
+            ]
+        )
         marker = f"url(#{id_prefix}-m{index})"
-        marks = (f'marker-start="{marker}" marker-mid="{marker}" ' if games <= MARKED_GAMES
-                 else "")
+        marks = f'marker-start="{marker}" marker-mid="{marker}" ' if games <= MARKED_GAMES else ""
         dashes = f' stroke-dasharray="{dash}"' if dash else ""
         canvas.parts.append(
             f'<polyline class="series series-{index}" points="{points}" fill="none" '
             f'stroke="{colour}" stroke-width="2" stroke-linejoin="round"{dashes} '
-            f'{marks}marker-end="{marker}"><title>{svg_text(name)}</title></polyline>')
+            f'{marks}marker-end="{marker}"><title>{svg_text(name)}</title></polyline>'
+        )
     if not games:
         canvas.text((LEFT + WIDTH - RIGHT) / 2, (TOP + BOTTOM) / 2, "middle", no_games, "note")
 
-    canvas.legend([name for name, _ in lines],
-                  [_style(index)[:2] for index in range(len(lines))], id_prefix, LEGEND_TOP)
+    canvas.legend(
+        [name for name, _ in lines],
+        [_style(index)[:2] for index in range(len(lines))],
+        id_prefix,
+        LEGEND_TOP,
+    )
     return "".join(canvas.parts)

@@ -52,18 +52,31 @@ def serving(instance: Path) -> Iterator[str]:
     """`scorekeeper serve` on a free port with the database of `instance`; its base URL (a
     test module that imports many games serves its own: imports are limited per address)."""
     port = _free_port()
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_ACCESS_CODE",
-                          "SCOREKEEPER_HTTPS")}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_ACCESS_CODE", "SCOREKEEPER_HTTPS")
+    }
     env["SCOREKEEPER_INSTANCE"] = str(instance)
     # `scorekeeper serve` from this checkout: the console script would import whichever copy
     # was pip-installed last (another clone, say), so run the same CLI as a module from here.
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    argv = [sys.executable, "-m", "scorekeeper.cli",
-            "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]
+    argv = [
+        sys.executable,
+        "-m",
+        "scorekeeper.cli",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        "2",
+    ]
     log = (instance / "server.log").open("w")
-    process = subprocess.Popen(argv, env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                               start_new_session=True)
+    process = subprocess.Popen(
+        argv, env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:
@@ -75,8 +88,10 @@ def serving(instance: Path) -> Iterator[str]:
             pass
         if process.poll() is not None or time.monotonic() > deadline:
             _stop(process)
-            pytest.fail("scorekeeper serve did not answer:\n"
-                        + (instance / "server.log").read_text()[-3000:])
+            pytest.fail(
+                "scorekeeper serve did not answer:\n"
+                + (instance / "server.log").read_text()[-3000:]
+            )
         time.sleep(0.2)
     try:
         with urllib.request.urlopen(base + "/static/js/app.js", timeout=5) as response:
@@ -112,9 +127,15 @@ def new_context(browser, server):  # type: ignore[no-untyped-def]
 
     def open_context(locale: str = "en", javascript: bool = True):  # type: ignore[no-untyped-def]
         context = browser.new_context(  # type: ignore[attr-defined]
-            viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True,
-            locale=locale, java_script_enabled=javascript, base_url=server,
-            extra_http_headers={"Accept-Language": locale})
+            viewport=PHONE,
+            device_scale_factor=1,
+            is_mobile=True,
+            has_touch=True,
+            locale=locale,
+            java_script_enabled=javascript,
+            base_url=server,
+            extra_http_headers={"Accept-Language": locale},
+        )
         context.set_default_timeout(10_000)
         contexts.append(context)
         return context

@@ -96,7 +96,8 @@ def settle(page: Page) -> None:
     """Wait for htmx: no request in flight, no swap settling (new content is not live yet)."""
     page.wait_for_function(
         "() => document.readyState === 'complete' && !document.querySelector("
-        "'.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')")
+        "'.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
+    )
 
 
 class Player:
@@ -122,8 +123,14 @@ class Player:
         check_layout(self.page, where)
         self.pages_checked += 1
 
-    def shot(self, name: str, *, full_page: bool = True, element: str | None = None,
-             max_height: int = 1400) -> None:
+    def shot(
+        self,
+        name: str,
+        *,
+        full_page: bool = True,
+        element: str | None = None,
+        max_height: int = 1400,
+    ) -> None:
         """Save a screenshot once per name (the first time that screen is seen).
 
         With `element`, only that part of the page, at most `max_height` pixels of it.
@@ -138,7 +145,9 @@ class Player:
         box = self.page.evaluate(
             """(selector) => { const r = document.querySelector(selector).getBoundingClientRect();
                return {x: r.left + scrollX, y: r.top + scrollY, width: r.width,
-                       height: r.height}; }""", element)
+                       height: r.height}; }""",
+            element,
+        )
         box["height"] = min(box["height"], max_height)
         self.page.screenshot(path=path, full_page=True, clip=box)
 
@@ -237,7 +246,8 @@ class Player:
             self.settle()
             hidden = page.evaluate(
                 "() => document.querySelector('.scoreboard').getBoundingClientRect().bottom"
-                " - document.querySelector('#play h2').getBoundingClientRect().top")
+                " - document.querySelector('#play h2').getBoundingClientRect().top"
+            )
             assert hidden <= 1, f"deal {number}: the next step is {hidden} px under the totals"
 
     def finished_standings(self) -> dict[str, str]:

@@ -28,15 +28,36 @@ def private_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`scorekeeper serve` with an access code, on a fresh database; its base URL."""
     instance = tmp_path_factory.mktemp("private-instance")
     port = _free_port()
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_HTTPS")}
-    env.update(SCOREKEEPER_INSTANCE=str(instance), SCOREKEEPER_ACCESS_CODE=CODE,
-               PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")])))
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_HTTPS")
+    }
+    env.update(
+        SCOREKEEPER_INSTANCE=str(instance),
+        SCOREKEEPER_ACCESS_CODE=CODE,
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")])),
+    )
     log = (instance / "server.log").open("w")
     process = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1", "--port",
-         str(port), "--workers", "2"], env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-        start_new_session=True)
+        [
+            sys.executable,
+            "-m",
+            "scorekeeper.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
+            "2",
+        ],
+        env=env,
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     try:
@@ -46,8 +67,10 @@ def private_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                     break
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 if process.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("scorekeeper serve did not answer:\n"
-                                + (instance / "server.log").read_text()[-3000:])
+                    pytest.fail(
+                        "scorekeeper serve did not answer:\n"
+                        + (instance / "server.log").read_text()[-3000:]
+                    )
                 time.sleep(0.2)
         yield base
     finally:
@@ -62,15 +85,22 @@ def _enter(page, code: str) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_too_many_wrong_codes_say_to_wait_then_the_right_one_gets_in(
-        browser, private_server: str, screenshots: Path) -> None:  # type: ignore[no-untyped-def]
+    browser, private_server: str, screenshots: Path
+) -> None:  # type: ignore[no-untyped-def]
     from scorekeeper.store.limits import WRONG_CODES
 
     for locale, wrong, wait in (
-            ("en", "That is not the code", "Too many wrong codes were tried lately"),
-            ("ar", "هذا ليس الرمز", "جُرّبت رموز خاطئة كثيرة مؤخرًا")):
-        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
-                                      locale=locale, base_url=private_server,
-                                      extra_http_headers={"Accept-Language": locale})
+        ("en", "That is not the code", "Too many wrong codes were tried lately"),
+        ("ar", "هذا ليس الرمز", "جُرّبت رموز خاطئة كثيرة مؤخرًا"),
+    ):
+        context = browser.new_context(
+            viewport=PHONE,
+            is_mobile=True,
+            has_touch=True,
+            locale=locale,
+            base_url=private_server,
+            extra_http_headers={"Accept-Language": locale},
+        )
         context.set_default_timeout(10_000)
         page = context.new_page()
         page.goto("/")

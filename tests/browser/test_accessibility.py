@@ -32,6 +32,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with serving(tmp_path_factory.mktemp("instance")) as base:
         yield base
 
+
 AXE = Path(__file__).parent / "vendor" / "axe-4.14.1.min.js"
 
 AXE_JS = """
@@ -107,11 +108,22 @@ def pages(browser, server, tmp_path_factory) -> list[tuple[str, str]]:  # type: 
         player = Player(page, javascript=True, shots=None, prefix="axe")
         table = create_table(player, "Thursday")
         trix = load_example("trix-partnership-complete")
-        import_into(player, table, [trix, {**part(load_example("turkish-king-complete"), 9),
-                                           "players": ["Rami", "Lina", "Omar", "Dina"]}],
-                    tmp_path_factory.mktemp("axe"))
-        games = [link.get_attribute("href") or "" for link in
-                 page.locator(".game-list a[href*='/g/']").all()]
+        import_into(
+            player,
+            table,
+            [
+                trix,
+                {
+                    **part(load_example("turkish-king-complete"), 9),
+                    "players": ["Rami", "Lina", "Omar", "Dina"],
+                },
+            ],
+            tmp_path_factory.mktemp("axe"),
+        )
+        games = [
+            link.get_attribute("href") or ""
+            for link in page.locator(".game-list a[href*='/g/']").all()
+        ]
         finished, playing = games[0], games[1]
         if "Deal 20" in page.locator(".game-list a").nth(1).inner_text():
             finished, playing = playing, finished
@@ -119,11 +131,22 @@ def pages(browser, server, tmp_path_factory) -> list[tuple[str, str]]:  # type: 
         view = page.locator("a.view-link").get_attribute("href") or ""
         page.goto(table + "/players")
         merge = page.locator("a[href*='/merge']").first.get_attribute("href") or ""
-        return [("home", "/"), ("new game", "/new"), ("import", "/import"), ("rules", "/rules"),
-                ("game", playing), ("deal form", playing + "/deal?contract=no-queens"),
-                ("finished game", finished), ("table", table), ("table game", table + "/new"),
-                ("roster", table + "/players"), ("merge", merge), ("statistics", table + "/stats"),
-                ("view link", view), ("new table", "/tables/new")]
+        return [
+            ("home", "/"),
+            ("new game", "/new"),
+            ("import", "/import"),
+            ("rules", "/rules"),
+            ("game", playing),
+            ("deal form", playing + "/deal?contract=no-queens"),
+            ("finished game", finished),
+            ("table", table),
+            ("table game", table + "/new"),
+            ("roster", table + "/players"),
+            ("merge", merge),
+            ("statistics", table + "/stats"),
+            ("view link", view),
+            ("new table", "/tables/new"),
+        ]
     finally:
         context.close()
 
@@ -133,10 +156,17 @@ def checker(browser, server) -> Iterator[Any]:  # type: ignore[no-untyped-def]
     contexts = []
 
     def open_page(locale: str, scheme: str) -> Page:
-        context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True,
-                                      has_touch=True, locale=locale, base_url=server,
-                                      color_scheme=scheme, bypass_csp=True,
-                                      extra_http_headers={"Accept-Language": locale})
+        context = browser.new_context(
+            viewport=PHONE,
+            device_scale_factor=1,
+            is_mobile=True,
+            has_touch=True,
+            locale=locale,
+            base_url=server,
+            color_scheme=scheme,
+            bypass_csp=True,
+            extra_http_headers={"Accept-Language": locale},
+        )
         context.set_default_timeout(20_000)
         contexts.append(context)
         return context.new_page()

@@ -15,14 +15,23 @@ from .driver import GAME_PAGE, Player
 pytestmark = pytest.mark.browser
 
 TRIX = {"game": "trix", "mode": "solo", "players": ["Rami", "Lina", "Omar", "Dana"], "first": 0}
-COMPLEX = {"game": "trix-complex", "mode": "solo", "players": ["سامي", "ليلى", "يوسف", "مريم"],
-           "first": 0}
+COMPLEX = {
+    "game": "trix-complex",
+    "mode": "solo",
+    "players": ["سامي", "ليلى", "يوسف", "مريم"],
+    "first": 0,
+}
 SAVE = "#deal-form button.save"
 NET_ERROR = "#deal-form .net-error"
 
 
-def _player(new_context: Any, locale: str = "en", *, javascript: bool = True,
-            record: dict[str, Any] | None = None) -> Player:
+def _player(
+    new_context: Any,
+    locale: str = "en",
+    *,
+    javascript: bool = True,
+    record: dict[str, Any] | None = None,
+) -> Player:
     page = new_context(locale=locale, javascript=javascript).new_page()
     player = Player(page, javascript=javascript, shots=None, prefix=f"{locale}-forgiving")
     player.start_game(record or TRIX)
@@ -40,6 +49,7 @@ def _offline(page: Page, offline: bool) -> None:
 
 
 # --- 1. a Wi-Fi drop, a 500 or a 429 is said, the entry kept, one tap to retry ----------------
+
 
 def test_a_wifi_drop_during_entry_recovers_by_itself(new_context) -> None:  # type: ignore[no-untyped-def]
     player = _player(new_context)
@@ -101,17 +111,24 @@ def test_a_save_without_connection_says_so_and_one_tap_retries(new_context) -> N
     expect(player.chip("counts-0", "5")[0]).to_be_checked()
     save_box = page.locator(SAVE).bounding_box()
     message_box = message.bounding_box()
-    assert save_box and message_box and 0 <= save_box["y"] - message_box["y"] - message_box[
-        "height"] < 40, "the message sits right above Save"
+    assert (
+        save_box
+        and message_box
+        and 0 <= save_box["y"] - message_box["y"] - message_box["height"] < 40
+    ), "the message sits right above Save"
     player.check("a save without connection")
     _offline(page, False)
     player.save(1)
 
 
-@pytest.mark.parametrize(("status", "words"), [(500, "The server had a problem."),
-                                               (429, "The server is busy")])
-def test_a_500_or_429_on_save_is_said_and_the_retry_saves(new_context, status: int,  # type: ignore[no-untyped-def]
-                                                          words: str) -> None:
+@pytest.mark.parametrize(
+    ("status", "words"), [(500, "The server had a problem."), (429, "The server is busy")]
+)
+def test_a_500_or_429_on_save_is_said_and_the_retry_saves(
+    new_context,
+    status: int,  # type: ignore[no-untyped-def]
+    words: str,
+) -> None:
     player = _player(new_context)
     page = player.page
     player.choose("ltoosh")
@@ -166,11 +183,17 @@ def test_requests_have_a_timeout_and_a_dead_one_is_said(new_context) -> None:  #
 
 # --- 2. undo near the totals, and a restore ---------------------------------------------------
 
+
 def test_undo_sits_near_the_totals_and_restores_in_arabic(new_context) -> None:  # type: ignore[no-untyped-def]
     player = _player(new_context, "ar")
     page = player.page
-    for number, deal in enumerate(({"contract": "diamonds", "counts": [5, 4, 3, 1]},
-                                   {"contract": "ltoosh", "tricks": [4, 3, 3, 3]}), start=1):
+    for number, deal in enumerate(
+        (
+            {"contract": "diamonds", "counts": [5, 4, 3, 1]},
+            {"contract": "ltoosh", "tricks": [4, 3, 3, 3]},
+        ),
+        start=1,
+    ):
         player.choose(deal["contract"])
         player.enter(deal)
         player.save(number)
@@ -178,8 +201,9 @@ def test_undo_sits_near_the_totals_and_restores_in_arabic(new_context) -> None: 
     undo = page.locator("#undo button", has_text="2")
     expect(undo).to_be_visible()
     undo_box, history_box = undo.bounding_box(), page.locator("#history").bounding_box()
-    assert undo_box and history_box and undo_box["y"] < history_box["y"], \
+    assert undo_box and history_box and undo_box["y"] < history_box["y"], (
         "Undo comes before the history, not under it"
+    )
     assert undo_box["y"] + undo_box["height"] < 844 * 1.5, "Undo is near the totals"
     totals = page.locator(".scoreboard .total").all_inner_texts()
     undo.click()
@@ -209,6 +233,7 @@ def test_undo_and_restore_work_without_javascript(new_context) -> None:  # type:
 
 
 # --- 3. doubles noted before play -------------------------------------------------------------
+
 
 def test_a_double_is_noted_before_play_and_kept(new_context) -> None:  # type: ignore[no-untyped-def]
     player = _player(new_context)
@@ -241,8 +266,9 @@ def test_complex_doubles_come_first_folded_with_a_marker_in_arabic(new_context) 
     # each folded section ("Doubled before play", "Share", "Name and notes") shows its marker
     markers = page.evaluate("""() => [...document.querySelectorAll('summary')].map(
         (s) => [getComputedStyle(s).display, getComputedStyle(s).listStyleType])""")
-    assert len(markers) >= 3 and all(m == ["list-item", "disclosure-closed"] for m in markers), \
+    assert len(markers) >= 3 and all(m == ["list-item", "disclosure-closed"] for m in markers), (
         markers
+    )
     summary.click()
     player.settle()
     player.tap_choice("doubled_by-S", "1")
@@ -251,19 +277,32 @@ def test_complex_doubles_come_first_folded_with_a_marker_in_arabic(new_context) 
     summary.click()  # folded again: the note stays in sight
     expect(page.locator("#doubled-note")).to_be_visible()
     player.check("a Complex form with a double noted")
-    player.enter({"tricks": [5, 4, 3, 1], "diamonds": [5, 4, 3, 1],
-                  "queens": {"S": 0, "H": 1, "D": 2, "C": 3}, "king_of_hearts": 1})
+    player.enter(
+        {
+            "tricks": [5, 4, 3, 1],
+            "diamonds": [5, 4, 3, 1],
+            "queens": {"S": 0, "H": 1, "D": 2, "C": 3},
+            "king_of_hearts": 1,
+        }
+    )
     player.save(1)
 
 
 # --- 4. the reasons Save is refused, right above it ------------------------------------------
 
+
 def test_the_reason_save_is_refused_is_right_above_it_in_arabic(new_context) -> None:  # type: ignore[no-untyped-def]
     player = _player(new_context, "ar", record=COMPLEX)
     page = player.page
     player.choose("complex")
-    player.enter({"tricks": [0, 5, 4, 4], "diamonds": [0, 5, 4, 4],
-                  "queens": {"S": 0, "H": 1, "D": 1, "C": 2}, "king_of_hearts": 3})
+    player.enter(
+        {
+            "tricks": [0, 5, 4, 4],
+            "diamonds": [0, 5, 4, 4],
+            "queens": {"S": 0, "H": 1, "D": 1, "C": 2},
+            "king_of_hearts": 3,
+        }
+    )
     save = page.locator("#deal-form button.save")
     expect(save).to_be_disabled()
     reasons = page.locator("#save-reasons .error")
@@ -282,8 +321,13 @@ def test_the_reason_save_is_refused_is_right_above_it_in_arabic(new_context) -> 
 def test_an_edits_refusal_is_above_save_too(new_context) -> None:  # type: ignore[no-untyped-def]
     player = _player(new_context)
     page = player.page
-    for number, deal in enumerate(({"contract": "diamonds", "counts": [5, 4, 3, 1]},
-                                   {"contract": "trix", "order": [0, 1, 2, 3]}), start=1):
+    for number, deal in enumerate(
+        (
+            {"contract": "diamonds", "counts": [5, 4, 3, 1]},
+            {"contract": "trix", "order": [0, 1, 2, 3]},
+        ),
+        start=1,
+    ):
         player.choose(deal["contract"])
         player.enter(deal)
         player.save(number)
@@ -297,6 +341,7 @@ def test_an_edits_refusal_is_above_save_too(new_context) -> None:  # type: ignor
 
 
 # --- 8. a second phone follows --------------------------------------------------------------
+
 
 def test_a_second_phone_follows_a_save_and_keeps_an_open_form(new_context) -> None:  # type: ignore[no-untyped-def]
     first = _player(new_context)
@@ -312,7 +357,8 @@ def test_a_second_phone_follows_a_save_and_keeps_an_open_form(new_context) -> No
     expect(second_page.locator("#play .where")).to_contain_text("Deal 2 of", timeout=20_000)
     expect(second_page.locator("#history-rows tr:not(.deal-details)")).to_have_count(1)
     expect(second_page.locator(".scoreboard .total").first).to_have_text(
-        first.page.locator(".scoreboard .total").first.inner_text())
+        first.page.locator(".scoreboard .total").first.inner_text()
+    )
     # the saved banner goes when the next entry starts
     expect(first.page.locator(".flash-success")).to_be_visible()
     first.choose("ltoosh")
@@ -348,5 +394,6 @@ def test_the_view_link_refreshes_itself_without_javascript(new_context) -> None:
     first.choose("diamonds")
     first.enter({"contract": "diamonds", "counts": [5, 4, 3, 1]})
     first.save(1)
-    expect(viewer.locator("#history-rows")).to_contain_text("Diamonds",
-                                                            timeout=(seconds + 5) * 1000)
+    expect(viewer.locator("#history-rows")).to_contain_text(
+        "Diamonds", timeout=(seconds + 5) * 1000
+    )

@@ -39,8 +39,10 @@ def _finish(player: Player, record: dict, where: str) -> None:  # type: ignore[t
     rows = page.locator(".history tbody tr:not(.deal-details)")
     expect(rows).to_have_count(len(record["deals"]))
     # every column, the teams' too, fits a phone's width: nothing to scroll sideways to
-    wide = page.evaluate("() => { const box = document.querySelector('.history table');"
-                         " return [box.scrollWidth, box.parentElement.clientWidth]; }")
+    wide = page.evaluate(
+        "() => { const box = document.querySelector('.history table');"
+        " return [box.scrollWidth, box.parentElement.clientWidth]; }"
+    )
     assert wide[0] <= wide[1] + 1, f"{where}: history is {wide[0]} px wide in {wide[1]} px"
     game_url = page.url
     view_url = page.locator("a.view-link").get_attribute("href")
@@ -123,7 +125,8 @@ def test_trix_complex_penalty_tricks_in_arabic(new_context, screenshots) -> None
                 player.chip(f"tricks-{seat}", str(raw["tricks"][seat]))[1].click()
                 player.settle()
             expect(page.locator("#e-tricks .sum")).to_have_text(
-                f"{sum(raw['tricks'][:3])} من 13 على الأكثر")
+                f"{sum(raw['tricks'][:3])} من 13 على الأكثر"
+            )
             # three counts do not say the fourth: the app leaves it to the player
             expect(page.locator('input[name^="tricks-3"]:checked')).to_have_count(0)
             player.shot("penalty-tricks", element="#deal-form")

@@ -18,8 +18,11 @@ const chipOf = (el) => el.matches('.chip-input')
   ? (el.closest('label') || document.querySelector(`label[for="${el.id}"]`)) : el;
 """
 
-FOCUS_JS = """
-() => {""" + KEY_JS + """
+FOCUS_JS = (
+    """
+() => {"""
+    + KEY_JS
+    + """
   const el = document.activeElement;
   if (!el || el === document.body) return null;
   const target = chipOf(el);
@@ -33,9 +36,13 @@ FOCUS_JS = """
   };
 }
 """
+)
 
-CONTROLS_JS = """
-() => {""" + KEY_JS + """
+CONTROLS_JS = (
+    """
+() => {"""
+    + KEY_JS
+    + """
   const selector = 'a[href], button:not([disabled]), input:not([type=hidden]), textarea, summary';
   return [...document.querySelectorAll(selector)].filter((el) => {
     // inside a closed <details> only its summary takes focus
@@ -45,6 +52,7 @@ CONTROLS_JS = """
   }).map(keyOf);
 }
 """
+)
 
 
 def _walk(page: Page, limit: int = 200) -> list[dict]:  # type: ignore[type-arg]
@@ -98,8 +106,9 @@ def test_deal_form_by_keyboard(new_context, locale: str, forward: str) -> None: 
     page.keyboard.press("Space")
     player.settle()
     expect(page.locator('input[name="takers-S"][value="0"]')).to_be_checked()
-    assert page.evaluate("() => document.activeElement.name") == "takers-S", \
+    assert page.evaluate("() => document.activeElement.name") == "takers-S", (
         "focus was lost when the form updated"
+    )
     assert page.evaluate(FOCUS_JS)["visible"], "the chip lost its focus ring when the form updated"
     page.keyboard.press(forward)
     player.settle()

@@ -15,18 +15,30 @@ from .driver import Player, expected_standings, load_example
 pytestmark = pytest.mark.browser
 
 CASES = {
-    "ru": (("Александра Константинопольская", "Вячеслав", "Екатерина Дмитриевна", "Жора"),
-           "Кинг", "Не брать Кинга", "Итоги партии"),
-    "hi": (("राजेश्वरी कुमारी श्रीवास्तव", "अमिताभ", "सुब्रह्मण्यम", "दीपा"),
-           "किंग", "पान का बादशाह नहीं", "अंतिम नतीजा"),
+    "ru": (
+        ("Александра Константинопольская", "Вячеслав", "Екатерина Дмитриевна", "Жора"),
+        "Кинг",
+        "Не брать Кинга",
+        "Итоги партии",
+    ),
+    "hi": (
+        ("राजेश्वरी कुमारी श्रीवास्तव", "अमिताभ", "सुब्रह्मण्यम", "दीपा"),
+        "किंग",
+        "पान का बादशाह नहीं",
+        "अंतिम नतीजा",
+    ),
 }
 
 
 def has_font_for(language: str) -> bool:
     """Whether fontconfig has a font for the language (else Chromium draws empty boxes)."""
     fc_list = shutil.which("fc-list")
-    return bool(fc_list and subprocess.run([fc_list, f":lang={language}"], capture_output=True,
-                                           text=True, check=False).stdout.strip())
+    return bool(
+        fc_list
+        and subprocess.run(
+            [fc_list, f":lang={language}"], capture_output=True, text=True, check=False
+        ).stdout.strip()
+    )
 
 
 @pytest.mark.parametrize("locale", sorted(CASES))
@@ -52,8 +64,11 @@ def test_turkish_king_by_taps(new_context, screenshots, locale: str) -> None:  #
         # its first name or its start cut with "…" (never cut at its start, never respelt)
         shown = page.locator(".scoreboard .totals .name").nth(seat).inner_text().strip()
         head, cut, tail = shown.partition("…")
-        assert shown == name or name.startswith(shown + " ") or (
-            cut and name.startswith(head) and name.endswith(tail.strip())), (shown, name)
+        assert (
+            shown == name
+            or name.startswith(shown + " ")
+            or (cut and name.startswith(head) and name.endswith(tail.strip()))
+        ), (shown, name)
     page.click(".rules-link a")
     player.check(f"{locale}: rules of this game")
     player.shot("rules")

@@ -27,21 +27,35 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with serving(tmp_path_factory.mktemp("instance")) as base:
         yield base
 
+
 NARROW = {"width": 360, "height": 844}
 
 # 40 characters in every script the app speaks (and names alike to their last letters)
-FORTY = ("Muhammed Ali Karakaya Abdurrahmanoğlu Xy", "عبد الرحمن بن محمد الحسيني القرشي الهاشم",
-         "Александра Константинопольская-Петровна", "राजेश्वरी कुमारी श्रीवास्तव शर्मा वर्मा")
+FORTY = (
+    "Muhammed Ali Karakaya Abdurrahmanoğlu Xy",
+    "عبد الرحمن بن محمد الحسيني القرشي الهاشم",
+    "Александра Константинопольская-Петровна",
+    "राजेश्वरी कुमारी श्रीवास्तव शर्मा वर्मा",
+)
 TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
     "issue": ("en", ("Abdullah Saleh", "Abdullah Salem", "Maria", "Marianne")),
     "arabic": ("ar", ("عبد الرحمن الحسيني", "عبد الرحيم", "İbrahim", "ليلى")),
     "forty": ("en", FORTY),
     "forty-ar": ("ar", FORTY),
-    "forty-alike": ("tr", ("Çağla Öztürk Karakaya Abdurrahmanoğlu Xy", "Çağla Öztürk Karakaya "
-                           "Abdurrahmanoğlu Xw", "Ayşe", "İbrahim")),
+    "forty-alike": (
+        "tr",
+        (
+            "Çağla Öztürk Karakaya Abdurrahmanoğlu Xy",
+            "Çağla Öztürk Karakaya Abdurrahmanoğlu Xw",
+            "Ayşe",
+            "İbrahim",
+        ),
+    ),
     "russian": ("ru", ("Константинопольская", "Преображенский", "Александра Петрова", "Мария")),
-    "hindi": ("hi", ("राजेश्वरी कुमारी श्रीवास्तव शर्मा वर्मा", "राजेश्वरी कुमारी श्रीवास्तव शर्मा", "अनुराधा",
-                     "मोहनलाल")),
+    "hindi": (
+        "hi",
+        ("राजेश्वरी कुमारी श्रीवास्तव शर्मा वर्मा", "राजेश्वरी कुमारी श्रीवास्तव शर्मा", "अनुराधा", "मोहनलाल"),
+    ),
 }
 
 SHOWN_JS = """
@@ -98,42 +112,52 @@ def check_names(shown: list[dict[str, Any]], players: tuple[str, ...], where: st
         text, name = place["text"], players[seat]
         assert not place["cut"], f"{where}: {text!r} is cut by its box (seat {seat + 1})"
         head, _, tail = text.partition("…")
-        assert name.startswith(head) and name.endswith(tail.strip(" ")), \
+        assert name.startswith(head) and name.endswith(tail.strip(" ")), (
             f"{where}: {text!r} is not how {name!r} is spelt"
+        )
         assert could_be(text, name), (where, text, name)
         if text != name:
             others = [other for other in players if other != name and could_be(text, other)]
             assert not others, f"{where}: {text!r} could be {others[0]!r} as well as {name!r}"
 
 
-def check_whole_where_it_fits(page: Page, selector: str, players: tuple[str, ...],
-                              where: str) -> None:
+def check_whole_where_it_fits(
+    page: Page, selector: str, players: tuple[str, ...], where: str
+) -> None:
     shown = page.evaluate(SHOWN_JS, selector)
     fits = page.evaluate(FITS_JS, [selector, list(players)])
     for seat, (place, fit) in enumerate(zip(shown, fits, strict=True)):
         if fit:
-            assert place["text"] == players[seat % 4], \
+            assert place["text"] == players[seat % 4], (
                 f"{where}: {place['text']!r} shown where {players[seat % 4]!r} fits"
+            )
 
 
 def legend_texts(page: Page) -> list[str]:
-    return [text.strip() for text in
-            page.locator("svg.running-totals .legend text").all_text_contents()]
+    return [
+        text.strip() for text in page.locator("svg.running-totals .legend text").all_text_contents()
+    ]
 
 
 @pytest.mark.parametrize("table", list(TABLES))
-def test_every_place_that_names_a_player_tells_the_four_apart(browser, server,
-                                                              table: str) -> None:
+def test_every_place_that_names_a_player_tells_the_four_apart(browser, server, table: str) -> None:
     """At 360 and 390 px: score cards, team cards, the history's columns, the chart's legend,
     the chips of a deal form, the preview."""
     lang, players = TABLES[table]
-    context = browser.new_context(viewport=NARROW, device_scale_factor=1, is_mobile=True,
-                                  has_touch=True, locale=lang, base_url=server,
-                                  extra_http_headers={"Accept-Language": lang})
+    context = browser.new_context(
+        viewport=NARROW,
+        device_scale_factor=1,
+        is_mobile=True,
+        has_touch=True,
+        locale=lang,
+        base_url=server,
+        extra_http_headers={"Accept-Language": lang},
+    )
     try:
         page = context.new_page()
-        solo = part(load_example("trix-partnership-complete"), 6, players=list(players),
-                    mode="solo")
+        solo = part(
+            load_example("trix-partnership-complete"), 6, players=list(players), mode="solo"
+        )
         imported(page, solo)
         game = page.url
         imported(page, part(load_example("trix-partnership-complete"), 3, players=list(players)))
@@ -145,8 +169,9 @@ def test_every_place_that_names_a_player_tells_the_four_apart(browser, server,
         context.close()
 
 
-def check_places(page: Page, game: str, partnership: str, players: tuple[str, ...],
-                 table: str) -> None:
+def check_places(
+    page: Page, game: str, partnership: str, players: tuple[str, ...], table: str
+) -> None:
     """Each place of a solo game (cards, history, legend, chips, preview), then the team
     cards of a partnership game."""
     page.goto(game)
@@ -185,19 +210,22 @@ def check_places(page: Page, game: str, partnership: str, players: tuple[str, ..
 
 
 def test_a_space_is_never_dropped_in_arabic(new_context) -> None:  # type: ignore[no-untyped-def]
-    """"عبد الرحمن" was cut to "عبدالرح…" on the chips."""
+    """ "عبد الرحمن" was cut to "عبدالرح…" on the chips."""
     page = new_context(locale="ar").new_page()
     players = ["عبد الرحمن الشامي", "عبد الرحيم", "سامي", "ليلى"]
     imported(page, part(load_example("trix-partnership-complete"), 1, players=players))
     page.goto(page.url + "/deal?contract=king-of-hearts")
     settle(page)
     expect(page.locator("#r-taker label.chip")).to_have_count(4)
-    texts = page.locator("label.chip").all_inner_texts() + page.locator(
-        ".scoreboard .name").all_inner_texts()
+    texts = (
+        page.locator("label.chip").all_inner_texts()
+        + page.locator(".scoreboard .name").all_inner_texts()
+    )
     assert not [text for text in texts if "عبدال" in text], texts
 
 
 # --- item 3: the preview in Russian ---------------------------------------------------------
+
 
 def test_russian_names_in_the_preview_never_run_into_each_other(new_context) -> None:  # type: ignore[no-untyped-def]
     page = new_context(locale="ru").new_page()
@@ -213,15 +241,18 @@ def test_russian_names_in_the_preview_never_run_into_each_other(new_context) -> 
     for box in boxes:
         left, right = box["li"]
         (name_left, name_right), (score_left, score_right) = box["parts"]
-        inside = (left - 1 <= min(name_left, score_left)
-                  and max(name_right, score_right) <= right + 1)
+        inside = (
+            left - 1 <= min(name_left, score_left) and max(name_right, score_right) <= right + 1
+        )
         assert inside, f"a name or score leaves its cell: {box}"
-        assert name_right <= score_left + 1 or score_right <= name_left + 1, \
+        assert name_right <= score_left + 1 or score_right <= name_left + 1, (
             f"a name runs into its score: {box}"
+        )
     check_layout(page, "Russian deal preview")
 
 
 # --- item 4: the history at 360 px in every language ----------------------------------------
+
 
 @pytest.fixture(scope="module")
 def long_games(browser, server) -> dict[str, str]:  # type: ignore[no-untyped-def]
@@ -231,8 +262,18 @@ def long_games(browser, server) -> dict[str, str]:  # type: ignore[no-untyped-de
     try:
         page = context.new_page()
         for example in ("trix-partnership-complete", "turkish-king-complete"):
-            imported(page, {**load_example(example), "players": [
-                "Константинопольская", "Преображенский", "Александра Петрова", "Мария"]})
+            imported(
+                page,
+                {
+                    **load_example(example),
+                    "players": [
+                        "Константинопольская",
+                        "Преображенский",
+                        "Александра Петрова",
+                        "Мария",
+                    ],
+                },
+            )
             games[example] = page.url
     finally:
         context.close()
@@ -241,21 +282,33 @@ def long_games(browser, server) -> dict[str, str]:  # type: ignore[no-untyped-de
 
 @pytest.mark.parametrize("lang", ["ru", "hi", "ar", "tr", "en"])
 @pytest.mark.parametrize("example", ["trix-partnership-complete", "turkish-king-complete"])
-def test_the_history_fits_360_px_with_every_edit_on_screen(browser, server, long_games,  # type: ignore[no-untyped-def]
-                                                           lang: str, example: str) -> None:
+def test_the_history_fits_360_px_with_every_edit_on_screen(
+    browser,
+    server,
+    long_games,  # type: ignore[no-untyped-def]
+    lang: str,
+    example: str,
+) -> None:
     """It was 585 px wide inside 366 px in Russian and Hindi: players 2-4 and deal 1's Edit
     off the screen."""
-    context = browser.new_context(viewport=NARROW, device_scale_factor=1, is_mobile=True,
-                                  has_touch=True, locale=lang, base_url=server,
-                                  extra_http_headers={"Accept-Language": lang})
+    context = browser.new_context(
+        viewport=NARROW,
+        device_scale_factor=1,
+        is_mobile=True,
+        has_touch=True,
+        locale=lang,
+        base_url=server,
+        extra_http_headers={"Accept-Language": lang},
+    )
     try:
         page = context.new_page()
         page.goto(long_games[example])
         settle(page)
         width = page.evaluate("() => window.innerWidth")
         table = page.locator(".history table").bounding_box()
-        assert table and table["x"] >= 0 and table["x"] + table["width"] <= width + 1, \
+        assert table and table["x"] >= 0 and table["x"] + table["width"] <= width + 1, (
             f"the history is {table} wide in {width} px"
+        )
         edits = page.locator("#history a.edit")
         assert edits.count() == len(load_example(example)["deals"])
         for link in edits.all():
@@ -274,6 +327,7 @@ def test_the_history_fits_360_px_with_every_edit_on_screen(browser, server, long
 
 
 # --- item 10 ----------------------------------------------------------------------------------
+
 
 def test_the_chart_writes_minus_as_the_app_does(new_context) -> None:  # type: ignore[no-untyped-def]
     page = new_context().new_page()
@@ -307,16 +361,28 @@ def test_arabic_team_columns_come_first_on_one_line(new_context) -> None:  # typ
 
     def number(text: str) -> int:
         return int(text.replace("−", "-").replace("+", ""))
+
     assert number(team_cell) == number(seats[0]) + number(seats[2])
 
 
 @pytest.mark.parametrize("size", [NARROW, {"width": 390, "height": 844}], ids=["360", "390"])
 @pytest.mark.parametrize("lang", ["en", "ar", "ru", "hi", "tr"])
-def test_the_language_links_take_one_row(browser, server, long_games, lang: str,  # type: ignore[no-untyped-def]
-                                         size: dict[str, int]) -> None:
-    context = browser.new_context(viewport=size, device_scale_factor=1, is_mobile=True,
-                                  has_touch=True, locale=lang, base_url=server,
-                                  extra_http_headers={"Accept-Language": lang})
+def test_the_language_links_take_one_row(
+    browser,
+    server,
+    long_games,
+    lang: str,  # type: ignore[no-untyped-def]
+    size: dict[str, int],
+) -> None:
+    context = browser.new_context(
+        viewport=size,
+        device_scale_factor=1,
+        is_mobile=True,
+        has_touch=True,
+        locale=lang,
+        base_url=server,
+        extra_http_headers={"Accept-Language": lang},
+    )
     try:
         page = context.new_page()
         for url in ("/", "/new", "/rules", long_games["turkish-king-complete"]):
@@ -340,8 +406,9 @@ def test_a_merge_page_reopened_after_the_merge_says_so(new_context, tmp_path) ->
     player = Player(page, javascript=True, shots=None, prefix="merge")
     table = create_table(player, "الخميس")
     record = load_example("trix-partnership-complete")
-    import_into(player, table, [record, {**record, "players": ["Rami", "Lina", "Omar", "Dina"]}],
-                tmp_path)
+    import_into(
+        player, table, [record, {**record, "players": ["Rami", "Lina", "Omar", "Dina"]}], tmp_path
+    )
     page.goto(table + "/players")
     page.locator(".roster-edit li", has_text="Dina").locator("a[href*='/merge']").click()
     page.locator(".game-list a", has_text="Dana").click()

@@ -39,7 +39,8 @@ def test_rules_pages_fit_the_phone(new_context, screenshots, locale: str) -> Non
         page.goto(f"/rules/{game}")
         check_layout(page, f"rules of {game} in {locale}")
         expect(page.locator(".rules-table tbody tr")).to_have_count(
-            {"trix": 5, "trix-complex": 2, "turkish-king": 7}[game])
+            {"trix": 5, "trix-complex": 2, "turkish-king": 7}[game]
+        )
         page.screenshot(path=str(screenshots / f"{locale}-rules-{game}.png"), full_page=True)
 
 
@@ -59,8 +60,10 @@ def test_manifest_icons_and_keep_awake(new_context, server) -> None:  # type: ig
     context = new_context(locale="en")
     page = context.new_page()
     problems: list[str] = []
-    page.on("console", lambda message: problems.append(message.text)
-            if message.type == "error" else None)
+    page.on(
+        "console",
+        lambda message: problems.append(message.text) if message.type == "error" else None,
+    )
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.goto("/")
     manifest_url = page.locator('link[rel="manifest"]').get_attribute("href")
@@ -91,7 +94,8 @@ def test_manifest_icons_and_keep_awake(new_context, server) -> None:  # type: ig
     settle(page)
     assert page.evaluate("window.__wakeRequests") == 0
     Player(page, javascript=True, shots=None, prefix="wake").start_game(
-        load_example("turkish-king-complete"))
+        load_example("turkish-king-complete")
+    )
     page.reload()
     settle(page)
     assert page.evaluate("window.__wakeRequests") == 1
@@ -151,9 +155,16 @@ def test_complex_doubles_open_on_a_tap_and_the_chart_follows(new_context, screen
     player.settle()
     expect(page.locator('input[name="doubled_by-KH"]')).to_have_count(5)
     player.check("Complex deal form, doubles opened")
-    player.enter({"contract": "complex", "tricks": [5, 4, 3, 1], "diamonds": [5, 4, 3, 1],
-                  "queens": {"S": 0, "H": 1, "D": 2, "C": 3}, "king_of_hearts": 1,
-                  "doubled_by": {"KH": 2}})
+    player.enter(
+        {
+            "contract": "complex",
+            "tricks": [5, 4, 3, 1],
+            "diamonds": [5, 4, 3, 1],
+            "queens": {"S": 0, "H": 1, "D": 2, "C": 3},
+            "king_of_hearts": 1,
+            "doubled_by": {"KH": 2},
+        }
+    )
     player.shot("form")
     # a thumb scrolled down the long form to the last chips: after the save, focus brings the
     # next step back into sight, below the sticky totals (the driver's save checks it)
@@ -174,8 +185,15 @@ def test_a_refusal_is_shown_in_arabic(new_context, screenshots) -> None:  # type
     player = Player(page, javascript=True, shots=screenshots, prefix="ar-refusal")
     player.start_game(load_example("trix-complex-solo-complete"))
     player.choose("complex")
-    player.enter({"contract": "complex", "tricks": [0, 5, 4, 4], "diamonds": [0, 5, 4, 4],
-                  "queens": {"S": 0, "H": 1, "D": 1, "C": 2}, "king_of_hearts": 3})
+    player.enter(
+        {
+            "contract": "complex",
+            "tricks": [0, 5, 4, 4],
+            "diamonds": [0, 5, 4, 4],
+            "queens": {"S": 0, "H": 1, "D": 1, "C": 2},
+            "king_of_hearts": 3,
+        }
+    )
     error = page.locator("#deal-form .error").first
     expect(error).to_contain_text("من لم يأكل أي لطشة لم يأكل أي ورقة")
     expect(page.locator("#deal-form button.save")).to_be_disabled()
@@ -186,13 +204,19 @@ def test_a_refusal_is_shown_in_arabic(new_context, screenshots) -> None:  # type
 
 @pytest.mark.parametrize("javascript", [True, False])
 @pytest.mark.parametrize("locale", ["ar", "en"])
-def test_the_new_house_rules_are_chosen_by_taps(new_context, screenshots, locale: str,  # type: ignore[no-untyped-def]
-                                                javascript: bool) -> None:
+def test_the_new_house_rules_are_chosen_by_taps(
+    new_context,
+    screenshots,
+    locale: str,  # type: ignore[no-untyped-def]
+    javascript: bool,
+) -> None:
     """RULES.md's doubled_queen_of_diamonds and winners on the new-game page, with and without
     JavaScript: chosen by a tap, kept for their own game, shown on its rules page."""
     page = new_context(locale=locale, javascript=javascript).new_page()
-    for game, rule, value in (("trix-complex", "doubled_queen_of_diamonds", "whole"),
-                              ("turkish-king", "winners", "positive")):
+    for game, rule, value in (
+        ("trix-complex", "doubled_queen_of_diamonds", "whole"),
+        ("turkish-king", "winners", "positive"),
+    ):
         page.goto("/new")
         page.click(f"label[for=game-{GAMES.index(game)}]")
         check_layout(page, f"new {game} in {locale}")
@@ -201,16 +225,17 @@ def test_the_new_house_rules_are_chosen_by_taps(new_context, screenshots, locale
         page.click(f"input[name={rule}][value={value}] + label")
         expect(page.locator(f"input[name={rule}][value={value}]")).to_be_checked()
         suffix = "js" if javascript else "nojs"
-        page.screenshot(path=str(screenshots / f"{locale}-new-{game}-{suffix}.png"),
-                        full_page=True)
+        page.screenshot(path=str(screenshots / f"{locale}-new-{game}-{suffix}.png"), full_page=True)
         page.click("form button[type=submit].primary")
         page.wait_for_url(re.compile(r"/g/[^/]+$"))
         page.goto(page.url + "/rules")
         shown = page.locator(".house-rules")
         if game == "turkish-king":
-            expect(shown).to_contain_text("everyone above zero" if locale == "en"
-                                          else "كل من أنهى فوق الصفر")
+            expect(shown).to_contain_text(
+                "everyone above zero" if locale == "en" else "كل من أنهى فوق الصفر"
+            )
         else:
             # a right-to-left catalogue isolates each number, so its sign leads
             expect(shown).to_contain_text(
-                re.compile("\\(\u2066?−70\u2069? / \u2066?\\+35\u2069?\\)"))
+                re.compile("\\(\u2066?−70\u2069? / \u2066?\\+35\u2069?\\)")
+            )

@@ -57,6 +57,7 @@ def _late(route: Route) -> None:
 
 # --- item 2: a late answer --------------------------------------------------------------------
 
+
 def test_a_save_stored_after_the_timeout_is_said_saved(new_context) -> None:  # type: ignore[no-untyped-def]
     player = _player(new_context)
     page = player.page
@@ -112,8 +113,10 @@ def test_when_the_question_gets_no_answer_either_not_saved_is_not_said(new_conte
 
 # --- item 7: the table page tells games apart; the next game has the last four seated ---------
 
+
 def test_table_cards_have_date_winner_and_totals_and_the_last_four_are_seated_in_arabic(  # type: ignore[no-untyped-def]
-        new_context, tmp_path) -> None:
+    new_context, tmp_path
+) -> None:
     record = load_example("trix-partnership-complete")
     page = new_context(locale="ar").new_page()
     player = Player(page, javascript=True, shots=None, prefix="ar-cards")
@@ -139,8 +142,10 @@ def test_table_cards_have_date_winner_and_totals_and_the_last_four_are_seated_in
 
 # --- item 6: statistics that add up on screen -------------------------------------------------
 
+
 def test_statistics_name_their_games_and_no_line_hides_another_in_arabic(  # type: ignore[no-untyped-def]
-        new_context, tmp_path) -> None:
+    new_context, tmp_path
+) -> None:
     record = load_example("trix-partnership-complete")
     page = new_context(locale="ar").new_page()
     player = Player(page, javascript=True, shots=None, prefix="ar-stats")
@@ -181,9 +186,16 @@ Object.defineProperty(Navigator.prototype, "clipboard", {configurable: true, val
 
 def _imported(page: Any, record: dict[str, Any]) -> None:
     page.goto("/import")
-    page.set_input_files('input[type="file"]', files=[{
-        "name": "game.json", "mimeType": "application/json",
-        "buffer": json.dumps(record).encode("utf-8")}])
+    page.set_input_files(
+        'input[type="file"]',
+        files=[
+            {
+                "name": "game.json",
+                "mimeType": "application/json",
+                "buffer": json.dumps(record).encode("utf-8"),
+            }
+        ],
+    )
     page.click("form button[type=submit]")
     page.wait_for_url(GAME_PAGE)
 
@@ -236,6 +248,7 @@ def test_no_share_button_without_javascript(new_context) -> None:  # type: ignor
 
 # --- item 8: a second phone's out-of-date form ---------------------------------------------
 
+
 def test_an_out_of_date_form_says_so_and_moves_its_taps_to_the_next_deal(new_context) -> None:  # type: ignore[no-untyped-def]
     first = _player(new_context)
     second_page = new_context(locale="en").new_page()
@@ -252,7 +265,8 @@ def test_an_out_of_date_form_says_so_and_moves_its_taps_to_the_next_deal(new_con
     expect(save).to_be_disabled(timeout=6000)  # told by the poll: no longer saveable
     expect(save).not_to_have_class(re.compile(r"\bprimary\b"))
     expect(second_page.locator("#deal-form .deal-head .error")).to_contain_text(
-        "Deal 1 was saved on another phone")
+        "Deal 1 was saved on another phone"
+    )
     carry = second_page.locator("#deal-carry")
     expect(carry).to_be_visible()
     second.check("an out-of-date form")
@@ -267,8 +281,10 @@ def test_an_out_of_date_form_says_so_and_moves_its_taps_to_the_next_deal(new_con
 
 # --- item 9: the statistics files ---------------------------------------------------------
 
+
 def test_each_statistics_table_downloads_as_its_own_file_named_in_turkish(  # type: ignore[no-untyped-def]
-        new_context, tmp_path) -> None:
+    new_context, tmp_path
+) -> None:
     record = load_example("trix-partnership-complete")
     page = new_context(locale="tr").new_page()
     player = Player(page, javascript=True, shots=None, prefix="tr-csv")
@@ -283,13 +299,17 @@ def test_each_statistics_table_downloads_as_its_own_file_named_in_turkish(  # ty
         with page.expect_download() as download:
             links.nth(index).click()
         names.append(download.value.suggested_filename)
-        rows = list(csv.reader(io.StringIO(
-            Path(download.value.path()).read_text(encoding="utf-8-sig"))))
+        rows = list(
+            csv.reader(io.StringIO(Path(download.value.path()).read_text(encoding="utf-8-sig")))
+        )
         assert rows and all(len(row) == len(rows[0]) for row in rows)  # one table
         assert all(any(row[i] for row in rows[1:]) for i in range(len(rows[0])))  # no empty column
         assert "" not in rows[0]
     assert [name.rsplit("-", 3)[0] for name in names] == [
-        "Perşembe-Sıralama", "Perşembe-Oyunlar", "Perşembe-Eşler"]
+        "Perşembe-Sıralama",
+        "Perşembe-Oyunlar",
+        "Perşembe-Eşler",
+    ]
 
 
 def test_an_unnamed_king_games_export_is_named_in_turkish(new_context) -> None:  # type: ignore[no-untyped-def]
@@ -304,6 +324,7 @@ def test_an_unnamed_king_games_export_is_named_in_turkish(new_context) -> None: 
 
 
 # --- item 5: the same four again, outside a table ----------------------------------------
+
 
 def test_a_finished_game_offers_the_same_four_again_in_one_tap_in_arabic(new_context) -> None:  # type: ignore[no-untyped-def]
     record = load_example("turkish-king-complete")

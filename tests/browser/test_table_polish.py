@@ -21,9 +21,16 @@ pytestmark = pytest.mark.browser
 def imported(page: Page, record: dict[str, Any]) -> None:
     """Load a game record through the import page (this browser then remembers the game)."""
     page.goto("/import")
-    page.set_input_files('input[type="file"]', files=[{
-        "name": "game.json", "mimeType": "application/json",
-        "buffer": json.dumps(record).encode("utf-8")}])
+    page.set_input_files(
+        'input[type="file"]',
+        files=[
+            {
+                "name": "game.json",
+                "mimeType": "application/json",
+                "buffer": json.dumps(record).encode("utf-8"),
+            }
+        ],
+    )
     page.click("form button[type=submit]")
     page.wait_for_url(GAME_PAGE)
 
@@ -57,6 +64,7 @@ SIGN_FIRST_JS = """
 
 # --- item 9: polish -----------------------------------------------------------------------------
 
+
 def test_arabic_new_game_labels_keep_the_minus_before_the_digits(new_context) -> None:  # type: ignore[no-untyped-def]
     page = new_context(locale="ar").new_page()
     page.goto("/new")
@@ -66,8 +74,9 @@ def test_arabic_new_game_labels_keep_the_minus_before_the_digits(new_context) ->
 
 
 def test_arabic_trix_order_points_the_way_arabic_reads(new_context) -> None:  # type: ignore[no-untyped-def]
-    record = part(load_example("trix-partnership-complete"), 2,
-                  players=["سامي", "ليلى", "عمر", "دانة"])
+    record = part(
+        load_example("trix-partnership-complete"), 2, players=["سامي", "ليلى", "عمر", "دانة"]
+    )
     assert record["deals"][1] == {"contract": "trix", "order": [0, 1, 2, 3]}
     page = new_context(locale="ar").new_page()
     imported(page, record)
@@ -81,7 +90,9 @@ def test_arabic_trix_order_points_the_way_arabic_reads(new_context) -> None:  # 
              const node = el.firstChild, at = node.data.indexOf(name);
              const range = document.createRange();
              range.setStart(node, at); range.setEnd(node, at + name.length);
-             return range.getBoundingClientRect().left; })""", takes.element_handle())
+             return range.getBoundingClientRect().left; })""",
+        takes.element_handle(),
+    )
     assert boxes[0] > boxes[1]  # 1st place at the right, where an Arabic line starts
 
 
@@ -152,21 +163,28 @@ def test_turkish_king_offers_no_partnership(new_context, javascript: bool) -> No
 
 # --- item 5: a partnership's result ranks the teams -----------------------------------------
 
+
 def _above(page: Page, upper: str, lower: str) -> bool:
-    return bool(page.evaluate(
-        "([a, b]) => document.querySelector(a).getBoundingClientRect().bottom"
-        " <= document.querySelector(b).getBoundingClientRect().top + 1", [upper, lower]))
+    return bool(
+        page.evaluate(
+            "([a, b]) => document.querySelector(a).getBoundingClientRect().bottom"
+            " <= document.querySelector(b).getBoundingClientRect().top + 1",
+            [upper, lower],
+        )
+    )
 
 
 def _font_size(page: Page, selector: str) -> float:
-    return float(page.eval_on_selector(selector,
-                                       "(el) => parseFloat(getComputedStyle(el).fontSize)"))
+    return float(
+        page.eval_on_selector(selector, "(el) => parseFloat(getComputedStyle(el).fontSize)")
+    )
 
 
 def _check_teams_first(page: Page, where: str, finished: bool) -> None:
     assert _above(page, ".scoreboard .teams", ".scoreboard .totals"), where
     assert _font_size(page, ".scoreboard .teams .total") > _font_size(
-        page, ".scoreboard .totals .total"), where
+        page, ".scoreboard .totals .total"
+    ), where
     if not finished:
         return
     # the winning team carries the badge, and only it: Rami & Omar +250 against −250
@@ -217,6 +235,7 @@ def test_a_game_in_progress_shows_the_teams_first(new_context) -> None:  # type:
 
 # --- item 6: counts and orders help correct mistakes ------------------------------------------
 
+
 def _tap(page: Page, name: str, value: str) -> None:
     page.locator(f'label:has(> input[name="{name}"][value="{value}"])').click()
     settle(page)
@@ -256,8 +275,9 @@ def test_a_filled_count_is_marked_and_refilled(new_context) -> None:  # type: ig
 
 def test_a_player_placed_twice_is_named_at_once(new_context) -> None:  # type: ignore[no-untyped-def]
     page = new_context(locale="ar").new_page()
-    record = part(load_example("trix-partnership-complete"), 0,
-                  players=["سامي", "Lina", "عمر", "دانة"])
+    record = part(
+        load_example("trix-partnership-complete"), 0, players=["سامي", "Lina", "عمر", "دانة"]
+    )
     imported(page, record)
     page.click('.next a.contract[href*="contract=trix"]')
     expect(page.locator("#deal-form")).to_be_visible()
@@ -352,8 +372,9 @@ def test_a_latin_name_keeps_together_beside_its_score_in_arabic(new_context) -> 
     expect(page.locator(".deal-scores li")).to_have_count(4)
     for item in page.locator(".deal-scores li").all():
         # one box for the name: the score is never drawn between two parts of it
-        parts = page.evaluate("(li) => li.querySelector('bdi').getClientRects().length",
-                              item.element_handle())
+        parts = page.evaluate(
+            "(li) => li.querySelector('bdi').getClientRects().length", item.element_handle()
+        )
         assert parts == 1, item.inner_text()
 
 

@@ -37,8 +37,7 @@ def create_table(player: Player, name: str) -> str:
     return page.url.rsplit("/", 1)[0]
 
 
-def import_into(player: Player, table: str, records: list[dict[str, Any]],
-                tmp_path: Path) -> None:
+def import_into(player: Player, table: str, records: list[dict[str, Any]], tmp_path: Path) -> None:
     page = player.page
     upload = tmp_path / "games.json"
     upload.write_text(json.dumps(records), encoding="utf-8")
@@ -155,7 +154,10 @@ def check_stats_page(player: Player, table: str, where: str) -> None:
     for index, figures in enumerate(expected["players"]):
         cells = rows.nth(index).locator("th, td").all_inner_texts()
         assert cells[0] == figures["name"] and [cells[2], cells[4], cells[5]] == [
-            str(figures["wins"]), str(figures["games"]), str(figures["finished"])], cells
+            str(figures["wins"]),
+            str(figures["games"]),
+            str(figures["finished"]),
+        ], cells
         assert cells[1].replace("−", "-").lstrip("+") == str(figures["points"]), cells
     chart = page.locator(".chart-figure svg")
     expect(chart).to_be_visible()
@@ -175,8 +177,18 @@ def check_stats_page(player: Player, table: str, where: str) -> None:
 def statistics_records() -> list[dict[str, Any]]:
     trix = load_example("trix-partnership-complete")
     king = load_example("turkish-king-complete")
-    return [trix, {**king, "players": [trix["players"][0], "Muhammed Ali Karakaya",
-                                       trix["players"][2], king["players"][3]]}]
+    return [
+        trix,
+        {
+            **king,
+            "players": [
+                trix["players"][0],
+                "Muhammed Ali Karakaya",
+                trix["players"][2],
+                king["players"][3],
+            ],
+        },
+    ]
 
 
 def test_statistics_in_arabic(new_context, screenshots, tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -223,8 +235,7 @@ def test_roster_pick_without_javascript(new_context, screenshots, tmp_path) -> N
     expect(page.locator('input[name="game"][value="trix-complex"]')).to_be_checked()
     page.click("form button.primary[name=start]")
     page.wait_for_url(GAME_PAGE)
-    expect(page.locator(".seat-buttons button")).to_have_text([names[1], names[0], "Zoé",
-                                                               names[3]])
+    expect(page.locator(".seat-buttons button")).to_have_text([names[1], names[0], "Zoé", names[3]])
 
 
 def test_a_suggested_name_takes_one_tap(new_context) -> None:  # type: ignore[no-untyped-def]

@@ -62,21 +62,39 @@ class Server:
         self.log = instance / "server.log"
 
     def command(self) -> list[str]:
-        return [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1",
-                "--port", str(self.port), "--workers", str(WORKERS)]
+        return [
+            sys.executable,
+            "-m",
+            "scorekeeper.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--workers",
+            str(WORKERS),
+        ]
 
     def start(self) -> None:
-        env = {key: value for key, value in os.environ.items()
-               if key not in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_ACCESS_CODE")}
+        env = {
+            key: value
+            for key, value in os.environ.items()
+            if key not in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_ACCESS_CODE")
+        }
         env["SCOREKEEPER_INSTANCE"] = str(self.instance)
         # this checkout's CLI (a console script would run whichever copy was installed last)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [ROOT, env.get("PYTHONPATH")]))
         if self.database_url:
             env["DATABASE_URL"] = self.database_url
         with open(self.log, "ab") as log:
-            self.process = subprocess.Popen(self.command(), cwd=self.instance, env=env,
-                                            stdout=log, stderr=subprocess.STDOUT,
-                                            start_new_session=True)
+            self.process = subprocess.Popen(
+                self.command(),
+                cwd=self.instance,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             assert self.process.poll() is None, self.log.read_text()
@@ -125,8 +143,9 @@ class Phone:
         self.port = port
         self.cookie = ""
 
-    def request(self, method: str, path: str, data: dict[str, str] | None = None
-                ) -> tuple[int, http.client.HTTPMessage, str]:
+    def request(
+        self, method: str, path: str, data: dict[str, str] | None = None
+    ) -> tuple[int, http.client.HTTPMessage, str]:
         headers = {"Cookie": f"session={self.cookie}"} if self.cookie else {}
         body = None
         if data is not None:
@@ -152,15 +171,21 @@ class Phone:
     def new_game(self, players: tuple[str, ...]) -> str:
         status, _, html = self.request("GET", "/new")
         assert status == 200
-        data = {"csrf_token": Page(html).hidden("/new")["csrf_token"], "game": "trix",
-                "mode": "solo", "doubled_self_take": "net", "doubling": "y",
-                **{f"player_{seat}": name for seat, name in enumerate(players)}}
+        data = {
+            "csrf_token": Page(html).hidden("/new")["csrf_token"],
+            "game": "trix",
+            "mode": "solo",
+            "doubled_self_take": "net",
+            "doubling": "y",
+            **{f"player_{seat}": name for seat, name in enumerate(players)},
+        }
         status, headers, _ = self.request("POST", "/new", data)
         assert status == 303, status
         token = headers["Location"].rstrip("/").rsplit("/", 1)[-1]
         status, _, html = self.request("GET", f"/g/{token}")
-        status, _, _ = self.request("POST", f"/g/{token}/first",
-                                    {**Page(html).hidden("/first"), "seat": "0"})
+        status, _, _ = self.request(
+            "POST", f"/g/{token}/first", {**Page(html).hidden("/first"), "seat": "0"}
+        )
         assert status == 303
         return token
 
@@ -252,8 +277,7 @@ def burst(port: int, tally: Tally, kill: Any) -> None:
     threads = []
     for slot in range(len(tally.slots)):
         for _ in range(2 if slot < SHARED_GAMES else 1):
-            threads.append(threading.Thread(target=score,
-                                            args=(Phone(port), slot, tally, stop)))
+            threads.append(threading.Thread(target=score, args=(Phone(port), slot, tally, stop)))
     for thread in threads:
         thread.start()
     deadline = time.monotonic() + BURST_DEADLINE_S
@@ -284,8 +308,9 @@ def check_database(server: Server, tally: Tally) -> dict[str, int]:
         with sqlite3.connect(path) as connection:
             assert connection.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
         uri = f"sqlite:///{path}"
-    app = create_app({"TESTING": True, "INSTANCE_PATH": str(server.instance),
-                      "SQLALCHEMY_DATABASE_URI": uri})
+    app = create_app(
+        {"TESTING": True, "INSTANCE_PATH": str(server.instance), "SQLALCHEMY_DATABASE_URI": uri}
+    )
     deals = 0
     with app.app_context():
         rows = {row.token: row for row in db.session.query(GameRow)}
@@ -358,7 +383,9 @@ def test_sigkill_mid_burst_loses_nothing(server: Server) -> None:
     assert len(tally.confirmed) >= BURSTS * CONFIRMED_PER_BURST  # waited for, not raced
     assert totals["deals"] >= len(tally.confirmed)
     backend = "postgresql" if server.database_url else "sqlite"
-    print(f"\ndurability ({backend}): {kills} SIGKILLs survived, {tally.saves} save requests "
-          f"answered ({tally.refused} stale forms refused), {tally.cut} requests cut by the "
-          f"kills, {len(tally.confirmed)} deals confirmed and all present once; "
-          f"{totals['deals']} deals stored in {totals['games']} games")
+    print(
+        f"\ndurability ({backend}): {kills} SIGKILLs survived, {tally.saves} save requests "
+        f"answered ({tally.refused} stale forms refused), {tally.cut} requests cut by the "
+        f"kills, {len(tally.confirmed)} deals confirmed and all present once; "
+        f"{totals['deals']} deals stored in {totals['games']} games"
+    )

@@ -37,8 +37,10 @@ tests failed on it within its rounds, on both databases."""
 def servers(tmp_path: Path, database_uri: str) -> Iterator[tuple[Flask, Flask]]:
     """Two app objects without CSRF checks (the races are the point): on PostgreSQL two
     "servers" on one database; on SQLite two apps on one file, as two workers."""
-    apps = (make_app(tmp_path / "one", database_uri, WTF_CSRF_ENABLED=False),
-            make_app(tmp_path / "two", database_uri, WTF_CSRF_ENABLED=False))
+    apps = (
+        make_app(tmp_path / "one", database_uri, WTF_CSRF_ENABLED=False),
+        make_app(tmp_path / "two", database_uri, WTF_CSRF_ENABLED=False),
+    )
     yield apps
     for app in apps:
         _dispose(app)
@@ -62,8 +64,9 @@ def at_once(*calls: Callable[[], Any]) -> list[Any]:
     return results
 
 
-def held(monkeypatch: pytest.MonkeyPatch, parties: int,
-         *targets: tuple[Any, str]) -> threading.Barrier:
+def held(
+    monkeypatch: pytest.MonkeyPatch, parties: int, *targets: tuple[Any, str]
+) -> threading.Barrier:
     """Hold each call of these functions until `parties` calls have arrived: they run at once,
     every request having read what it read before them. Calls from the test's own thread (its
     set-ups) pass. A round whose requests did not all arrive fails (BrokenBarrierError)."""
@@ -108,9 +111,14 @@ def new_table(app: Flask, *games: list[str]) -> tuple[str, dict[str, int], int]:
 def twice_seated(app: Flask) -> list[Any]:
     """Games whose seats or record hold one person twice (there must be none)."""
     with app.app_context():
-        bad = list(db.session.execute(text(
-            "SELECT game_id, player_id FROM seats GROUP BY game_id, player_id "
-            "HAVING count(*) > 1")).all())
+        bad = list(
+            db.session.execute(
+                text(
+                    "SELECT game_id, player_id FROM seats GROUP BY game_id, player_id "
+                    "HAVING count(*) > 1"
+                )
+            ).all()
+        )
         for game_id, players in db.session.execute(text("SELECT id, players FROM games")):
             names = json.loads(players) if isinstance(players, str) else players
             if len({player_key(name) for name in names}) < 4:
@@ -128,7 +136,8 @@ def start_form(client: FlaskClient, token: str, seats: list[str]) -> dict[str, s
 
 
 def test_a_merge_racing_a_new_game_never_seats_one_person_twice(
-        servers: tuple[Flask, Flask], monkeypatch: pytest.MonkeyPatch) -> None:
+    servers: tuple[Flask, Flask], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from scorekeeper.store import tables as store
 
     one, two = servers
@@ -138,12 +147,17 @@ def test_a_merge_racing_a_new_game_never_seats_one_person_twice(
         token, roster, version = new_table(one, ["A", "C", "D", "E"], ["B", "C", "D", "E"])
         a, b = roster["A"], roster["B"]
         phone_a, phone_b = one.test_client(), two.test_client()
-        game = start_form(phone_b, token, [f"p{a}", f"p{b}", f"p{roster['C']}",
-                                           f"p{roster['D']}"])
-        merged, started = statuses(at_once(
-            post(phone_a, f"/t/{token}/players/{a}/merge", {"into": str(b),
-                                                              "version": str(version)}),
-            post(phone_b, f"/t/{token}/new", game)))
+        game = start_form(phone_b, token, [f"p{a}", f"p{b}", f"p{roster['C']}", f"p{roster['D']}"])
+        merged, started = statuses(
+            at_once(
+                post(
+                    phone_a,
+                    f"/t/{token}/players/{a}/merge",
+                    {"into": str(b), "version": str(version)},
+                ),
+                post(phone_b, f"/t/{token}/new", game),
+            )
+        )
         assert merged == 303 and started in (303, 409)
         outcomes[merged, started] = outcomes.get((merged, started), 0) + 1
         assert twice_seated(one) == []
@@ -158,7 +172,8 @@ def test_a_merge_racing_a_new_game_never_seats_one_person_twice(
 
 
 def test_a_rename_racing_a_newcomer_of_that_name_is_one_sentence_not_a_500(
-        servers: tuple[Flask, Flask], monkeypatch: pytest.MonkeyPatch) -> None:
+    servers: tuple[Flask, Flask], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from scorekeeper.store import tables as store
 
     one, two = servers
@@ -167,12 +182,17 @@ def test_a_rename_racing_a_newcomer_of_that_name_is_one_sentence_not_a_500(
     for _ in range(ROUNDS):
         token, roster, version = new_table(one, ["A", "B", "C", "D"])
         phone_a, phone_b = one.test_client(), two.test_client()
-        game = start_form(phone_b, token, [f"p{roster['A']}", f"p{roster['B']}",
-                                           f"p{roster['D']}", "nZed"])
+        game = start_form(
+            phone_b, token, [f"p{roster['A']}", f"p{roster['B']}", f"p{roster['D']}", "nZed"]
+        )
         results = at_once(
-            post(phone_a, f"/t/{token}/players/{roster['C']}/rename",
-                 {"name": "Zed", "version": str(version)}),
-            post(phone_b, f"/t/{token}/new", game))
+            post(
+                phone_a,
+                f"/t/{token}/players/{roster['C']}/rename",
+                {"name": "Zed", "version": str(version)},
+            ),
+            post(phone_b, f"/t/{token}/new", game),
+        )
         renamed, started = statuses(results)
         assert sorted((renamed, started)) == [303, 409], (renamed, started)
         outcomes[renamed, started] = outcomes.get((renamed, started), 0) + 1
@@ -191,8 +211,7 @@ def finished_table_game(app: Flask) -> str:
 
     with app.app_context():
         table = store.create_table("Majlis")
-        rows = store.import_into_table(table, json.dumps(record_data(
-            "turkish-king-complete.json")))
+        rows = store.import_into_table(table, json.dumps(record_data("turkish-king-complete.json")))
         token = rows[0].token
         db.session.remove()
     return token
@@ -206,7 +225,8 @@ def count_games(app: Flask) -> int:
 
 
 def test_a_rematch_tapped_on_six_phones_at_once_starts_one_game(
-        servers: tuple[Flask, Flask], monkeypatch: pytest.MonkeyPatch) -> None:
+    servers: tuple[Flask, Flask], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from scorekeeper.store import tables as store
 
     taps = 6
@@ -237,14 +257,18 @@ def spent(app: Flask, requests: int, games: int) -> None:
 def upload(client: FlaskClient, url: str, games: int) -> Any:
     record = record_data("trix-solo-complete.json")
     body = json.dumps([record] * games if games > 1 else record).encode()
-    return client.post(url, data={"file": (io.BytesIO(body), "games.json")},
-                       content_type="multipart/form-data")
+    return client.post(
+        url, data={"file": (io.BytesIO(body), "games.json")}, content_type="multipart/form-data"
+    )
 
 
 def imported(app: Flask) -> int:
     with app.app_context():
-        count = int(db.session.execute(
-            text("SELECT count(*) FROM games WHERE first IS NOT NULL")).scalar_one())
+        count = int(
+            db.session.execute(
+                text("SELECT count(*) FROM games WHERE first IS NOT NULL")
+            ).scalar_one()
+        )
         db.session.remove()
     return count
 
@@ -252,8 +276,8 @@ def imported(app: Flask) -> int:
 @pytest.mark.parametrize("where", ["home", "table"])
 @pytest.mark.parametrize("what", ["requests", "games"])
 def test_imports_sent_together_stay_within_the_hours_allowance(
-        servers: tuple[Flask, Flask], monkeypatch: pytest.MonkeyPatch, where: str,
-        what: str) -> None:
+    servers: tuple[Flask, Flask], monkeypatch: pytest.MonkeyPatch, where: str, what: str
+) -> None:
     from scorekeeper.store import limits
     from scorekeeper.web.views import imports
 
@@ -281,8 +305,7 @@ def test_imports_sent_together_stay_within_the_hours_allowance(
             spent(servers[0], 1, limits.IMPORTED_GAMES_PER_HOUR - 10)
             size, most = 5, 10
         clients = [servers[index % 2].test_client() for index in range(at_a_time)]
-        results = at_once(*(functools.partial(upload, client, url, size)
-                            for client in clients))
+        results = at_once(*(functools.partial(upload, client, url, size) for client in clients))
         codes = statuses(results)
         assert set(codes) <= {302, 303, 429}, codes
         assert imported(servers[0]) <= most

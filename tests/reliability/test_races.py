@@ -46,13 +46,16 @@ def shown(table: Table) -> str:
 
 
 def test_simultaneous_identical_saves_store_one_deal_and_both_say_saved(
-        app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
     started(table)
     phone_b = second_phone(app, table)
     form_a, form_b = table.open_deal("diamonds"), phone_b.open_deal("diamonds")
     in_lockstep(monkeypatch)
-    results = at_once(lambda: table.save(form_a, form_fields(DIAMONDS)),
-                      lambda: phone_b.save(form_b, form_fields(DIAMONDS)))
+    results = at_once(
+        lambda: table.save(form_a, form_fields(DIAMONDS)),
+        lambda: phone_b.save(form_b, form_fields(DIAMONDS)),
+    )
     assert [r.status_code for r in results] == [303, 303]
     assert table.row().deals == [KING, QUEENS, DIAMONDS]
     for phone in (table, phone_b):  # the loser must not say "not saved": it was
@@ -62,13 +65,16 @@ def test_simultaneous_identical_saves_store_one_deal_and_both_say_saved(
 
 
 def test_simultaneous_different_saves_keep_one_and_warn_the_other(
-        app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
     started(table)
     phone_b = second_phone(app, table)
     form_a, form_b = table.open_deal("diamonds"), phone_b.open_deal("ltoosh")
     in_lockstep(monkeypatch)
-    at_once(lambda: table.save(form_a, form_fields(DIAMONDS)),
-            lambda: phone_b.save(form_b, form_fields(LTOOSH)))
+    at_once(
+        lambda: table.save(form_a, form_fields(DIAMONDS)),
+        lambda: phone_b.save(form_b, form_fields(LTOOSH)),
+    )
     stored = table.row().deals
     assert len(stored) == 3 and stored[:2] == [KING, QUEENS] and stored[2] in (DIAMONDS, LTOOSH)
     loser = phone_b if stored[2] == DIAMONDS else table
@@ -76,7 +82,8 @@ def test_simultaneous_different_saves_keep_one_and_warn_the_other(
 
 
 def test_simultaneous_different_edits_keep_one_and_warn_the_other(
-        app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
     started(table, deals=3)
     phone_b = second_phone(app, table)
     one = {"contract": "king-of-hearts", "taker": 2}
@@ -84,8 +91,10 @@ def test_simultaneous_different_edits_keep_one_and_warn_the_other(
     form_a = table.open_edit(1, "king-of-hearts")
     form_b = phone_b.open_edit(1, "king-of-hearts")
     in_lockstep(monkeypatch)
-    at_once(lambda: table.save(form_a, form_fields(one)),
-            lambda: phone_b.save(form_b, form_fields(other)))
+    at_once(
+        lambda: table.save(form_a, form_fields(one)),
+        lambda: phone_b.save(form_b, form_fields(other)),
+    )
     stored = table.row().deals
     assert stored[0] in (one, other) and stored[1:] == [QUEENS, DIAMONDS]
     loser = phone_b if stored[0] == one else table
@@ -93,9 +102,9 @@ def test_simultaneous_different_edits_keep_one_and_warn_the_other(
 
 
 @pytest.mark.parametrize("action", ["undo", "notes", "first"])
-def test_simultaneous_twin_taps_say_nothing_false(app: Flask, table: Table,
-                                                  monkeypatch: pytest.MonkeyPatch,
-                                                  action: str) -> None:
+def test_simultaneous_twin_taps_say_nothing_false(
+    app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch, action: str
+) -> None:
     """Undo, notes and the first seat sent twice at once: done once, and no false warning."""
     from scorekeeper.store import deals as store_deals
     from scorekeeper.web.views import games as game_views
@@ -110,8 +119,11 @@ def test_simultaneous_twin_taps_say_nothing_false(app: Flask, table: Table,
     fields_a = {**page(table.game_page()).hidden(part), **extra}
     fields_b = {**page(phone_b.game_page()).hidden(part), **extra}
     barrier = threading.Barrier(2, timeout=10)
-    for module, name in ((store_deals, "write_deals"), (game_views, "save_text"),
-                         (store_deals, "set_first")):
+    for module, name in (
+        (store_deals, "write_deals"),
+        (game_views, "save_text"),
+        (store_deals, "set_first"),
+    ):
         original = getattr(module, name)
 
         def together(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
@@ -119,8 +131,10 @@ def test_simultaneous_twin_taps_say_nothing_false(app: Flask, table: Table,
             return _original(*args, **kwargs)
 
         monkeypatch.setattr(module, name, together)
-    results = at_once(lambda: table.client.post(table.url + part, data=fields_a),
-                      lambda: phone_b.client.post(table.url + part, data=fields_b))
+    results = at_once(
+        lambda: table.client.post(table.url + part, data=fields_a),
+        lambda: phone_b.client.post(table.url + part, data=fields_b),
+    )
     assert [r.status_code for r in results] == [303, 303]
     row = table.row()
     if action == "undo":

@@ -27,8 +27,10 @@ ROUNDS = 4
 
 @pytest.fixture
 def servers(tmp_path: Path, database_uri: str) -> Iterator[tuple[Flask, Flask]]:
-    apps = (make_app(tmp_path / "one", database_uri, WTF_CSRF_ENABLED=False),
-            make_app(tmp_path / "two", database_uri, WTF_CSRF_ENABLED=False))
+    apps = (
+        make_app(tmp_path / "one", database_uri, WTF_CSRF_ENABLED=False),
+        make_app(tmp_path / "two", database_uri, WTF_CSRF_ENABLED=False),
+    )
     yield apps
     for app in apps:
         _dispose(app)
@@ -74,7 +76,8 @@ def _at_once(calls: list[Callable[[], Any]]) -> list[Any]:
 
 
 def test_same_four_tapped_on_four_phones_at_once_starts_one_game(
-        servers: tuple[Flask, Flask], monkeypatch: pytest.MonkeyPatch) -> None:
+    servers: tuple[Flask, Flask], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from scorekeeper.store import tables as store
 
     barrier = threading.Barrier(TAPS, timeout=60)
@@ -89,8 +92,9 @@ def test_same_four_tapped_on_four_phones_at_once_starts_one_game(
         token = _finished_game(servers[0])
         before = _games(servers[0])
         clients = [servers[index % 2].test_client() for index in range(TAPS)]
-        results = _at_once([functools.partial(client.post, f"/g/{token}/again")
-                            for client in clients])
+        results = _at_once(
+            [functools.partial(client.post, f"/g/{token}/again") for client in clients]
+        )
         failed = [result for result in results if isinstance(result, BaseException)]
         assert not failed, failed
         assert [result.status_code for result in results] == [303] * TAPS

@@ -54,8 +54,9 @@ def test_double_tap_over_htmx_saves_one_deal(table: Table) -> None:
     form = table.open_deal("diamonds")
     data = {**form.checked("/deal"), **form_fields(DIAMONDS)}
     headers = {"HX-Request": "true", "HX-Boosted": "true", "X-CSRFToken": form.csrf_token}
-    responses = [table.client.post(f"{table.url}/deal", data=data, headers=headers)
-                 for _ in range(3)]
+    responses = [
+        table.client.post(f"{table.url}/deal", data=data, headers=headers) for _ in range(3)
+    ]
     assert all(response.status_code == 303 for response in responses)
     assert deals_of(table) == [KING, QUEENS, DIAMONDS]
 
@@ -120,8 +121,10 @@ def test_edits_check_the_version(app: Flask, table: Table) -> None:
     phone_b = second_phone(app, table)
     form_a = table.open_edit(1, "king-of-hearts")
     form_b = phone_b.open_edit(1, "king-of-hearts")
-    assert table.save(form_a, form_fields({"contract": "king-of-hearts", "taker": 2})
-                      ).status_code == 303
+    assert (
+        table.save(form_a, form_fields({"contract": "king-of-hearts", "taker": 2})).status_code
+        == 303
+    )
     refused = phone_b.save(form_b, form_fields({"contract": "king-of-hearts", "taker": 3}))
     assert refused.status_code == 303
     assert "changed on another phone" in flashes(phone_b)
@@ -134,8 +137,9 @@ def test_edit_racing_a_new_deal_loses_nothing(app: Flask, table: Table) -> None:
     phone_b = second_phone(app, table)
     form_b = phone_b.open_edit(2, "queens")
     table.enter(DIAMONDS)
-    phone_b.save(form_b, form_fields({"contract": "queens",
-                                       "takers": {"S": 3, "H": 2, "D": 1, "C": 0}}))
+    phone_b.save(
+        form_b, form_fields({"contract": "queens", "takers": {"S": 3, "H": 2, "D": 1, "C": 0}})
+    )
     assert deals_of(table) == [KING, QUEENS, DIAMONDS]
     assert "changed on another phone" in flashes(phone_b)
 

@@ -28,9 +28,11 @@ CLOSED_WITHIN_S = 25.0  # every slow or silent connection is closed by then (the
 TRICKLING_BODIES = 16  # four times the server's threads (2 workers × 2)
 BODY_CUT_WITHIN_S = 30.0  # a body not there by then is refused (the server waits 20 s)
 ANSWERED_WITHIN_S = 10.0  # generous: a starved server never answers at all
-SLOW_BODY = (b"POST /new HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-             b"Content-Type: application/x-www-form-urlencoded\r\n"
-             b"Content-Length: 100000\r\n\r\ncsrf_token=")
+SLOW_BODY = (
+    b"POST /new HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    b"Content-Type: application/x-www-form-urlencoded\r\n"
+    b"Content-Length: 100000\r\n\r\ncsrf_token="
+)
 
 
 def free_port() -> int:
@@ -43,23 +45,47 @@ SIZING = ("--workers", "2", "--threads", "2")
 
 
 @contextlib.contextmanager
-def serving(instance: Path, sizing: tuple[str, ...] = SIZING, **environ: str
-            ) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+def serving(
+    instance: Path, sizing: tuple[str, ...] = SIZING, **environ: str
+) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
     """`scorekeeper serve` of this checkout on a free loopback port (its log in the instance
     folder, server.log; `environ`: more of its environment); its port and process."""
     port = free_port()
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_ACCESS_CODE",
-                          "SCOREKEEPER_WORKERS", "SCOREKEEPER_THREADS")}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key
+        not in (
+            "DATABASE_URL",
+            "SECRET_KEY",
+            "SCOREKEEPER_ACCESS_CODE",
+            "SCOREKEEPER_WORKERS",
+            "SCOREKEEPER_THREADS",
+        )
+    }
     env["SCOREKEEPER_INSTANCE"] = str(instance)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     env.update(environ)
     log = instance / "server.log"
     with open(log, "wb") as output:
         process = subprocess.Popen(
-            [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1",
-             "--port", str(port), *sizing],
-            cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
+            [
+                sys.executable,
+                "-m",
+                "scorekeeper.cli",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                *sizing,
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
         deadline = time.monotonic() + 30
         while get(port, timeout=2) not in (200, 303):  # 303: to the access code's page
@@ -110,8 +136,7 @@ def closed(sock: socket.socket) -> bool:
         return True
 
 
-def test_trickling_clients_neither_starve_the_server_nor_stay_connected(
-        tmp_path: Path) -> None:
+def test_trickling_clients_neither_starve_the_server_nor_stay_connected(tmp_path: Path) -> None:
     with serve(tmp_path) as port:
         opened = time.monotonic()
         slow = [socket.create_connection(("127.0.0.1", port)) for _ in range(TRICKLERS)]
@@ -132,8 +157,10 @@ def test_trickling_clients_neither_starve_the_server_nor_stay_connected(
                         sock.send(b"a" if sock in slow else b"")
                 time.sleep(TRICKLE_EVERY_S)
                 still_open = [sock for sock in still_open if not closed(sock)]
-            assert not still_open, (f"{len(still_open)} of {TRICKLERS + SILENT} slow or silent "
-                                    f"connections still open after {CLOSED_WITHIN_S:.0f} s")
+            assert not still_open, (
+                f"{len(still_open)} of {TRICKLERS + SILENT} slow or silent "
+                f"connections still open after {CLOSED_WITHIN_S:.0f} s"
+            )
             assert get(port, timeout=ANSWERED_WITHIN_S) == 200
         finally:
             for sock in slow + silent:
@@ -154,8 +181,7 @@ def received(sock: socket.socket, sofar: bytes) -> tuple[bytes, bool]:
         return sofar, True
 
 
-def test_trickling_bodies_neither_starve_the_server_nor_stay_connected(
-        tmp_path: Path) -> None:
+def test_trickling_bodies_neither_starve_the_server_nor_stay_connected(tmp_path: Path) -> None:
     with serve(tmp_path) as port:
         opened = time.monotonic()
         slow = [socket.create_connection(("127.0.0.1", port)) for _ in range(TRICKLING_BODIES)]
@@ -180,8 +206,10 @@ def test_trickling_bodies_neither_starve_the_server_nor_stay_connected(
                     if done:
                         closed.add(sock)
                 still_open = [sock for sock in still_open if sock not in closed]
-            assert not still_open, (f"{len(still_open)} of {TRICKLING_BODIES} trickling bodies "
-                                    f"still open after {BODY_CUT_WITHIN_S:.0f} s")
+            assert not still_open, (
+                f"{len(still_open)} of {TRICKLING_BODIES} trickling bodies "
+                f"still open after {BODY_CUT_WITHIN_S:.0f} s"
+            )
             statuses = {answer.split(b"\r\n", 1)[0] for answer in answers.values()}
             assert statuses == {b"HTTP/1.1 408 Request Timeout"}, statuses
             assert get(port, timeout=ANSWERED_WITHIN_S) == 200

@@ -58,20 +58,23 @@ TURKISH_GAME = [TRUMP] * 8 + TURKISH_NEGATIVES * 2
 
 # TURKISH_GAME ends 280 for seats 1 and 3: make seat 1 take one more trump trick than seat 0
 TWO_ABOVE_ZERO: list[dict[str, Any]] = [
-    {"contract": "trump", "suit": "S", "tricks": [3, 4, 3, 3]}, *TURKISH_GAME[1:]]
+    {"contract": "trump", "suit": "S", "tricks": [3, 4, 3, 3]},
+    *TURKISH_GAME[1:],
+]
 
 # every player ends at 0: each takes 26 trump tricks (+1300) and loses 1300 on the negatives
-_ROTATING_TRUMPS = [{"contract": "trump", "suit": "H",
-                     "tricks": [4 if seat == hand else 3 for seat in range(4)]}
-                    for hand in range(4)]
+_ROTATING_TRUMPS = [
+    {"contract": "trump", "suit": "H", "tricks": [4 if seat == hand else 3 for seat in range(4)]}
+    for hand in range(4)
+]
 ALL_AT_ZERO: list[dict[str, Any]] = [
     *_ROTATING_TRUMPS * 2,
-    {"contract": "no-king", "taker": 0},                      # −320 each for seats 0 and 1
-    {"contract": "no-queens", "counts": [1, 1, 1, 1]},        # −200 each over both hands
-    {"contract": "no-boys", "counts": [2, 2, 2, 2]},          # −240 each over both hands
-    {"contract": "no-hearts", "counts": [1, 1, 5, 6]},        # −60, −60, −330, −330
-    {"contract": "no-last-two", "last_two": [0, 1]},          # −180 each over both hands
-    {"contract": "no-tricks", "tricks": [3, 3, 3, 4]},        # −300, −300, −350, −350
+    {"contract": "no-king", "taker": 0},  # −320 each for seats 0 and 1
+    {"contract": "no-queens", "counts": [1, 1, 1, 1]},  # −200 each over both hands
+    {"contract": "no-boys", "counts": [2, 2, 2, 2]},  # −240 each over both hands
+    {"contract": "no-hearts", "counts": [1, 1, 5, 6]},  # −60, −60, −330, −330
+    {"contract": "no-last-two", "last_two": [0, 1]},  # −180 each over both hands
+    {"contract": "no-tricks", "tricks": [3, 3, 3, 4]},  # −300, −300, −350, −350
     {"contract": "no-king", "taker": 1},
     {"contract": "no-queens", "counts": [1, 1, 1, 1]},
     {"contract": "no-boys", "counts": [2, 2, 2, 2]},
@@ -96,8 +99,9 @@ FULL_GAME = {
 """A complete legal game's deals for each game (first seat 0)."""
 
 
-def raw_record(game: str = "trix", deals: list[dict[str, Any]] | None = None,
-               **top: Any) -> dict[str, Any]:
+def raw_record(
+    game: str = "trix", deals: list[dict[str, Any]] | None = None, **top: Any
+) -> dict[str, Any]:
     """A record as JSON data; keyword arguments replace or add top-level keys."""
     data: dict[str, Any] = {
         "format": "scorekeeper-game/1",
@@ -147,8 +151,14 @@ def pairs(problems: list[Problem]) -> list[tuple[str, str]]:
     return [(problem.field, problem.code) for problem in problems]
 
 
-def game_of(game: str = "trix", deals: list[dict[str, Any]] | None = None, *, mode: str = "solo",
-            first: int = 0, house_rules: HouseRules | None = None) -> Game:
+def game_of(
+    game: str = "trix",
+    deals: list[dict[str, Any]] | None = None,
+    *,
+    mode: str = "solo",
+    first: int = 0,
+    house_rules: HouseRules | None = None,
+) -> Game:
     """A Game built from raw deals (each must parse; context is not checked here)."""
     definition = GAMES[game]
     parsed = []
@@ -166,5 +176,6 @@ def example(name: str) -> tuple[str, Any]:
     return text, expected
 
 
-EXAMPLE_NAMES = sorted(path.name.removesuffix(".check.json")
-                       for path in EXAMPLES.glob("*.check.json"))
+EXAMPLE_NAMES = sorted(
+    path.name.removesuffix(".check.json") for path in EXAMPLES.glob("*.check.json")
+)

@@ -45,11 +45,18 @@ def house_rules(game: str) -> st.SearchStrategy[HouseRules]:
     if game == TURKISH_KING:
         return st.builds(HouseRules, winners=st.sampled_from(list(Winners)))
     swap = st.booleans() if game == TRIX else st.just(False)
-    queen = (st.sampled_from(list(QueenOfDiamonds)) if game == TRIX_COMPLEX
-             else st.just(QueenOfDiamonds.QUEEN))
-    return st.builds(HouseRules, doubling=st.booleans(),
-                     doubled_self_take=st.sampled_from([NET, FULL]), swap_diamonds_ltoosh=swap,
-                     doubled_queen_of_diamonds=queen)
+    queen = (
+        st.sampled_from(list(QueenOfDiamonds))
+        if game == TRIX_COMPLEX
+        else st.just(QueenOfDiamonds.QUEEN)
+    )
+    return st.builds(
+        HouseRules,
+        doubling=st.booleans(),
+        doubled_self_take=st.sampled_from([NET, FULL]),
+        swap_diamonds_ltoosh=swap,
+        doubled_queen_of_diamonds=queen,
+    )
 
 
 def doublers(draw: st.DrawFn, cards: tuple[str, ...], rules: HouseRules) -> dict[str, int]:
@@ -73,7 +80,7 @@ def complex_deal(draw: st.DrawFn, rules: HouseRules) -> dict[str, Any]:
     holder: dict[int, int] = {}
     start = 0
     for seat, taken in enumerate(tricks):
-        for card in deck[start:start + 4 * taken]:
+        for card in deck[start : start + 4 * taken]:
             holder[card] = seat
         start += 4 * taken
     diamonds = [0, 0, 0, 0]
@@ -128,21 +135,25 @@ def raw_deal(draw: st.DrawFn, contract: str, rules: HouseRules) -> dict[str, Any
 @st.composite
 def setups(draw: st.DrawFn, game: str | None = None) -> Game:
     """A game with no deals yet: any game, mode, first seat and house rules it allows."""
-    game_id = game if game is not None else draw(st.sampled_from([TRIX, TRIX_COMPLEX,
-                                                                  TURKISH_KING]))
+    game_id = (
+        game if game is not None else draw(st.sampled_from([TRIX, TRIX_COMPLEX, TURKISH_KING]))
+    )
     mode = draw(st.sampled_from(GAMES[game_id].modes))
     rules = draw(house_rules(game_id))
     return Game(game_id, mode, ("Rami", "Lina", "Omar", "Dana"), draw(seats), rules)
 
 
 @st.composite
-def games_with_entries(draw: st.DrawFn, game: str | None = None, *, complete: bool = True,
-                       ) -> tuple[Game, list[dict[str, Any]]]:
+def games_with_entries(
+    draw: st.DrawFn,
+    game: str | None = None,
+    *,
+    complete: bool = True,
+) -> tuple[Game, list[dict[str, Any]]]:
     """A legal game (complete, or cut anywhere) and the raw entries it was built from."""
     current = draw(setups(game))
     definition = current.definition
-    length = definition.deals_total if complete else draw(
-        st.integers(0, definition.deals_total))
+    length = definition.deals_total if complete else draw(st.integers(0, definition.deals_total))
     entries: list[dict[str, Any]] = []
     for _ in range(length):
         step = replay(current).next
@@ -166,12 +177,16 @@ text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
 game_name = text.map(lambda value: clean_text(value) or None)
 notes = text.map(lambda value: clean_text(value, multiline=True) or None)
 offsets = st.integers(min_value=-14 * 60, max_value=14 * 60).map(
-    lambda minutes: timezone(timedelta(minutes=minutes)))
+    lambda minutes: timezone(timedelta(minutes=minutes))
+)
 # with an offset, or without one (taken as UTC, as early exports wrote them)
-timestamps = (st.datetimes().map(lambda moment: moment.isoformat())
-              | st.datetimes(timezones=st.just(UTC)).map(lambda moment: moment.isoformat())
-              | st.datetimes(min_value=datetime(2, 1, 1), max_value=datetime(9998, 12, 31),
-                             timezones=offsets).map(lambda moment: moment.isoformat()))
+timestamps = (
+    st.datetimes().map(lambda moment: moment.isoformat())
+    | st.datetimes(timezones=st.just(UTC)).map(lambda moment: moment.isoformat())
+    | st.datetimes(
+        min_value=datetime(2, 1, 1), max_value=datetime(9998, 12, 31), timezones=offsets
+    ).map(lambda moment: moment.isoformat())
+)
 player_name = st.text(min_size=1, max_size=40).filter(lambda name: name_problem("", name) is None)
 
 
@@ -180,8 +195,16 @@ def records(draw: st.DrawFn, *, complete: bool | None = None) -> Record:
     """A record: a legal game (complete or not) with the table's own text, or none."""
     finished = draw(st.booleans()) if complete is None else complete
     game = draw(games(complete=finished))
-    names = draw(st.lists(player_name, min_size=4,
-                          max_size=4, unique_by=lambda name: name.strip().casefold()))
+    names = draw(
+        st.lists(
+            player_name, min_size=4, max_size=4, unique_by=lambda name: name.strip().casefold()
+        )
+    )
     game = Game(game.game, game.mode, tuple(names), game.first, game.house_rules, game.deals)
-    return Record(game, name=draw(st.none() | game_name), notes=draw(st.none() | notes),
-                  created_at=draw(st.none() | timestamps), updated_at=draw(st.none() | timestamps))
+    return Record(
+        game,
+        name=draw(st.none() | game_name),
+        notes=draw(st.none() | notes),
+        created_at=draw(st.none() | timestamps),
+        updated_at=draw(st.none() | timestamps),
+    )

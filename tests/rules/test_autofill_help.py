@@ -48,11 +48,13 @@ def test_a_filled_place_is_recomputed() -> None:
 def test_a_player_placed_twice_is_named_at_once() -> None:
     result = autofill({"contract": "trix", "order": [2, None, 2, None]})
     assert [(p.field, p.code, dict(p.params)) for p in result.problems] == [
-        ("order[2]", "placed_twice", {"seat": 2})]
+        ("order[2]", "placed_twice", {"seat": 2})
+    ]
     assert result.raw["order"] == [2, None, 2, None]
 
 
 def test_complex_keeps_a_sum_per_count_field() -> None:
-    result = autofill({"contract": "complex", "tricks": [5, None, None, None],
-                       "diamonds": [1, 2, None, None]})
+    result = autofill(
+        {"contract": "complex", "tricks": [5, None, None, None], "diamonds": [1, 2, None, None]}
+    )
     assert result.sums == {"tricks": Sum(5, 13), "diamonds": Sum(3, 13)}

@@ -41,18 +41,29 @@ PENALTY = HouseRules(complex_tricks=ComplexTricks.PENALTY)
 
 # RULES.md's worked example: tricks-with-penalty [3, 2, 0, 1], diamonds [6, 4, 0, 3], Q♠ Q♥ to
 # seat 0, Q♦ Q♣ to seat 1, K♥ to seat 3, nothing doubled
-WORKED = {"contract": "complex", "tricks": [3, 2, 0, 1], "diamonds": [6, 4, 0, 3],
-          "queens": {"S": 0, "H": 0, "D": 1, "C": 1}, "king_of_hearts": 3}
+WORKED = {
+    "contract": "complex",
+    "tricks": [3, 2, 0, 1],
+    "diamonds": [6, 4, 0, 3],
+    "queens": {"S": 0, "H": 0, "D": 1, "C": 1},
+    "king_of_hearts": 3,
+}
 
 # 13 tricks that each held a penalty card: seat 0 five diamonds (the Q♦ one of them), seat 1
 # four, seat 2 three and the Q♠, seat 3 one diamond, the Q♥, the Q♣ and the K♥
-FULL_HOUSE = {"contract": "complex", "tricks": [4, 4, 4, 1], "diamonds": [5, 4, 3, 1],
-              "queens": {"S": 2, "H": 3, "D": 0, "C": 3}, "king_of_hearts": 3}
+FULL_HOUSE = {
+    "contract": "complex",
+    "tricks": [4, 4, 4, 1],
+    "diamonds": [5, 4, 3, 1],
+    "queens": {"S": 2, "H": 3, "D": 0, "C": 3},
+    "king_of_hearts": 3,
+}
 
 
 def penalty_record(*deals: dict[str, Any], **top: Any) -> dict[str, Any]:
-    return raw_record("trix-complex", [TRIX, *deals], house_rules={"complex_tricks": "penalty"},
-                      **top)
+    return raw_record(
+        "trix-complex", [TRIX, *deals], house_rules={"complex_tricks": "penalty"}, **top
+    )
 
 
 def problems_of(deal: dict[str, Any], rules: HouseRules = PENALTY) -> list[tuple[str, str]]:
@@ -109,8 +120,9 @@ def test_the_counts_add_up_to_at_most_13() -> None:
     over = {**FULL_HOUSE, "tricks": [5, 4, 4, 1]}  # 14: every seat's cards would allow it
     assert problems_of(over) == [("tricks", "sum_over")]
     error = refusal(penalty_record(over))
-    assert error.headline() == ("deal 2 (complex): tricks add up to 14; there are at most 13 "
-                                "tricks")
+    assert error.headline() == (
+        "deal 2 (complex): tricks add up to 14; there are at most 13 tricks"
+    )
 
 
 def test_fewer_than_13_is_the_point_of_the_rule() -> None:
@@ -134,15 +146,20 @@ def test_each_such_trick_holds_one_of_the_seats_cards() -> None:
     deal = {**WORKED, "tricks": [3, 6, 0, 1]}  # seat 1 took 5 penalty cards, not 6 tricks' worth
     assert problems_of(deal) == [("tricks[1]", "tricks_exceed_cards")]
     error = refusal(penalty_record(deal))
-    assert error.headline() == ("deal 2 (complex): tricks[1]: 6 tricks held a penalty card, but "
-                                "the player took 5 penalty cards")
+    assert error.headline() == (
+        "deal 2 (complex): tricks[1]: 6 tricks held a penalty card, but "
+        "the player took 5 penalty cards"
+    )
 
 
 def test_a_trick_without_any_card_is_refused() -> None:
     deal = {**WORKED, "tricks": [3, 2, 1, 1]}  # seat 2 took nothing
     assert problems_of(deal) == [("tricks[2]", "tricks_exceed_cards")]
-    assert refusal(penalty_record(deal)).headline().endswith(
-        "1 trick held a penalty card, but the player took 0 penalty cards")
+    assert (
+        refusal(penalty_record(deal))
+        .headline()
+        .endswith("1 trick held a penalty card, but the player took 0 penalty cards")
+    )
 
 
 def test_under_every_a_trick_need_not_hold_a_card() -> None:
@@ -154,8 +171,12 @@ def test_under_every_a_trick_need_not_hold_a_card() -> None:
 
 
 def test_the_queen_of_diamonds_still_needs_a_diamond() -> None:
-    deal = {**WORKED, "queens": {"S": 0, "H": 0, "D": 2, "C": 1}, "tricks": [3, 2, 1, 1],
-            "diamonds": [6, 4, 0, 3]}
+    deal = {
+        **WORKED,
+        "queens": {"S": 0, "H": 0, "D": 2, "C": 1},
+        "tricks": [3, 2, 1, 1],
+        "diamonds": [6, 4, 0, 3],
+    }
     assert ("queens.D", "queen_diamond_without_diamond") in problems_of(deal)
 
 
@@ -165,9 +186,12 @@ def test_the_queen_of_diamonds_still_needs_a_diamond() -> None:
 def test_records_with_the_rule_round_trip() -> None:
     record = load(penalty_record(WORKED, name="Penalty night"))
     dumped = dump_record(record, derived=True)
-    assert dumped["house_rules"] == {"doubling": True, "doubled_self_take": "net",
-                                     "doubled_queen_of_diamonds": "queen",
-                                     "complex_tricks": "penalty"}
+    assert dumped["house_rules"] == {
+        "doubling": True,
+        "doubled_self_take": "net",
+        "doubled_queen_of_diamonds": "queen",
+        "complex_tricks": "penalty",
+    }
     again = load_record(dumps_record(record, derived=True))
     assert again == record
     assert replay(again.game).deals[1].scores == (-155, -120, 0, -120)
@@ -186,14 +210,17 @@ def test_the_rule_is_for_trix_complex_only(game: str) -> None:
     error = refusal(raw_record(game, house_rules={"complex_tricks": "penalty"}))
     assert first_problem(error) == ("house_rules.complex_tricks", "rule_not_for_game")
     assert pairs(check_setup(game, "solo", PENALTY)) == [
-        ("house_rules.complex_tricks", "rule_not_for_game")]
+        ("house_rules.complex_tricks", "rule_not_for_game")
+    ]
     assert load(raw_record(game, house_rules={"complex_tricks": "every"})).game.house_rules == (
-        HouseRules())
+        HouseRules()
+    )
 
 
 def test_a_missing_key_is_every() -> None:
     assert load(raw_record("trix-complex", house_rules={})).game.house_rules.complex_tricks == (
-        ComplexTricks.EVERY)
+        ComplexTricks.EVERY
+    )
     assert HouseRules(complex_tricks="penalty") == PENALTY  # type: ignore[arg-type]
     assert isinstance(Record(game_of("trix-complex", house_rules=PENALTY)), Record)
 

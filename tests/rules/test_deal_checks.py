@@ -33,8 +33,9 @@ from tests.rules.builders import (
     refusal,
 )
 
-GAME_OF_CONTRACT = {contract: game for game, definition in GAMES.items()
-                    for contract in definition.contracts}
+GAME_OF_CONTRACT = {
+    contract: game for game, definition in GAMES.items() for contract in definition.contracts
+}
 
 
 def changed(deal: dict[str, Any], **values: Any) -> dict[str, Any]:
@@ -78,16 +79,27 @@ def _sum_cases() -> list[Any]:
             # move one item on or off a seat that stays in range
             seat = next(s for s, c in enumerate(counts) if 0 <= c + delta <= total)
             counts[seat] += delta
-            cases.append(pytest.param(deal, name, counts, total + delta, total, unit,
-                                      id=f"{deal['contract']}.{name}{delta:+d}"))
+            cases.append(
+                pytest.param(
+                    deal,
+                    name,
+                    counts,
+                    total + delta,
+                    total,
+                    unit,
+                    id=f"{deal['contract']}.{name}{delta:+d}",
+                )
+            )
     return cases
 
 
 @pytest.mark.parametrize(("deal", "name", "counts", "total", "expected", "unit"), _sum_cases())
-def test_counts_must_add_up(deal: dict[str, Any], name: str, counts: list[int], total: int,
-                            expected: int, unit: str) -> None:
-    _, problems = parse_deal(GAMES[GAME_OF_CONTRACT[deal["contract"]]],
-                             changed(deal, **{name: counts}))
+def test_counts_must_add_up(
+    deal: dict[str, Any], name: str, counts: list[int], total: int, expected: int, unit: str
+) -> None:
+    _, problems = parse_deal(
+        GAMES[GAME_OF_CONTRACT[deal["contract"]]], changed(deal, **{name: counts})
+    )
     assert len(problems) == 1
     problem = problems[0]
     assert (problem.field, problem.code) == (name, "sum_mismatch")
@@ -104,8 +116,11 @@ def test_sum_message_in_words() -> None:
 COUNT_FIELDS = [(deal, name, total) for deal, name, total, _ in SUMS]
 
 
-@pytest.mark.parametrize(("deal", "name", "maximum"), COUNT_FIELDS,
-                         ids=[f"{d['contract']}.{n}" for d, n, _ in COUNT_FIELDS])
+@pytest.mark.parametrize(
+    ("deal", "name", "maximum"),
+    COUNT_FIELDS,
+    ids=[f"{d['contract']}.{n}" for d, n, _ in COUNT_FIELDS],
+)
 @pytest.mark.parametrize("bad", ["above", "negative"])
 def test_count_range(deal: dict[str, Any], name: str, maximum: int, bad: str) -> None:
     counts = [maximum + 1, 0, 0, 0] if bad == "above" else [maximum, 0, 0, -1]
@@ -120,35 +135,49 @@ def test_count_range_names_the_maximum() -> None:
     assert problems[0].message == "counts[0] must be between 0 and 8"
 
 
-@pytest.mark.parametrize(("deal", "name", "maximum"), COUNT_FIELDS,
-                         ids=[f"{d['contract']}.{n}" for d, n, _ in COUNT_FIELDS])
+@pytest.mark.parametrize(
+    ("deal", "name", "maximum"),
+    COUNT_FIELDS,
+    ids=[f"{d['contract']}.{n}" for d, n, _ in COUNT_FIELDS],
+)
 @pytest.mark.parametrize("value", [True, False, 1.5, 3.0, "3"], ids=repr)
-def test_count_must_be_a_json_integer(deal: dict[str, Any], name: str, maximum: int,
-                                      value: object) -> None:
+def test_count_must_be_a_json_integer(
+    deal: dict[str, Any], name: str, maximum: int, value: object
+) -> None:
     counts: list[object] = list(deal[name])
     counts[2] = value
     problems = parse_problems(GAME_OF_CONTRACT[deal["contract"]], changed(deal, **{name: counts}))
     assert problems == [(f"{name}[2]", "not_int")]
 
 
-@pytest.mark.parametrize(("deal", "name", "maximum"), COUNT_FIELDS,
-                         ids=[f"{d['contract']}.{n}" for d, n, _ in COUNT_FIELDS])
-@pytest.mark.parametrize(("value", "code"), [
-    ([4, 3, 3], "wrong_length"),
-    ([4, 3, 3, 3, 0], "wrong_length"),
-    ([], "wrong_length"),
-    ({"0": 13}, "not_list"),
-    (13, "not_list"),
-    ("4333", "not_list"),
-])
-def test_counts_are_four_per_seat(deal: dict[str, Any], name: str, maximum: int, value: object,
-                                  code: str) -> None:
+@pytest.mark.parametrize(
+    ("deal", "name", "maximum"),
+    COUNT_FIELDS,
+    ids=[f"{d['contract']}.{n}" for d, n, _ in COUNT_FIELDS],
+)
+@pytest.mark.parametrize(
+    ("value", "code"),
+    [
+        ([4, 3, 3], "wrong_length"),
+        ([4, 3, 3, 3, 0], "wrong_length"),
+        ([], "wrong_length"),
+        ({"0": 13}, "not_list"),
+        (13, "not_list"),
+        ("4333", "not_list"),
+    ],
+)
+def test_counts_are_four_per_seat(
+    deal: dict[str, Any], name: str, maximum: int, value: object, code: str
+) -> None:
     problems = parse_problems(GAME_OF_CONTRACT[deal["contract"]], changed(deal, **{name: value}))
     assert problems == [(name, code)]
 
 
-@pytest.mark.parametrize(("deal", "name", "maximum"), COUNT_FIELDS,
-                         ids=[f"{d['contract']}.{n}" for d, n, _ in COUNT_FIELDS])
+@pytest.mark.parametrize(
+    ("deal", "name", "maximum"),
+    COUNT_FIELDS,
+    ids=[f"{d['contract']}.{n}" for d, n, _ in COUNT_FIELDS],
+)
 def test_counts_are_required(deal: dict[str, Any], name: str, maximum: int) -> None:
     game = GAME_OF_CONTRACT[deal["contract"]]
     assert parse_problems(game, without(deal, name)) == [(name, "missing")]
@@ -173,12 +202,15 @@ SEAT_FIELDS = [
 ]
 
 
-@pytest.mark.parametrize(("deal", "put", "path"), SEAT_FIELDS,
-                         ids=[f"{d['contract']}.{p}" for d, _, p in SEAT_FIELDS])
-@pytest.mark.parametrize("value", [4, -1, 13, True, False, 1.5, 3.0, "3", [1], {"seat": 1}],
-                         ids=repr)
-def test_seats_are_integers_0_to_3(deal: dict[str, Any], put: Any, path: str,
-                                   value: object) -> None:
+@pytest.mark.parametrize(
+    ("deal", "put", "path"), SEAT_FIELDS, ids=[f"{d['contract']}.{p}" for d, _, p in SEAT_FIELDS]
+)
+@pytest.mark.parametrize(
+    "value", [4, -1, 13, True, False, 1.5, 3.0, "3", [1], {"seat": 1}], ids=repr
+)
+def test_seats_are_integers_0_to_3(
+    deal: dict[str, Any], put: Any, path: str, value: object
+) -> None:
     problems = parse_problems(GAME_OF_CONTRACT[deal["contract"]], changed(deal, **put(value)))
     assert problems == [(path, "not_seat")]
 
@@ -187,8 +219,9 @@ def test_seats_are_integers_0_to_3(deal: dict[str, Any], put: Any, path: str,
 SINGLE_SEATS = [row for row in SEAT_FIELDS if row[0] is not TRIX]
 
 
-@pytest.mark.parametrize(("deal", "put", "path"), SINGLE_SEATS,
-                         ids=[f"{d['contract']}.{p}" for d, _, p in SINGLE_SEATS])
+@pytest.mark.parametrize(
+    ("deal", "put", "path"), SINGLE_SEATS, ids=[f"{d['contract']}.{p}" for d, _, p in SINGLE_SEATS]
+)
 @pytest.mark.parametrize("seat", [0, 1, 2, 3])
 def test_every_seat_is_accepted(deal: dict[str, Any], put: Any, path: str, seat: int) -> None:
     raw = changed(deal, **put(seat))
@@ -196,11 +229,19 @@ def test_every_seat_is_accepted(deal: dict[str, Any], put: Any, path: str, seat:
     assert parsed is not None, problems
 
 
-@pytest.mark.parametrize(("deal", "name"), [
-    (KING_OF_HEARTS, "taker"), (NO_KING, "taker"), (COMPLEX, "king_of_hearts"),
-    (NO_LAST_TWO, "last_two"), (TRIX, "order"), (QUEENS, "takers"), (COMPLEX, "queens"),
-    (TRUMP, "suit"),
-])
+@pytest.mark.parametrize(
+    ("deal", "name"),
+    [
+        (KING_OF_HEARTS, "taker"),
+        (NO_KING, "taker"),
+        (COMPLEX, "king_of_hearts"),
+        (NO_LAST_TWO, "last_two"),
+        (TRIX, "order"),
+        (QUEENS, "takers"),
+        (COMPLEX, "queens"),
+        (TRUMP, "suit"),
+    ],
+)
 def test_required_fields(deal: dict[str, Any], name: str) -> None:
     game = GAME_OF_CONTRACT[deal["contract"]]
     assert parse_problems(game, without(deal, name)) == [(name, "missing")]
@@ -213,22 +254,26 @@ def test_no_last_two_may_name_one_seat_twice(last_two: list[int]) -> None:
     assert deal is not None, problems
 
 
-@pytest.mark.parametrize(("deal", "name", "value", "code"), [
-    (NO_LAST_TWO, "last_two", [0], "wrong_length"),
-    (NO_LAST_TWO, "last_two", [0, 1, 2], "wrong_length"),
-    (NO_LAST_TWO, "last_two", "01", "not_list"),
-    (NO_LAST_TWO, "last_two", 0, "not_list"),
-    (TRIX, "order", [0, 1, 2], "wrong_length"),
-    (TRIX, "order", [0, 1, 2, 3, 0], "wrong_length"),
-    (TRIX, "order", {"0": 1}, "not_list"),
-    (TRIX, "order", 123, "not_list"),
-])
+@pytest.mark.parametrize(
+    ("deal", "name", "value", "code"),
+    [
+        (NO_LAST_TWO, "last_two", [0], "wrong_length"),
+        (NO_LAST_TWO, "last_two", [0, 1, 2], "wrong_length"),
+        (NO_LAST_TWO, "last_two", "01", "not_list"),
+        (NO_LAST_TWO, "last_two", 0, "not_list"),
+        (TRIX, "order", [0, 1, 2], "wrong_length"),
+        (TRIX, "order", [0, 1, 2, 3, 0], "wrong_length"),
+        (TRIX, "order", {"0": 1}, "not_list"),
+        (TRIX, "order", 123, "not_list"),
+    ],
+)
 def test_seat_sequences_shape(deal: dict[str, Any], name: str, value: object, code: str) -> None:
     problems = parse_problems(GAME_OF_CONTRACT[deal["contract"]], changed(deal, **{name: value}))
     assert problems == [(name, code)]
 
 
 # --- trix order ----------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("order", [[0, 0, 1, 2], [3, 3, 3, 3], [1, 2, 3, 1], [0, 1, 2, 2]])
 def test_trix_order_is_a_permutation(order: list[int]) -> None:
@@ -244,6 +289,7 @@ def test_trix_order_permutations_all_accepted() -> None:
 
 
 # --- queens and cards ----------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("suit", ["S", "H", "D", "C"])
 @pytest.mark.parametrize(("deal", "name"), [(QUEENS, "takers"), (COMPLEX, "queens")])
@@ -261,8 +307,10 @@ def test_queen_takers_name_suits_only(deal: dict[str, Any], name: str, card: str
     assert problems == [(f"{name}.{card}", "bad_card")]
 
 
-@pytest.mark.parametrize(("deal", "name"), [(QUEENS, "takers"), (COMPLEX, "queens"),
-                                            (QUEENS, "doubled_by"), (COMPLEX, "doubled_by")])
+@pytest.mark.parametrize(
+    ("deal", "name"),
+    [(QUEENS, "takers"), (COMPLEX, "queens"), (QUEENS, "doubled_by"), (COMPLEX, "doubled_by")],
+)
 @pytest.mark.parametrize("value", [[0, 1, 1, 3], "S0", 0])
 def test_card_maps_are_objects(deal: dict[str, Any], name: str, value: object) -> None:
     problems = parse_problems(GAME_OF_CONTRACT[deal["contract"]], changed(deal, **{name: value}))
@@ -283,34 +331,52 @@ def test_every_trump_suit_accepted(suit: str) -> None:
 
 # --- doubling ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("deal", "card"), [
-    (QUEENS, "KH"), (QUEENS, "JH"), (QUEENS, "QS"), (QUEENS, "X"),
-    (COMPLEX, "JH"), (COMPLEX, "QH"), (COMPLEX, "KS"), (COMPLEX, "AH"), (COMPLEX, "kh"),
-])
+
+@pytest.mark.parametrize(
+    ("deal", "card"),
+    [
+        (QUEENS, "KH"),
+        (QUEENS, "JH"),
+        (QUEENS, "QS"),
+        (QUEENS, "X"),
+        (COMPLEX, "JH"),
+        (COMPLEX, "QH"),
+        (COMPLEX, "KS"),
+        (COMPLEX, "AH"),
+        (COMPLEX, "kh"),
+    ],
+)
 def test_doubling_a_card_that_cannot_be_doubled(deal: dict[str, Any], card: str) -> None:
-    problems = parse_problems(GAME_OF_CONTRACT[deal["contract"]],
-                              changed(deal, doubled_by={card: 1}))
+    problems = parse_problems(
+        GAME_OF_CONTRACT[deal["contract"]], changed(deal, doubled_by={card: 1})
+    )
     assert problems == [(f"doubled_by.{card}", "bad_card")]
 
 
-@pytest.mark.parametrize("deal", [DIAMONDS, LTOOSH, TRIX, TRUMP, NO_KING, NO_QUEENS, NO_BOYS,
-                                  NO_HEARTS, NO_LAST_TWO, NO_TRICKS],
-                         ids=lambda deal: deal["contract"])
+@pytest.mark.parametrize(
+    "deal",
+    [DIAMONDS, LTOOSH, TRIX, TRUMP, NO_KING, NO_QUEENS, NO_BOYS, NO_HEARTS, NO_LAST_TWO, NO_TRICKS],
+    ids=lambda deal: deal["contract"],
+)
 @pytest.mark.parametrize("doubled_by", [1, {"H": 1}, None])
 def test_doubling_where_the_contract_has_none(deal: dict[str, Any], doubled_by: object) -> None:
-    problems = parse_problems(GAME_OF_CONTRACT[deal["contract"]],
-                              changed(deal, doubled_by=doubled_by))
+    problems = parse_problems(
+        GAME_OF_CONTRACT[deal["contract"]], changed(deal, doubled_by=doubled_by)
+    )
     assert problems == [("doubled_by", "unknown_key")]
 
 
-@pytest.mark.parametrize(("game", "deal", "doubled_by"), [
-    ("trix", KING_OF_HEARTS, 1),
-    ("trix", KING_OF_HEARTS, 3),
-    ("trix", QUEENS, {"H": 0}),
-    ("trix", QUEENS, {"S": 0, "C": 2}),
-    ("trix-complex", COMPLEX, {"KH": 1}),
-    ("trix-complex", COMPLEX, {"D": 2}),
-])
+@pytest.mark.parametrize(
+    ("game", "deal", "doubled_by"),
+    [
+        ("trix", KING_OF_HEARTS, 1),
+        ("trix", KING_OF_HEARTS, 3),
+        ("trix", QUEENS, {"H": 0}),
+        ("trix", QUEENS, {"S": 0, "C": 2}),
+        ("trix-complex", COMPLEX, {"KH": 1}),
+        ("trix-complex", COMPLEX, {"D": 2}),
+    ],
+)
 def test_doubling_switched_off(game: str, deal: dict[str, Any], doubled_by: object) -> None:
     off = game_of(game, house_rules=HouseRules(doubling=False))
     if game == "trix-complex":
@@ -321,54 +387,85 @@ def test_doubling_switched_off(game: str, deal: dict[str, Any], doubled_by: obje
     assert evaluate(replay(on), changed(deal, doubled_by=doubled_by)).ok
 
 
-@pytest.mark.parametrize(("game", "deal", "doubled_by"), [
-    ("trix", KING_OF_HEARTS, None),
-    ("trix", QUEENS, {}),
-    ("trix", QUEENS, {"H": None}),
-    ("trix-complex", COMPLEX, {}),
-    ("trix-complex", COMPLEX, None),
-])
-def test_nothing_doubled_is_fine_with_doubling_off(game: str, deal: dict[str, Any],
-                                                   doubled_by: object) -> None:
-    off = game_of(game, [TRIX] if game == "trix-complex" else [],
-                  house_rules=HouseRules(doubling=False))
+@pytest.mark.parametrize(
+    ("game", "deal", "doubled_by"),
+    [
+        ("trix", KING_OF_HEARTS, None),
+        ("trix", QUEENS, {}),
+        ("trix", QUEENS, {"H": None}),
+        ("trix-complex", COMPLEX, {}),
+        ("trix-complex", COMPLEX, None),
+    ],
+)
+def test_nothing_doubled_is_fine_with_doubling_off(
+    game: str, deal: dict[str, Any], doubled_by: object
+) -> None:
+    off = game_of(
+        game, [TRIX] if game == "trix-complex" else [], house_rules=HouseRules(doubling=False)
+    )
     assert evaluate(replay(off), changed(deal, doubled_by=doubled_by)).ok
 
 
 def test_doubling_off_through_the_record() -> None:
-    error = refusal(raw_record(
-        "trix", [changed(KING_OF_HEARTS, doubled_by=2)], house_rules={"doubling": False}))
+    error = refusal(
+        raw_record("trix", [changed(KING_OF_HEARTS, doubled_by=2)], house_rules={"doubling": False})
+    )
     assert (error.deal_number, error.contract) == (1, "king-of-hearts")
     assert first_problem(error) == ("doubled_by", "doubling_off")
 
 
 # --- unknown keys and contracts ------------------------------------------------------------------
 
-@pytest.mark.parametrize("deal", [DIAMONDS, KING_OF_HEARTS, QUEENS, COMPLEX, TRUMP, NO_LAST_TWO],
-                         ids=lambda deal: deal["contract"])
+
+@pytest.mark.parametrize(
+    "deal",
+    [DIAMONDS, KING_OF_HEARTS, QUEENS, COMPLEX, TRUMP, NO_LAST_TWO],
+    ids=lambda deal: deal["contract"],
+)
 @pytest.mark.parametrize("key", ["count", "Taker", "extra", "seat", "king_of_hearts "])
 def test_unknown_keys_in_a_deal(deal: dict[str, Any], key: str) -> None:
     problems = parse_problems(GAME_OF_CONTRACT[deal["contract"]], changed(deal, **{key: 1}))
     assert (key, "unknown_key") in problems
 
 
-@pytest.mark.parametrize(("game", "contract"), [
-    ("trix", "complex"), ("trix", "trump"), ("trix", "no-king"), ("trix", "KING-OF-HEARTS"),
-    ("trix-complex", "diamonds"), ("trix-complex", "queens"), ("trix-complex", "king-of-hearts"),
-    ("trix-complex", "ltoosh"), ("trix-complex", "no-tricks"),
-    ("turkish-king", "trix"), ("turkish-king", "complex"), ("turkish-king", "diamonds"),
-    ("turkish-king", "no-trump"),
-    ("trix", "bridge"), ("trix", ""), ("trix", 1), ("trix", None), ("trix", ["trix"]),
-])
+@pytest.mark.parametrize(
+    ("game", "contract"),
+    [
+        ("trix", "complex"),
+        ("trix", "trump"),
+        ("trix", "no-king"),
+        ("trix", "KING-OF-HEARTS"),
+        ("trix-complex", "diamonds"),
+        ("trix-complex", "queens"),
+        ("trix-complex", "king-of-hearts"),
+        ("trix-complex", "ltoosh"),
+        ("trix-complex", "no-tricks"),
+        ("turkish-king", "trix"),
+        ("turkish-king", "complex"),
+        ("turkish-king", "diamonds"),
+        ("turkish-king", "no-trump"),
+        ("trix", "bridge"),
+        ("trix", ""),
+        ("trix", 1),
+        ("trix", None),
+        ("trix", ["trix"]),
+    ],
+)
 def test_contract_not_of_this_game(game: str, contract: object) -> None:
     raw = {"contract": contract, "counts": [3, 4, 5, 1]}
     assert parse_problems(game, raw)[0] == ("contract", "unknown_contract")
 
 
-@pytest.mark.parametrize(("game", "deal"), [
-    ("trix", TRUMP), ("trix", COMPLEX), ("trix-complex", DIAMONDS), ("turkish-king", DIAMONDS),
-    ("turkish-king", TRIX),
-])
+@pytest.mark.parametrize(
+    ("game", "deal"),
+    [
+        ("trix", TRUMP),
+        ("trix", COMPLEX),
+        ("trix-complex", DIAMONDS),
+        ("turkish-king", DIAMONDS),
+        ("turkish-king", TRIX),
+    ],
+)
 def test_contract_not_of_this_game_in_a_record(game: str, deal: dict[str, Any]) -> None:
     error = refusal(raw_record(game, [SAMPLE_DEAL[game], deal]))
     assert error.deal_number == 2
@@ -379,11 +476,19 @@ def test_contracts_of_each_game() -> None:
     assert GAMES["trix"].contracts == ("king-of-hearts", "queens", "diamonds", "ltoosh", "trix")
     assert GAMES["trix-complex"].contracts == ("trix", "complex")
     assert set(GAMES["turkish-king"].contracts) == {
-        "trump", "no-king", "no-queens", "no-boys", "no-hearts", "no-last-two", "no-tricks"}
+        "trump",
+        "no-king",
+        "no-queens",
+        "no-boys",
+        "no-hearts",
+        "no-last-two",
+        "no-tricks",
+    }
     assert set(CONTRACTS) == {c for g in GAMES.values() for c in g.contracts}
 
 
 # --- Trix Complex consistency --------------------------------------------------------------------
+
 
 def complex_problems(**values: Any) -> list[tuple[str, str]]:
     """(field, code) of what evaluate(replay()) finds wrong with a complex deal as deal 2."""
@@ -397,31 +502,60 @@ def test_the_base_complex_deal_is_legal() -> None:
     assert complex_problems() == []
 
 
-@pytest.mark.parametrize(("values", "seat"), [
-    # seat 3 takes no trick but a diamond
-    ({"tricks": [5, 4, 4, 0], "diamonds": [5, 4, 3, 1]}, 3),
-    # seat 2 takes no trick but the Q♣
-    ({"tricks": [5, 4, 0, 4], "diamonds": [5, 4, 0, 4],
-      "queens": {"S": 0, "H": 1, "D": 0, "C": 2}}, 2),
-    # seat 1 takes no trick but the K♥
-    ({"tricks": [5, 0, 4, 4], "diamonds": [5, 0, 4, 4],
-      "queens": {"S": 0, "H": 2, "D": 0, "C": 3}, "king_of_hearts": 1}, 1),
-])
+@pytest.mark.parametrize(
+    ("values", "seat"),
+    [
+        # seat 3 takes no trick but a diamond
+        ({"tricks": [5, 4, 4, 0], "diamonds": [5, 4, 3, 1]}, 3),
+        # seat 2 takes no trick but the Q♣
+        (
+            {
+                "tricks": [5, 4, 0, 4],
+                "diamonds": [5, 4, 0, 4],
+                "queens": {"S": 0, "H": 1, "D": 0, "C": 2},
+            },
+            2,
+        ),
+        # seat 1 takes no trick but the K♥
+        (
+            {
+                "tricks": [5, 0, 4, 4],
+                "diamonds": [5, 0, 4, 4],
+                "queens": {"S": 0, "H": 2, "D": 0, "C": 3},
+                "king_of_hearts": 1,
+            },
+            1,
+        ),
+    ],
+)
 def test_complex_no_tricks_no_cards(values: dict[str, Any], seat: int) -> None:
     assert complex_problems(**values) == [(f"tricks[{seat}]", "no_tricks_no_cards")]
 
 
-@pytest.mark.parametrize(("values", "seat", "cards", "tricks"), [
-    # seat 3: one trick, five diamonds and the Q♣
-    ({"tricks": [4, 4, 4, 1], "diamonds": [5, 1, 2, 5]}, 3, 6, 1),
-    # seat 1: one trick, 3 diamonds + Q♥ + K♥ = 5 cards
-    ({"tricks": [4, 1, 4, 4], "diamonds": [5, 3, 3, 2]}, 1, 5, 1),
-    # seat 0: two tricks, 6 diamonds + Q♠ + Q♣ + K♥ (Q♦ elsewhere) = 9 cards
-    ({"tricks": [2, 5, 3, 3], "diamonds": [6, 3, 2, 2],
-      "queens": {"S": 0, "H": 1, "D": 1, "C": 0}, "king_of_hearts": 0}, 0, 9, 2),
-])
-def test_complex_cards_exceed_tricks(values: dict[str, Any], seat: int, cards: int,
-                                     tricks: int) -> None:
+@pytest.mark.parametrize(
+    ("values", "seat", "cards", "tricks"),
+    [
+        # seat 3: one trick, five diamonds and the Q♣
+        ({"tricks": [4, 4, 4, 1], "diamonds": [5, 1, 2, 5]}, 3, 6, 1),
+        # seat 1: one trick, 3 diamonds + Q♥ + K♥ = 5 cards
+        ({"tricks": [4, 1, 4, 4], "diamonds": [5, 3, 3, 2]}, 1, 5, 1),
+        # seat 0: two tricks, 6 diamonds + Q♠ + Q♣ + K♥ (Q♦ elsewhere) = 9 cards
+        (
+            {
+                "tricks": [2, 5, 3, 3],
+                "diamonds": [6, 3, 2, 2],
+                "queens": {"S": 0, "H": 1, "D": 1, "C": 0},
+                "king_of_hearts": 0,
+            },
+            0,
+            9,
+            2,
+        ),
+    ],
+)
+def test_complex_cards_exceed_tricks(
+    values: dict[str, Any], seat: int, cards: int, tricks: int
+) -> None:
     game = game_of("trix-complex", [TRIX])
     evaluation = evaluate(replay(game), changed(COMPLEX, **values))
     assert pairs(evaluation.problems) == [(f"tricks[{seat}]", "cards_exceed_tricks")]
@@ -430,11 +564,22 @@ def test_complex_cards_exceed_tricks(values: dict[str, Any], seat: int, cards: i
 
 def test_complex_cards_fit_exactly() -> None:
     # seat 3: one trick holding the Q♦ plus three other diamonds = 4 cards (Q♦ counted once)
-    assert complex_problems(tricks=[4, 4, 4, 1], diamonds=[3, 3, 3, 4],
-                            queens={"S": 0, "H": 1, "D": 3, "C": 0}) == []
+    assert (
+        complex_problems(
+            tricks=[4, 4, 4, 1], diamonds=[3, 3, 3, 4], queens={"S": 0, "H": 1, "D": 3, "C": 0}
+        )
+        == []
+    )
     # seat 2: one trick with a diamond, the Q♠, the Q♣ and the K♥
-    assert complex_problems(tricks=[4, 4, 1, 4], diamonds=[4, 4, 1, 4],
-                            queens={"S": 2, "H": 1, "D": 0, "C": 2}, king_of_hearts=2) == []
+    assert (
+        complex_problems(
+            tricks=[4, 4, 1, 4],
+            diamonds=[4, 4, 1, 4],
+            queens={"S": 2, "H": 1, "D": 0, "C": 2},
+            king_of_hearts=2,
+        )
+        == []
+    )
 
 
 def test_complex_queen_of_diamonds_taker_took_a_diamond() -> None:

@@ -49,7 +49,8 @@ def test_an_edit_that_breaks_a_later_deal_names_it() -> None:
     assert (later.deal_number, later.contract) == (3, "diamonds")
     assert first_problem(later) == ("contract", "contract_played")
     assert str(later) == (
-        "deal 3 (diamonds): contract: this contract was already played in this kingdom")
+        "deal 3 (diamonds): contract: this contract was already played in this kingdom"
+    )
 
 
 def test_an_edit_that_breaks_a_later_turkish_hand() -> None:
@@ -97,7 +98,8 @@ def test_editing_the_last_deal_of_a_finished_game() -> None:
     game = game_of("trix", FULL_GAME["trix"])
     assert evaluate(replay(game), {**TRIX, "order": [0, 1, 2, 3]}, index=19).ok
     assert pairs(evaluate(replay(game), DIAMONDS, index=19).problems) == [
-        ("contract", "contract_played")]
+        ("contract", "contract_played")
+    ]
 
 
 def test_an_edit_that_does_not_parse() -> None:

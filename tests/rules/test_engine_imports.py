@@ -15,8 +15,19 @@ import scorekeeper.rules
 
 RULES_DIR = Path(scorekeeper.rules.__file__).parent
 EXAMPLE = Path(__file__).parent / "examples" / "trix-partnership-complete.json"
-WEB_STACK = ["flask", "sqlalchemy", "wtforms", "flask_wtf", "flask_babel", "flask_sqlalchemy",
-             "flask_migrate", "alembic", "jinja2", "werkzeug", "babel"]
+WEB_STACK = [
+    "flask",
+    "sqlalchemy",
+    "wtforms",
+    "flask_wtf",
+    "flask_babel",
+    "flask_sqlalchemy",
+    "flask_migrate",
+    "alembic",
+    "jinja2",
+    "werkzeug",
+    "babel",
+]
 
 
 def loaded_after(code: str) -> list[str]:
@@ -27,8 +38,9 @@ def loaded_after(code: str) -> list[str]:
         f"web = {WEB_STACK!r}\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in web)))\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          check=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
     return list(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
@@ -37,8 +49,11 @@ def test_importing_the_engine_does_not_import_the_web_stack() -> None:
 
 
 def test_importing_every_engine_module_does_not_import_the_web_stack() -> None:
-    modules = sorted(f"scorekeeper.rules.{path.stem}" for path in RULES_DIR.glob("*.py")
-                     if path.stem != "__init__")
+    modules = sorted(
+        f"scorekeeper.rules.{path.stem}"
+        for path in RULES_DIR.glob("*.py")
+        if path.stem != "__init__"
+    )
     assert loaded_after("\n".join(f"import {module}" for module in modules)) == []
 
 
@@ -76,13 +91,19 @@ def test_engine_imports_only_the_standard_library(path: Path) -> None:
                     outside.append("." * node.level + (node.module or ""))
                 continue
             top_names = [(node.module or "").split(".")[0]]
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name | ast.Attribute)
-              and getattr(node.func, "id", getattr(node.func, "attr", "")) in (
-                  "__import__", "import_module")):
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name | ast.Attribute)
+            and getattr(node.func, "id", getattr(node.func, "attr", ""))
+            in ("__import__", "import_module")
+        ):
             outside.append(ast.unparse(node))
             continue
         else:
             continue
-        outside.extend(name for name in top_names
-                       if name not in sys.stdlib_module_names and name != "__future__")
+        outside.extend(
+            name
+            for name in top_names
+            if name not in sys.stdlib_module_names and name != "__future__"
+        )
     assert outside == [], f"{path.name} imports from outside the standard library"

@@ -25,17 +25,25 @@ from scorekeeper.rules.deal import FieldSpec, parse_field
 from tests.rules.builders import DIAMONDS, game_of
 
 OLD_FIELD_KINDS = {
-    "SEAT": "seat", "OPTIONAL_SEAT": "optional_seat", "COUNTS": "counts", "ORDER": "order",
-    "SEAT_PAIR": "seat_pair", "SUIT": "suit", "CARD_SEATS": "card_seats",
+    "SEAT": "seat",
+    "OPTIONAL_SEAT": "optional_seat",
+    "COUNTS": "counts",
+    "ORDER": "order",
+    "SEAT_PAIR": "seat_pair",
+    "SUIT": "suit",
+    "CARD_SEATS": "card_seats",
     "OPTIONAL_CARD_SEATS": "optional_card_seats",
 }
 OLD_CONTRACT_KINDS = {"POSITIVE": "positive", "NEGATIVE": "negative", "TRUMP": "trump"}
 
 
-@pytest.mark.parametrize(("enum", "old"), [
-    (FieldKind, OLD_FIELD_KINDS),
-    (ContractKind, OLD_CONTRACT_KINDS),
-])
+@pytest.mark.parametrize(
+    ("enum", "old"),
+    [
+        (FieldKind, OLD_FIELD_KINDS),
+        (ContractKind, OLD_CONTRACT_KINDS),
+    ],
+)
 def test_each_member_is_its_old_string(enum: type, old: dict[str, str]) -> None:
     assert {member.name: member.value for member in enum} == old  # type: ignore[attr-defined]
     for name, value in old.items():
@@ -47,8 +55,12 @@ def test_each_member_is_its_old_string(enum: type, old: dict[str, str]) -> None:
 
 
 def test_closed_reasons_are_their_message_ids() -> None:
-    assert {r.value for r in ClosedReason} == {"contract_played", "trump_quota",
-                                                "negative_quota", "negative_twice"}
+    assert {r.value for r in ClosedReason} == {
+        "contract_played",
+        "trump_quota",
+        "negative_quota",
+        "negative_twice",
+    }
     for reason in ClosedReason:
         assert REASONS[reason] == REASONS[reason.value]
         assert TEMPLATES[reason] == TEMPLATES[reason.value]

@@ -56,8 +56,9 @@ def self_take_penalties(game: Game) -> list[int]:
         return extra
     per_kingdom = game.definition.per_kingdom
     # a doubled Q♦ taken by its doubler: its queen part, or the whole card ("whole")
-    queen_of_diamonds = (35 if game.house_rules.doubled_queen_of_diamonds == QueenOfDiamonds.WHOLE
-                         else 25)
+    queen_of_diamonds = (
+        35 if game.house_rules.doubled_queen_of_diamonds == QueenOfDiamonds.WHOLE else 25
+    )
     for index, deal in enumerate(game.deals):
         if deal.contract == "king-of-hearts":
             doubler = deal.optional_seat("doubled_by")
@@ -68,8 +69,7 @@ def self_take_penalties(game: Game) -> list[int]:
             for card, doubler in deal.cards("doubled_by").items():
                 taker = deal.seat("king_of_hearts") if card == "KH" else takers[card]
                 if doubler == taker:
-                    extra[index // per_kingdom] += {"KH": 75, "D": queen_of_diamonds}.get(
-                        card, 25)
+                    extra[index // per_kingdom] += {"KH": 75, "D": queen_of_diamonds}.get(card, 25)
     return extra
 
 
@@ -81,12 +81,14 @@ def test_trix_kingdoms_sum_to_zero_unless_full_self_take(data: st.DataObject) ->
     per_kingdom = game.definition.per_kingdom
     extra = self_take_penalties(game)
     for kingdom in range(4):
-        deals = result.deals[kingdom * per_kingdom:(kingdom + 1) * per_kingdom]
+        deals = result.deals[kingdom * per_kingdom : (kingdom + 1) * per_kingdom]
         assert sum(sum(deal.scores) for deal in deals) == -extra[kingdom]
     assert sum(result.totals) == -sum(extra)
     if result.team_totals is not None:
-        assert result.team_totals == (result.totals[0] + result.totals[2],
-                                      result.totals[1] + result.totals[3])
+        assert result.team_totals == (
+            result.totals[0] + result.totals[2],
+            result.totals[1] + result.totals[3],
+        )
 
 
 @QUICK
@@ -113,9 +115,18 @@ def test_turkish_king_games_sum_to_zero_and_use_every_quota(game: Game) -> None:
     for deal in result.deals:
         assert deal.chooser == (game.first + deal.number - 1) % 4
         total = sum(deal.scores)
-        assert total == (650 if deal.contract == "trump" else -{
-            "no-king": 320, "no-queens": 400, "no-boys": 480, "no-hearts": 390,
-            "no-last-two": 360, "no-tricks": 650}[deal.contract])
+        assert total == (
+            650
+            if deal.contract == "trump"
+            else -{
+                "no-king": 320,
+                "no-queens": 400,
+                "no-boys": 480,
+                "no-hearts": 390,
+                "no-last-two": 360,
+                "no-tricks": 650,
+            }[deal.contract]
+        )
 
 
 @QUICK
@@ -199,4 +210,5 @@ def test_every_open_contract_accepts_a_legal_entry(data: st.DataObject) -> None:
             closed = data.draw(raw_deal(option.contract, game.house_rules))
             refused = evaluate(replay(game), closed)
             assert [(p.field, p.code) for p in refused.problems][:1] == [
-                ("contract", option.reason)]
+                ("contract", option.reason)
+            ]

@@ -35,15 +35,26 @@ from tests.rules.builders import (
 # --- not a game record (exit 2) ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", [
-    "", "   ", "{", "not json", "{'format': 'scorekeeper-game/1'}", "[1, 2", '{"a": 1,}',
-    "NaN", "Infinity", "-Infinity",
-    '{"format": "scorekeeper-game/1", "game": "trix", "first": NaN}',
-    '{"format": "scorekeeper-game/1", "deals": [{"contract": "diamonds", "counts": [Infinity]}]}',
-    '{"format": "scorekeeper-game/1", "first": -Infinity}',
-    b'\xff\xfe{"format"',
-    "[" * 100_000,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "{",
+        "not json",
+        "{'format': 'scorekeeper-game/1'}",
+        "[1, 2",
+        '{"a": 1,}',
+        "NaN",
+        "Infinity",
+        "-Infinity",
+        '{"format": "scorekeeper-game/1", "game": "trix", "first": NaN}',
+        '{"format": "scorekeeper-game/1", "deals": [{"contract": "diamonds", "counts": [Infinity]}]}',  # noqa: E501
+        '{"format": "scorekeeper-game/1", "first": -Infinity}',
+        b'\xff\xfe{"format"',
+        "[" * 100_000,
+    ],
+)
 def test_not_json(text: str | bytes) -> None:
     error = not_a_record(text if isinstance(text, str) else text.decode("latin-1"))
     assert str(error).startswith("not JSON")
@@ -54,8 +65,18 @@ def test_not_an_object(text: str) -> None:
     assert "not an object" in str(not_a_record(text))
 
 
-@pytest.mark.parametrize("fmt", [None, "scorekeeper-game/2", "scorekeeper-game", "", 1,
-                                 ["scorekeeper-game/1"], "SCOREKEEPER-GAME/1"])
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        None,
+        "scorekeeper-game/2",
+        "scorekeeper-game",
+        "",
+        1,
+        ["scorekeeper-game/1"],
+        "SCOREKEEPER-GAME/1",
+    ],
+)
 def test_wrong_format(fmt: object) -> None:
     data = raw_record()
     if fmt is None:
@@ -81,18 +102,22 @@ def test_unknown_top_level_key(key: str) -> None:
     assert first_problem(error) == (key, "unknown_key")
 
 
-@pytest.mark.parametrize(("game", "before", "deal", "key"), [
-    ("trix", KING_OF_HEARTS, DIAMONDS, "count"),
-    ("trix", KING_OF_HEARTS, DIAMONDS, "doubled_by"),
-    ("trix", DIAMONDS, KING_OF_HEARTS, "takers"),
-    ("trix", KING_OF_HEARTS, QUEENS, "taker"),
-    ("trix", KING_OF_HEARTS, TRIX, "winner"),
-    ("trix", KING_OF_HEARTS, TRIX, "totals"),
-    ("trix-complex", TRIX, COMPLEX, "counts"),
-    ("trix-complex", COMPLEX, TRIX, "doubled_by"),
-])
-def test_unknown_deal_key(game: str, before: dict[str, Any], deal: dict[str, Any],
-                          key: str) -> None:
+@pytest.mark.parametrize(
+    ("game", "before", "deal", "key"),
+    [
+        ("trix", KING_OF_HEARTS, DIAMONDS, "count"),
+        ("trix", KING_OF_HEARTS, DIAMONDS, "doubled_by"),
+        ("trix", DIAMONDS, KING_OF_HEARTS, "takers"),
+        ("trix", KING_OF_HEARTS, QUEENS, "taker"),
+        ("trix", KING_OF_HEARTS, TRIX, "winner"),
+        ("trix", KING_OF_HEARTS, TRIX, "totals"),
+        ("trix-complex", TRIX, COMPLEX, "counts"),
+        ("trix-complex", COMPLEX, TRIX, "doubled_by"),
+    ],
+)
+def test_unknown_deal_key(
+    game: str, before: dict[str, Any], deal: dict[str, Any], key: str
+) -> None:
     error = refusal(raw_record(game, [before, {**deal, key: 1}]))
     assert (error.deal_number, error.contract) == (2, deal["contract"])
     assert first_problem(error) == (key, "unknown_key")
@@ -114,22 +139,50 @@ RECORD_TEXT = """{
 }"""
 
 
-@pytest.mark.parametrize(("top", "deal", "field", "number"), [
-    ('"first": 1,', '{"contract": "diamonds", "counts": [3, 4, 5, 1]}', "first", None),
-    ('"mode": "solo",', '{"contract": "diamonds", "counts": [3, 4, 5, 1]}', "mode", None),
-    ('"house_rules": {"doubling": true, "doubling": false},',
-     '{"contract": "diamonds", "counts": [3, 4, 5, 1]}', "house_rules.doubling", None),
-    ('"next": {"chooser": 0, "chooser": 0, "contracts": []},',
-     '{"contract": "diamonds", "counts": [3, 4, 5, 1]}', "next.chooser", None),
-    ("", '{"contract": "diamonds", "counts": [3, 4, 5, 1], "counts": [3, 4, 5, 1]}',
-     "counts", 2),
-    ("", '{"contract": "queens", "takers": {"S": 0, "H": 1, "D": 1, "C": 3, "S": 2}}',
-     "takers.S", 2),
-    ("", '{"contract": "queens", "takers": {"S": 0, "H": 1, "D": 1, "C": 3}, '
-         '"doubled_by": {"H": 0, "H": 1}}', "doubled_by.H", 2),
-    ("", '{"contract": "queens", "contract": "queens", "takers": {"S": 0, "H": 1, "D": 1, "C": 3}}',
-     "contract", 2),
-])
+@pytest.mark.parametrize(
+    ("top", "deal", "field", "number"),
+    [
+        ('"first": 1,', '{"contract": "diamonds", "counts": [3, 4, 5, 1]}', "first", None),
+        ('"mode": "solo",', '{"contract": "diamonds", "counts": [3, 4, 5, 1]}', "mode", None),
+        (
+            '"house_rules": {"doubling": true, "doubling": false},',
+            '{"contract": "diamonds", "counts": [3, 4, 5, 1]}',
+            "house_rules.doubling",
+            None,
+        ),
+        (
+            '"next": {"chooser": 0, "chooser": 0, "contracts": []},',
+            '{"contract": "diamonds", "counts": [3, 4, 5, 1]}',
+            "next.chooser",
+            None,
+        ),
+        (
+            "",
+            '{"contract": "diamonds", "counts": [3, 4, 5, 1], "counts": [3, 4, 5, 1]}',
+            "counts",
+            2,
+        ),
+        (
+            "",
+            '{"contract": "queens", "takers": {"S": 0, "H": 1, "D": 1, "C": 3, "S": 2}}',
+            "takers.S",
+            2,
+        ),
+        (
+            "",
+            '{"contract": "queens", "takers": {"S": 0, "H": 1, "D": 1, "C": 3}, '
+            '"doubled_by": {"H": 0, "H": 1}}',
+            "doubled_by.H",
+            2,
+        ),
+        (
+            "",
+            '{"contract": "queens", "contract": "queens", "takers": {"S": 0, "H": 1, "D": 1, "C": 3}}',  # noqa: E501
+            "contract",
+            2,
+        ),
+    ],
+)
 def test_duplicate_keys(top: str, deal: str, field: str, number: int | None) -> None:
     error = refusal_text(RECORD_TEXT % (top, deal))
     assert error.deal_number == number
@@ -162,39 +215,55 @@ def test_setup_fields_are_required(key: str, how: str) -> None:
     assert first_problem(refusal(data)) == (key, "missing")
 
 
-@pytest.mark.parametrize(("top", "field", "code"), [
-    ({"game": "bridge"}, "game", "unknown_game"),
-    ({"game": "Trix"}, "game", "unknown_game"),
-    ({"game": 1}, "game", "unknown_game"),
-    ({"mode": "duo"}, "mode", "unknown_mode"),
-    ({"mode": 2}, "mode", "unknown_mode"),
-    ({"mode": "Solo"}, "mode", "unknown_mode"),
-    ({"game": "turkish-king", "mode": "partnership"}, "mode", "solo_only"),
-    ({"first": 4}, "first", "not_seat"),
-    ({"first": -1}, "first", "not_seat"),
-    ({"first": True}, "first", "not_seat"),
-    ({"first": 1.5}, "first", "not_seat"),
-    ({"first": 3.0}, "first", "not_seat"),
-    ({"first": "3"}, "first", "not_seat"),
-    ({"deals": {}}, "deals", "not_list"),
-    ({"deals": "none"}, "deals", "not_list"),
-    ({"players": "Rami, Lina, Omar, Dana"}, "players", "not_list"),
-    ({"players": ["Rami", "Lina", "Omar"]}, "players", "wrong_length"),
-    ({"players": ["Rami", "Lina", "Omar", "Dana", "Ziad"]}, "players", "wrong_length"),
-    ({"players": []}, "players", "wrong_length"),
-    ({"players": ["Rami", "Lina", 3, "Dana"]}, "players[2]", "not_text"),
-    ({"players": ["Rami", "Lina", None, "Dana"]}, "players[2]", "not_text"),
-    ({"house_rules": []}, "house_rules", "not_object"),
-    ({"house_rules": {"doubling": "yes"}}, "house_rules.doubling", "not_bool"),
-    ({"house_rules": {"doubling": 1}}, "house_rules.doubling", "not_bool"),
-    ({"house_rules": {"swap_diamonds_ltoosh": 0}}, "house_rules.swap_diamonds_ltoosh", "not_bool"),
-    ({"house_rules": {"doubled_self_take": "half"}}, "house_rules.doubled_self_take",
-     "bad_self_take"),
-    ({"house_rules": {"doubled_self_take": True}}, "house_rules.doubled_self_take",
-     "bad_self_take"),
-    ({"house_rules": {"doubled_self_take": "NET"}}, "house_rules.doubled_self_take",
-     "bad_self_take"),
-])
+@pytest.mark.parametrize(
+    ("top", "field", "code"),
+    [
+        ({"game": "bridge"}, "game", "unknown_game"),
+        ({"game": "Trix"}, "game", "unknown_game"),
+        ({"game": 1}, "game", "unknown_game"),
+        ({"mode": "duo"}, "mode", "unknown_mode"),
+        ({"mode": 2}, "mode", "unknown_mode"),
+        ({"mode": "Solo"}, "mode", "unknown_mode"),
+        ({"game": "turkish-king", "mode": "partnership"}, "mode", "solo_only"),
+        ({"first": 4}, "first", "not_seat"),
+        ({"first": -1}, "first", "not_seat"),
+        ({"first": True}, "first", "not_seat"),
+        ({"first": 1.5}, "first", "not_seat"),
+        ({"first": 3.0}, "first", "not_seat"),
+        ({"first": "3"}, "first", "not_seat"),
+        ({"deals": {}}, "deals", "not_list"),
+        ({"deals": "none"}, "deals", "not_list"),
+        ({"players": "Rami, Lina, Omar, Dana"}, "players", "not_list"),
+        ({"players": ["Rami", "Lina", "Omar"]}, "players", "wrong_length"),
+        ({"players": ["Rami", "Lina", "Omar", "Dana", "Ziad"]}, "players", "wrong_length"),
+        ({"players": []}, "players", "wrong_length"),
+        ({"players": ["Rami", "Lina", 3, "Dana"]}, "players[2]", "not_text"),
+        ({"players": ["Rami", "Lina", None, "Dana"]}, "players[2]", "not_text"),
+        ({"house_rules": []}, "house_rules", "not_object"),
+        ({"house_rules": {"doubling": "yes"}}, "house_rules.doubling", "not_bool"),
+        ({"house_rules": {"doubling": 1}}, "house_rules.doubling", "not_bool"),
+        (
+            {"house_rules": {"swap_diamonds_ltoosh": 0}},
+            "house_rules.swap_diamonds_ltoosh",
+            "not_bool",
+        ),
+        (
+            {"house_rules": {"doubled_self_take": "half"}},
+            "house_rules.doubled_self_take",
+            "bad_self_take",
+        ),
+        (
+            {"house_rules": {"doubled_self_take": True}},
+            "house_rules.doubled_self_take",
+            "bad_self_take",
+        ),
+        (
+            {"house_rules": {"doubled_self_take": "NET"}},
+            "house_rules.doubled_self_take",
+            "bad_self_take",
+        ),
+    ],
+)
 def test_setup_checks(top: dict[str, Any], field: str, code: str) -> None:
     error = refusal(raw_record(**top))
     assert error.deal_number is None
@@ -209,30 +278,33 @@ def test_trix_games_allow_partnership(game: str) -> None:
 # --- names ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("names", "seat", "code"), [
-    (["", "Lina", "Omar", "Dana"], 0, "blank_name"),
-    (["Rami", "   ", "Omar", "Dana"], 1, "blank_name"),
-    (["Rami", "Lina", "\t\n", "Dana"], 2, "blank_name"),
-    (["Rami", "Lina", "Omar", "x" * 41], 3, "long_name"),
-    (["Rami", "ل" * 41, "Omar", "Dana"], 1, "long_name"),
-    (["Rami", "rami", "Omar", "Dana"], 1, "same_name"),
-    (["Rami", "Lina", " RAMI ", "Dana"], 2, "same_name"),
-    (["Rami", "Lina", "Omar", "Rami\t"], 3, "same_name"),
-    (["Straße", "Lina", "Omar", "STRASSE"], 3, "same_name"),
-    (["Ayşe", "Lina", "Omar", "ayşe"], 3, "same_name"),
-    # one person in two Unicode forms (composed, and with a combining accent): as the statistics
-    # and a table's roster count people
-    (["\u00c9mile", "Lina", "Omar", "E\u0301mile"], 3, "same_name"),
-    (["Rami", "\u202eLina", "Omar", "Dana"], 1, "control_in_name"),
-    (["Rami", "Lina", "Om\x00ar", "Dana"], 2, "control_in_name"),
-    (["\x1b[2J\x1b[31mRami", "Lina", "Omar", "Dana"], 0, "control_in_name"),
-    (["Rami", "Lina", "Omar", "\u2066Dana\u2069"], 3, "control_in_name"),
-    (["Rami", "Li\nna", "Omar", "Dana"], 1, "control_in_name"),
-    (["Rami", "Lina", "\x07", "Dana"], 2, "control_in_name"),
-    (["Rami", "\u200b", "Omar", "Dana"], 1, "blank_name"),
-    (["Rami", "Lina", " \u200b\u200d\u3164 \u2800", "Dana"], 2, "blank_name"),
-    (["Rami", "Lina", "Omar", "\u00a0\u2060\ufeff"], 3, "blank_name"),
-])
+@pytest.mark.parametrize(
+    ("names", "seat", "code"),
+    [
+        (["", "Lina", "Omar", "Dana"], 0, "blank_name"),
+        (["Rami", "   ", "Omar", "Dana"], 1, "blank_name"),
+        (["Rami", "Lina", "\t\n", "Dana"], 2, "blank_name"),
+        (["Rami", "Lina", "Omar", "x" * 41], 3, "long_name"),
+        (["Rami", "ل" * 41, "Omar", "Dana"], 1, "long_name"),
+        (["Rami", "rami", "Omar", "Dana"], 1, "same_name"),
+        (["Rami", "Lina", " RAMI ", "Dana"], 2, "same_name"),
+        (["Rami", "Lina", "Omar", "Rami\t"], 3, "same_name"),
+        (["Straße", "Lina", "Omar", "STRASSE"], 3, "same_name"),
+        (["Ayşe", "Lina", "Omar", "ayşe"], 3, "same_name"),
+        # one person in two Unicode forms (composed, and with a combining accent): as the statistics
+        # and a table's roster count people
+        (["\u00c9mile", "Lina", "Omar", "E\u0301mile"], 3, "same_name"),
+        (["Rami", "\u202eLina", "Omar", "Dana"], 1, "control_in_name"),
+        (["Rami", "Lina", "Om\x00ar", "Dana"], 2, "control_in_name"),
+        (["\x1b[2J\x1b[31mRami", "Lina", "Omar", "Dana"], 0, "control_in_name"),
+        (["Rami", "Lina", "Omar", "\u2066Dana\u2069"], 3, "control_in_name"),
+        (["Rami", "Li\nna", "Omar", "Dana"], 1, "control_in_name"),
+        (["Rami", "Lina", "\x07", "Dana"], 2, "control_in_name"),
+        (["Rami", "\u200b", "Omar", "Dana"], 1, "blank_name"),
+        (["Rami", "Lina", " \u200b\u200d\u3164 \u2800", "Dana"], 2, "blank_name"),
+        (["Rami", "Lina", "Omar", "\u00a0\u2060\ufeff"], 3, "blank_name"),
+    ],
+)
 def test_player_names(names: list[str], seat: int, code: str) -> None:
     error = refusal(raw_record(players=names))
     assert first_problem(error) == (f"players[{seat}]", code)
@@ -240,15 +312,18 @@ def test_player_names(names: list[str], seat: int, code: str) -> None:
         assert dict(error.problems[0].params) == {"maximum": 40}
 
 
-@pytest.mark.parametrize("names", [
-    ["Rami", "Lina", "Omar", "x" * 40],
-    ["سامي", "ليلى", "يوسف", "مريم"],
-    ["A", "B", "C", "D"],
-    ["Rami", "Rami Jr", "Omar", "Dana"],
-    ["Rami", "Lina", "Omar", "R ami"],
-    ["رامي", "لينا", "عمر", "می\u200cخواهم"],  # a zero-width non-joiner belongs to the name
-    ["Rami", "Lina", "Omar", "Da\u200fna"],  # a right-to-left mark does not reorder anything
-])
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["Rami", "Lina", "Omar", "x" * 40],
+        ["سامي", "ليلى", "يوسف", "مريم"],
+        ["A", "B", "C", "D"],
+        ["Rami", "Rami Jr", "Omar", "Dana"],
+        ["Rami", "Lina", "Omar", "R ami"],
+        ["رامي", "لينا", "عمر", "می\u200cخواهم"],  # a zero-width non-joiner belongs to the name
+        ["Rami", "Lina", "Omar", "Da\u200fna"],  # a right-to-left mark does not reorder anything
+    ],
+)
 def test_good_player_names(names: list[str]) -> None:
     assert load(raw_record(players=names)).game.players == tuple(names)
 
@@ -256,27 +331,35 @@ def test_good_player_names(names: list[str]) -> None:
 # --- house rules ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("game", "rules", "field"), [
-    ("trix-complex", {"swap_diamonds_ltoosh": True}, "house_rules.swap_diamonds_ltoosh"),
-    ("turkish-king", {"swap_diamonds_ltoosh": True}, "house_rules.swap_diamonds_ltoosh"),
-    ("turkish-king", {"doubling": False}, "house_rules.doubling"),
-    ("turkish-king", {"doubled_self_take": "full"}, "house_rules.doubled_self_take"),
-])
+@pytest.mark.parametrize(
+    ("game", "rules", "field"),
+    [
+        ("trix-complex", {"swap_diamonds_ltoosh": True}, "house_rules.swap_diamonds_ltoosh"),
+        ("turkish-king", {"swap_diamonds_ltoosh": True}, "house_rules.swap_diamonds_ltoosh"),
+        ("turkish-king", {"doubling": False}, "house_rules.doubling"),
+        ("turkish-king", {"doubled_self_take": "full"}, "house_rules.doubled_self_take"),
+    ],
+)
 def test_house_rule_that_does_not_apply(game: str, rules: dict[str, Any], field: str) -> None:
     error = refusal(raw_record(game, house_rules=rules))
     assert first_problem(error) == (field, "rule_not_for_game")
 
 
-@pytest.mark.parametrize(("game", "rules"), [
-    ("trix-complex", {"swap_diamonds_ltoosh": False}),
-    ("turkish-king", {"doubling": True, "doubled_self_take": "net",
-                      "swap_diamonds_ltoosh": False}),
-    ("turkish-king", {"doubling": None}),
-    ("turkish-king", {}),
-    ("turkish-king", None),
-    ("trix", {"doubling": False, "doubled_self_take": "full", "swap_diamonds_ltoosh": True}),
-    ("trix-complex", {"doubling": False, "doubled_self_take": "full"}),
-])
+@pytest.mark.parametrize(
+    ("game", "rules"),
+    [
+        ("trix-complex", {"swap_diamonds_ltoosh": False}),
+        (
+            "turkish-king",
+            {"doubling": True, "doubled_self_take": "net", "swap_diamonds_ltoosh": False},
+        ),
+        ("turkish-king", {"doubling": None}),
+        ("turkish-king", {}),
+        ("turkish-king", None),
+        ("trix", {"doubling": False, "doubled_self_take": "full", "swap_diamonds_ltoosh": True}),
+        ("trix-complex", {"doubling": False, "doubled_self_take": "full"}),
+    ],
+)
 def test_house_rule_at_its_default_is_fine(game: str, rules: dict[str, Any] | None) -> None:
     load(raw_record(game, house_rules=rules))
 
@@ -284,18 +367,24 @@ def test_house_rule_at_its_default_is_fine(game: str, rules: dict[str, Any] | No
 def test_house_rule_defaults() -> None:
     rules = load(raw_record(house_rules={"doubled_self_take": "full"})).game.house_rules
     assert (rules.doubling, rules.doubled_self_take, rules.swap_diamonds_ltoosh) == (
-        True, "full", False)
+        True,
+        "full",
+        False,
+    )
 
 
 # --- the table's own text ------------------------------------------------------------------------
 
 
 def test_text_fields_are_kept() -> None:
-    text = {"name": "Friday at Omar's", "notes": "Lina's first game\nلعبة", "created_at":
-            "2024-03-01T20:15:00+02:00", "updated_at": "2024-03-01T22:40:05Z"}
+    text = {
+        "name": "Friday at Omar's",
+        "notes": "Lina's first game\nلعبة",
+        "created_at": "2024-03-01T20:15:00+02:00",
+        "updated_at": "2024-03-01T22:40:05Z",
+    }
     record = load(raw_record(**text))
-    assert (record.name, record.notes, record.created_at, record.updated_at) == tuple(
-        text.values())
+    assert (record.name, record.notes, record.created_at, record.updated_at) == tuple(text.values())
     assert load_record(dumps_record(record)) == record
     assert {key: dump_record(record)[key] for key in text} == text
 
@@ -318,8 +407,9 @@ def test_timestamps_are_iso_8601(key: str, value: str) -> None:
 
 
 @pytest.mark.parametrize("key", ["created_at", "updated_at"])
-@pytest.mark.parametrize("value", ["0001-01-01T00:00:00+14:00", "9999-12-31T23:30:00-01:00",
-                                   "0001-01-01T13:59:59+14:00"])
+@pytest.mark.parametrize(
+    "value", ["0001-01-01T00:00:00+14:00", "9999-12-31T23:30:00-01:00", "0001-01-01T13:59:59+14:00"]
+)
 def test_timestamps_stay_within_years_1_to_9999_in_utc(key: str, value: str) -> None:
     """Converted to UTC these leave the years datetime (and a database) can hold."""
     error = refusal(raw_record(**{key: value}))
@@ -327,9 +417,15 @@ def test_timestamps_stay_within_years_1_to_9999_in_utc(key: str, value: str) -> 
     assert error.headline().startswith(f"{key} must be a date and time")
 
 
-@pytest.mark.parametrize("value", ["0001-01-01T00:00:00+00:00", "0001-01-01T14:00:00+14:00",
-                                   "9999-12-31T23:59:59.999999+00:00",
-                                   "9999-12-31T20:00:00-03:00"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "0001-01-01T00:00:00+00:00",
+        "0001-01-01T14:00:00+14:00",
+        "9999-12-31T23:59:59.999999+00:00",
+        "9999-12-31T20:00:00-03:00",
+    ],
+)
 def test_the_edges_of_the_years_load(value: str) -> None:
     assert load(raw_record(created_at=value)).created_at == value
 
@@ -338,8 +434,7 @@ def test_the_edges_of_the_years_load(value: str) -> None:
 def test_text_is_cleaned_as_the_forms_clean_it(key: str) -> None:
     record = load(raw_record(**{key: "  \u202eFriday\x00 \x1b[31mnight\u2066  "}))
     assert getattr(record, key) == "Friday [31mnight"
-    assert load(raw_record(notes="line one\r\n\u202eline two\x07")).notes == (
-        "line one\nline two")
+    assert load(raw_record(notes="line one\r\n\u202eline two\x07")).notes == ("line one\nline two")
     assert getattr(load(raw_record(**{key: " \u200b\u202e "})), key) is None
 
 
@@ -390,8 +485,12 @@ def test_top_level_is_checked_before_the_deals() -> None:
 def test_the_first_illegal_deal_is_reported() -> None:
     # deal 2 repeats a contract (illegal only in context); deal 3 has an unknown key and
     # deal 4 does not add up: the first violation, deal 2, is the one reported
-    deals = [KING_OF_HEARTS, KING_OF_HEARTS, {**DIAMONDS, "oops": 1},
-             {**LTOOSH, "tricks": [1, 1, 1, 1]}]
+    deals = [
+        KING_OF_HEARTS,
+        KING_OF_HEARTS,
+        {**DIAMONDS, "oops": 1},
+        {**LTOOSH, "tricks": [1, 1, 1, 1]},
+    ]
     error = refusal(raw_record("trix", deals))
     assert (error.deal_number, first_problem(error)) == (2, ("contract", "contract_played"))
     error = refusal(raw_record("trix", [KING_OF_HEARTS, QUEENS, *deals[2:]]))
@@ -424,8 +523,9 @@ EXPORTS = [
 
 
 @pytest.mark.parametrize(("game", "deals", "top"), EXPORTS)
-def test_derived_keys_equal_to_the_engine_are_accepted(game: str, deals: list[dict[str, Any]],
-                                                       top: dict[str, Any]) -> None:
+def test_derived_keys_equal_to_the_engine_are_accepted(
+    game: str, deals: list[dict[str, Any]], top: dict[str, Any]
+) -> None:
     data = exported(game, deals, **top)
     assert {"totals", "team_totals", "finished", "next", "winners"} <= set(data)
     for deal in data["deals"]:
@@ -455,8 +555,9 @@ TOP_MISMATCHES = [
 
 @pytest.mark.parametrize(("game", "deals", "top"), EXPORTS)
 @pytest.mark.parametrize(("key", "change"), TOP_MISMATCHES)
-def test_top_derived_keys_must_match(game: str, deals: list[dict[str, Any]], top: dict[str, Any],
-                                     key: str, change: Any) -> None:
+def test_top_derived_keys_must_match(
+    game: str, deals: list[dict[str, Any]], top: dict[str, Any], key: str, change: Any
+) -> None:
     data = exported(game, deals, **top)
     data[key] = change(data[key])
     error = refusal(data)
@@ -483,8 +584,9 @@ DEAL_MISMATCHES = [
 @pytest.mark.parametrize(("game", "deals", "top"), EXPORTS[:-1])
 @pytest.mark.parametrize(("key", "change"), DEAL_MISMATCHES)
 @pytest.mark.parametrize("which", [0, -1])
-def test_deal_derived_keys_must_match(game: str, deals: list[dict[str, Any]], top: dict[str, Any],
-                                      key: str, change: Any, which: int) -> None:
+def test_deal_derived_keys_must_match(
+    game: str, deals: list[dict[str, Any]], top: dict[str, Any], key: str, change: Any, which: int
+) -> None:
     data = exported(game, deals, **top)
     deal = data["deals"][which]
     deal[key] = change(deal[key])
@@ -513,8 +615,12 @@ def test_true_is_not_one() -> None:
 def test_derived_keys_may_be_partial() -> None:
     data = raw_record("trix", [{**KING_OF_HEARTS, "number": 1}], finished=False)
     assert len(load(data).game.deals) == 1
-    data = raw_record("turkish-king", [{**SAMPLE_DEAL["turkish-king"], "kingdom": None}],
-                      team_totals=None, winners=None)
+    data = raw_record(
+        "turkish-king",
+        [{**SAMPLE_DEAL["turkish-king"], "kingdom": None}],
+        team_totals=None,
+        winners=None,
+    )
     assert len(load(data).game.deals) == 1
 
 

@@ -36,8 +36,14 @@ from tests.rules.builders import (
 SHARED = Path("/work/shared")
 
 
-def scores(game: str, deal: dict[str, Any], *, before: list[dict[str, Any]] | None = None,
-           house_rules: HouseRules | None = None, mode: str = "solo") -> list[int]:
+def scores(
+    game: str,
+    deal: dict[str, Any],
+    *,
+    before: list[dict[str, Any]] | None = None,
+    house_rules: HouseRules | None = None,
+    mode: str = "solo",
+) -> list[int]:
     """What `deal` scores as the next deal of a game (the deal must be legal)."""
     if before is None:
         before = [TRIX] if game == "trix-complex" and deal["contract"] != "trix" else []
@@ -52,8 +58,12 @@ def scores(game: str, deal: dict[str, Any], *, before: list[dict[str, Any]] | No
 
 def test_there_are_examples_of_each_game() -> None:
     assert EXAMPLE_NAMES == [
-        "trix-complex-solo-complete", "trix-partnership-complete", "trix-solo-in-progress",
-        "turkish-king-complete", "turkish-king-in-progress"]
+        "trix-complex-solo-complete",
+        "trix-partnership-complete",
+        "trix-solo-in-progress",
+        "turkish-king-complete",
+        "turkish-king-in-progress",
+    ]
 
 
 @pytest.mark.parametrize("name", EXAMPLE_NAMES)
@@ -67,8 +77,7 @@ def test_example_records(name: str) -> None:
 def test_example_copies_match_the_spec(name: str) -> None:
     for suffix in (".json", ".check.json"):
         copy = json.loads((EXAMPLES / f"{name}{suffix}").read_text(encoding="utf-8"))
-        original = json.loads((SHARED / "examples" / f"{name}{suffix}").read_text(
-            encoding="utf-8"))
+        original = json.loads((SHARED / "examples" / f"{name}{suffix}").read_text(encoding="utf-8"))
         assert copy == original
 
 
@@ -88,8 +97,15 @@ DOC_RECORD = {
     ],
 }
 DOC_OUTPUT = {
-    "deals": [{"number": 1, "contract": "king-of-hearts", "chooser": 2, "kingdom": 0,
-               "scores": [0, -150, 75, 0]}],
+    "deals": [
+        {
+            "number": 1,
+            "contract": "king-of-hearts",
+            "chooser": 2,
+            "kingdom": 0,
+            "scores": [0, -150, 75, 0],
+        }
+    ],
     "totals": [0, -150, 75, 0],
     "team_totals": [75, -150],
     "finished": False,
@@ -114,8 +130,10 @@ def test_game_record_document_example_whole_kingdom() -> None:
         [150, 50, 200, 100],
     ]
     assert sum(result.totals) == 0
-    assert result.team_totals == (result.totals[0] + result.totals[2],
-                                  result.totals[1] + result.totals[3])
+    assert result.team_totals == (
+        result.totals[0] + result.totals[2],
+        result.totals[1] + result.totals[3],
+    )
 
 
 @pytest.mark.skipif(not (SHARED / "GAME-RECORD.md").is_file(), reason="no shared spec here")
@@ -132,7 +150,11 @@ def test_trix_contract_scores() -> None:
     assert scores("trix", KING_OF_HEARTS) == [0, -75, 0, 0]
     assert scores("trix", QUEENS) == [-25, -50, 0, -25]
     assert scores("trix", {"contract": "queens", "takers": dict.fromkeys("SHDC", 2)}) == [
-        0, 0, -100, 0]
+        0,
+        0,
+        -100,
+        0,
+    ]
     assert scores("trix", DIAMONDS) == [-30, -40, -50, -10]
     assert scores("trix", LTOOSH) == [-60, -45, -45, -45]
     assert scores("trix", {"contract": "ltoosh", "tricks": [0, 13, 0, 0]}) == [0, -195, 0, 0]
@@ -157,7 +179,7 @@ def test_swap_diamonds_ltoosh() -> None:
 def test_a_trix_kingdom_sums_to_zero(first: int) -> None:
     result = replay(game_of("trix", TRIX_KINGDOM * 4, first=first))
     for kingdom in range(4):
-        assert sum(sum(d.scores) for d in result.deals[kingdom * 5:kingdom * 5 + 5]) == 0
+        assert sum(sum(d.scores) for d in result.deals[kingdom * 5 : kingdom * 5 + 5]) == 0
 
 
 # --- doubling ------------------------------------------------------------------------------------
@@ -167,8 +189,9 @@ NET_RULES, FULL_RULES = HouseRules(doubled_self_take=NET), HouseRules(doubled_se
 
 @pytest.mark.parametrize("rules", [NET_RULES, FULL_RULES], ids=["net", "full"])
 @pytest.mark.parametrize(("taker", "doubler"), [(1, 2), (2, 1), (0, 3), (3, 0), (2, 0)])
-def test_doubled_king_of_hearts_taken_by_another(rules: HouseRules, taker: int,
-                                                 doubler: int) -> None:
+def test_doubled_king_of_hearts_taken_by_another(
+    rules: HouseRules, taker: int, doubler: int
+) -> None:
     expected = [0, 0, 0, 0]
     expected[taker], expected[doubler] = -150, 75
     deal = {"contract": "king-of-hearts", "taker": taker, "doubled_by": doubler}
@@ -203,8 +226,11 @@ def test_doubled_queens() -> None:
     assert scores("trix", deal) == [-25, -25, -25, -25]
     assert scores("trix", deal, house_rules=FULL_RULES) == [-50, -50, -50, -50]
     # all four doubled by seat 0, all taken by seat 2
-    deal = {"contract": "queens", "takers": dict.fromkeys("SHDC", 2),
-            "doubled_by": dict.fromkeys("SHDC", 0)}
+    deal = {
+        "contract": "queens",
+        "takers": dict.fromkeys("SHDC", 2),
+        "doubled_by": dict.fromkeys("SHDC", 0),
+    }
     assert scores("trix", deal) == [100, 0, -200, 0]
 
 
@@ -238,9 +264,14 @@ def test_complex_doubled_queen_of_diamonds() -> None:
     assert doubled[2] - plain[2] == +25
     assert doubled[1] == plain[1] and doubled[3] == plain[3]
     # the Q♦ on its own: -10 as a diamond and -50 as a doubled queen
-    deal = {"contract": "complex", "tricks": [1, 4, 4, 4], "diamonds": [1, 4, 4, 4],
-            "queens": {"S": 1, "H": 2, "D": 0, "C": 3}, "king_of_hearts": 1,
-            "doubled_by": {"D": 3}}
+    deal = {
+        "contract": "complex",
+        "tricks": [1, 4, 4, 4],
+        "diamonds": [1, 4, 4, 4],
+        "queens": {"S": 1, "H": 2, "D": 0, "C": 3},
+        "king_of_hearts": 1,
+        "doubled_by": {"D": 3},
+    }
     assert scores("trix-complex", deal)[0] == -15 - 60
     assert scores("trix-complex", deal)[3] == -60 - 40 - 25 + 25
 
@@ -266,23 +297,26 @@ def test_a_complex_kingdom_sums_to_zero(first: int) -> None:
     result = replay(game_of("trix-complex", deals, first=first))
     assert result.finished
     for kingdom in range(4):
-        assert sum(sum(d.scores) for d in result.deals[kingdom * 2:kingdom * 2 + 2]) == 0
+        assert sum(sum(d.scores) for d in result.deals[kingdom * 2 : kingdom * 2 + 2]) == 0
 
 
 # --- Turkish King --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("deal", "expected"), [
-    ({"contract": "trump", "suit": "H", "tricks": [4, 3, 3, 3]}, [200, 150, 150, 150]),
-    ({"contract": "trump", "suit": "C", "tricks": [13, 0, 0, 0]}, [650, 0, 0, 0]),
-    ({"contract": "no-king", "taker": 3}, [0, 0, 0, -320]),
-    ({"contract": "no-queens", "counts": [0, 1, 3, 0]}, [0, -100, -300, 0]),
-    ({"contract": "no-boys", "counts": [1, 2, 3, 2]}, [-60, -120, -180, -120]),
-    ({"contract": "no-hearts", "counts": [1, 2, 3, 7]}, [-30, -60, -90, -210]),
-    ({"contract": "no-last-two", "last_two": [1, 2]}, [0, -180, -180, 0]),
-    ({"contract": "no-last-two", "last_two": [3, 3]}, [0, 0, 0, -360]),
-    ({"contract": "no-tricks", "tricks": [1, 2, 3, 7]}, [-50, -100, -150, -350]),
-])
+@pytest.mark.parametrize(
+    ("deal", "expected"),
+    [
+        ({"contract": "trump", "suit": "H", "tricks": [4, 3, 3, 3]}, [200, 150, 150, 150]),
+        ({"contract": "trump", "suit": "C", "tricks": [13, 0, 0, 0]}, [650, 0, 0, 0]),
+        ({"contract": "no-king", "taker": 3}, [0, 0, 0, -320]),
+        ({"contract": "no-queens", "counts": [0, 1, 3, 0]}, [0, -100, -300, 0]),
+        ({"contract": "no-boys", "counts": [1, 2, 3, 2]}, [-60, -120, -180, -120]),
+        ({"contract": "no-hearts", "counts": [1, 2, 3, 7]}, [-30, -60, -90, -210]),
+        ({"contract": "no-last-two", "last_two": [1, 2]}, [0, -180, -180, 0]),
+        ({"contract": "no-last-two", "last_two": [3, 3]}, [0, 0, 0, -360]),
+        ({"contract": "no-tricks", "tricks": [1, 2, 3, 7]}, [-50, -100, -150, -350]),
+    ],
+)
 def test_turkish_king_scores(deal: dict[str, Any], expected: list[int]) -> None:
     assert scores("turkish-king", deal) == expected
 
@@ -298,19 +332,28 @@ def test_turkish_king_game_sums_to_zero() -> None:
 
 def _negatives_on(seats: tuple[int, int]) -> list[dict[str, Any]]:
     low, high = seats
-    return [{"contract": "king-of-hearts", "taker": high},
-            {"contract": "queens", "takers": {"S": low, "H": low, "D": high, "C": high}},
-            {"contract": "diamonds", "counts": [6 if s == low else 7 if s == high else 0
-                                                for s in range(4)]},
-            {"contract": "ltoosh", "tricks": [6 if s == low else 7 if s == high else 0
-                                              for s in range(4)]}]
+    return [
+        {"contract": "king-of-hearts", "taker": high},
+        {"contract": "queens", "takers": {"S": low, "H": low, "D": high, "C": high}},
+        {
+            "contract": "diamonds",
+            "counts": [6 if s == low else 7 if s == high else 0 for s in range(4)],
+        },
+        {
+            "contract": "ltoosh",
+            "tricks": [6 if s == low else 7 if s == high else 0 for s in range(4)],
+        },
+    ]
 
 
 def test_solo_winners_share_a_tie() -> None:
     # seats 0 and 1 take no penalty and share the trix places 1 and 2 equally
     orders = [[0, 1, 2, 3], [1, 0, 2, 3], [0, 1, 3, 2], [1, 0, 3, 2]]
-    deals = [d for order in orders
-             for d in [*_negatives_on((2, 3)), {"contract": "trix", "order": order}]]
+    deals = [
+        d
+        for order in orders
+        for d in [*_negatives_on((2, 3)), {"contract": "trix", "order": order}]
+    ]
     result = replay(game_of("trix", deals))
     assert result.finished
     assert result.totals[0] == result.totals[1] == 700
@@ -318,8 +361,11 @@ def test_solo_winners_share_a_tie() -> None:
 
 
 def test_solo_single_winner() -> None:
-    deals = [d for order in [[0, 1, 2, 3]] * 4
-             for d in [*_negatives_on((2, 3)), {"contract": "trix", "order": order}]]
+    deals = [
+        d
+        for order in [[0, 1, 2, 3]] * 4
+        for d in [*_negatives_on((2, 3)), {"contract": "trix", "order": order}]
+    ]
     result = replay(game_of("trix", deals))
     assert result.totals[:2] == (800, 600)
     assert result.winners == (0,)

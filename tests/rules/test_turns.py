@@ -67,10 +67,11 @@ def test_next_step_in_a_trix_game(game: str, first: int) -> None:
         assert (step.number, step.kingdom) == (played + 1, kingdom)
         assert step.chooser == step.leader == (first + kingdom) % 4
         assert step.dealer == (None if played == 0 else step.chooser)
-        done = {d["contract"] for d in deals[kingdom * per_kingdom:played]}
+        done = {d["contract"] for d in deals[kingdom * per_kingdom : played]}
         assert step.options == tuple(
             Option(c, False, "contract_played") if c in done else Option(c, True)
-            for c in GAMES[game].contracts)
+            for c in GAMES[game].contracts
+        )
         assert step.contracts == sorted(set(GAMES[game].contracts) - done)
 
 
@@ -104,8 +105,10 @@ def test_contract_played_through_evaluate() -> None:
     assert not evaluation.ok
     # even a deal that does not parse says first that the contract is closed
     evaluation = evaluate(replay(game), {"contract": "diamonds", "counts": [1, 1, 1, 1]})
-    assert pairs(evaluation.problems) == [("contract", "contract_played"),
-                                          ("counts", "sum_mismatch")]
+    assert pairs(evaluation.problems) == [
+        ("contract", "contract_played"),
+        ("counts", "sum_mismatch"),
+    ]
 
 
 # --- Turkish King: declarers and quotas ----------------------------------------------------------
@@ -136,9 +139,20 @@ def test_next_step_in_turkish_king(first: int) -> None:
 
 
 # first = 0: hand h is declared by seat h % 4
-NEGATIVE_QUOTA_HANDS = [NO_KING, TRUMP, TRUMP, TRUMP,      # seat 0 declares no-king
-                        NO_QUEENS, TRUMP, TRUMP, TRUMP,    # seat 0: no-queens; 1-3 trumps done
-                        NO_BOYS, NO_KING, NO_QUEENS, NO_BOYS]  # seat 0's third negative
+NEGATIVE_QUOTA_HANDS = [
+    NO_KING,
+    TRUMP,
+    TRUMP,
+    TRUMP,  # seat 0 declares no-king
+    NO_QUEENS,
+    TRUMP,
+    TRUMP,
+    TRUMP,  # seat 0: no-queens; 1-3 trumps done
+    NO_BOYS,
+    NO_KING,
+    NO_QUEENS,
+    NO_BOYS,
+]  # seat 0's third negative
 NO_TRICKS_DEAL = {"contract": "no-tricks", "tricks": [0, 0, 0, 13]}
 
 
@@ -203,7 +217,8 @@ def test_a_complete_turkish_game_uses_every_quota() -> None:
     result = replay(game_of("turkish-king", TURKISH_GAME))
     assert result.quotas == (Quota(2, 3),) * 4
     assert result.negative_plays == dict.fromkeys(
-        ["no-king", "no-queens", "no-boys", "no-hearts", "no-last-two", "no-tricks"], 2)
+        ["no-king", "no-queens", "no-boys", "no-hearts", "no-last-two", "no-tricks"], 2
+    )
 
 
 def test_every_reason_has_a_label_and_a_message() -> None:
@@ -220,8 +235,11 @@ def test_game_finished(game: str) -> None:
     deals = FULL_GAME[game]
     result = replay(game_of(game, deals))
     assert result.finished and result.next is None and result.winners is not None
-    assert len(deals) == GAMES[game].deals_total == {"trix": 20, "trix-complex": 8,
-                                                     "turkish-king": 20}[game]
+    assert (
+        len(deals)
+        == GAMES[game].deals_total
+        == {"trix": 20, "trix-complex": 8, "turkish-king": 20}[game]
+    )
     extra = SAMPLE_DEAL[game]
     error = refusal(raw_record(game, [*deals, extra]))
     assert (error.deal_number, error.contract) == (len(deals) + 1, extra["contract"])
@@ -246,8 +264,9 @@ def test_not_finished_one_deal_short(game: str) -> None:
 
 def test_house_rules_do_not_change_turns() -> None:
     plain = replay(game_of("trix", TRIX_KINGDOM))
-    swapped = replay(game_of("trix", TRIX_KINGDOM,
-                             house_rules=HouseRules(swap_diamonds_ltoosh=True)))
+    swapped = replay(
+        game_of("trix", TRIX_KINGDOM, house_rules=HouseRules(swap_diamonds_ltoosh=True))
+    )
     assert [d.chooser for d in plain.deals] == [d.chooser for d in swapped.deals]
     assert plain.next == swapped.next
 

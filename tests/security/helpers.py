@@ -67,8 +67,11 @@ def route_urls(app: Flask, games: Games) -> list[tuple[Rule, str]]:
     """Every rule once per kind of token: the scorekeeper link, the view link, garbage."""
     found: list[tuple[Rule, str]] = []
     for rule in routes(app):
-        tokens = [games.playing, games.playing_view, GARBAGE_TOKEN] if rule.arguments - {
-            "filename"} else [""]
+        tokens = (
+            [games.playing, games.playing_view, GARBAGE_TOKEN]
+            if rule.arguments - {"filename"}
+            else [""]
+        )
         for token in tokens:
             found.append((rule, url_for_rule(rule, token)))
     return found

@@ -39,8 +39,7 @@ def test_unknown_token_is_a_404_that_says_nothing(app: Flask, table: Table) -> N
         for token in (GARBAGE_TOKEN, near_miss, "1", "x" * 200):
             url = url_for_rule(rule, token)
             method = "GET" if "GET" in (rule.methods or ()) else "POST"
-            response = table.client.open(url, method=method,
-                                         headers={"X-CSRFToken": table.csrf()})
+            response = table.client.open(url, method=method, headers={"X-CSRFToken": table.csrf()})
             assert response.status_code == 404, (method, url)
             text = page(response).text
             assert token not in text
@@ -90,12 +89,19 @@ def test_access_code_is_asked_once_per_browser(app: Flask, table: Table) -> None
         assert response.status_code == 303, url
         assert response.headers["Location"].startswith("/access"), url
     for url in (f"/g/{games.playing}/deal", f"/g/{games.playing}/notes", "/new"):
-        response = stranger.post(url, data={"csrf_token": page(stranger.get("/access"))
-                                            .csrf_token, "name": "x", "notes": "x"})
+        response = stranger.post(
+            url,
+            data={
+                "csrf_token": page(stranger.get("/access")).csrf_token,
+                "name": "x",
+                "notes": "x",
+            },
+        )
         assert response.status_code == 303, url
-    htmx = stranger.post(f"/g/{games.playing}/deal/preview",
-                         headers={"HX-Request": "true",
-                                  "X-CSRFToken": page(stranger.get("/access")).csrf_token})
+    htmx = stranger.post(
+        f"/g/{games.playing}/deal/preview",
+        headers={"HX-Request": "true", "X-CSRFToken": page(stranger.get("/access")).csrf_token},
+    )
     assert htmx.status_code == 403
     assert htmx.headers["HX-Redirect"].startswith("/access")
     assert stranger.get("/static/css/app.css").status_code == 200
@@ -135,20 +141,22 @@ def test_access_form_needs_csrf(app: Flask) -> None:
     assert client.get("/").status_code == 303
 
 
-@pytest.mark.parametrize("target", ["//evil.example/", "https://evil.example/", "/\\evil.example",
-                                    "javascript:alert(1)", "evil"])
+@pytest.mark.parametrize(
+    "target",
+    ["//evil.example/", "https://evil.example/", "/\\evil.example", "javascript:alert(1)", "evil"],
+)
 def test_no_open_redirect_after_the_code(app: Flask, target: str) -> None:
     app.config["ACCESS_CODE"] = CODE
     client = app.test_client()
     form = page(client.get("/access"))
-    response = client.post("/access", data={**form.hidden("/access"), "code": CODE,
-                                            "next": target})
+    response = client.post("/access", data={**form.hidden("/access"), "code": CODE, "next": target})
     assert response.status_code == 303
     assert response.headers["Location"] == "/"
 
 
-def test_access_code_from_the_environment(tmp_path: Path, database_uri: str,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_access_code_from_the_environment(
+    tmp_path: Path, database_uri: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("SCOREKEEPER_ACCESS_CODE", CODE)
     app = make_app(tmp_path, database_uri)
     client = app.test_client()
@@ -168,8 +176,9 @@ def test_links_with_impossible_tokens_are_404s(app: Flask, table: Table) -> None
             url = url_for_rule(rule, "PLACEHOLDER").replace("PLACEHOLDER", raw)
             for headers in ({}, {"If-None-Match": 'W/"3-en"'}):
                 method = "GET" if "GET" in (rule.methods or ()) else "POST"
-                response = table.client.open(url + "?v=3-en", method=method,
-                                             headers={**headers, "X-CSRFToken": table.csrf()})
+                response = table.client.open(
+                    url + "?v=3-en", method=method, headers={**headers, "X-CSRFToken": table.csrf()}
+                )
                 assert response.status_code == 404, (method, url)
 
 
@@ -202,14 +211,17 @@ def limit_rows(app: Flask) -> tuple[int, int]:
     from scorekeeper.store.limits import LimitEvent, LimitSlot
 
     with app.app_context():
-        counts = (db.session.scalar(select(func.count()).select_from(LimitEvent)) or 0,
-                  db.session.scalar(select(func.count()).select_from(LimitSlot)) or 0)
+        counts = (
+            db.session.scalar(select(func.count()).select_from(LimitEvent)) or 0,
+            db.session.scalar(select(func.count()).select_from(LimitSlot)) or 0,
+        )
         db.session.remove()
     return counts
 
 
-def test_wrong_codes_from_one_address_are_capped(app: Flask,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_wrong_codes_from_one_address_are_capped(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Beyond the allowance an address gets one check per interval; the rest are not checked
     at all (429), so they learn nothing, right code or not."""
     from scorekeeper.store.limits import WRONG_CODES
@@ -234,7 +246,8 @@ def test_wrong_codes_from_one_address_are_capped(app: Flask,
 
 
 def test_a_right_code_from_an_address_that_guessed_wrong_is_let_in(
-        app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Someone behind the same address (NAT, a proxy) guessed wrong all they may: the host's
     right code still gets in, with no lock to wait out."""
     from scorekeeper.store.limits import WRONG_CODES
@@ -249,7 +262,8 @@ def test_a_right_code_from_an_address_that_guessed_wrong_is_let_in(
 
 
 def test_rotating_addresses_do_not_keep_an_honest_user_out(
-        app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """1,000 addresses guess at once: nothing they spend is anyone else's, so the host's right
     code, from any other address, gets in on the first try; each guesser keeps its own limit."""
     from scorekeeper.store.limits import WRONG_CODES
@@ -258,8 +272,14 @@ def test_rotating_addresses_do_not_keep_an_honest_user_out(
     app.config["ACCESS_CODE"] = CODE
     guesser = app.test_client()
     form = page(guesser.get("/access")).hidden("/access")
-    statuses = [guesser.post("/access", data={**form, "code": f"guess {n}"}, environ_overrides={
-        "REMOTE_ADDR": f"10.{n // 250}.{n % 250}.1"}).status_code for n in range(1000)]
+    statuses = [
+        guesser.post(
+            "/access",
+            data={**form, "code": f"guess {n}"},
+            environ_overrides={"REMOTE_ADDR": f"10.{n // 250}.{n % 250}.1"},
+        ).status_code
+        for n in range(1000)
+    ]
     assert statuses == [422] * 1000  # each checked: one guess per address is within its limit
     honest = client_at(app, "192.0.2.44")
     assert enter_code(honest, CODE).status_code == 303
@@ -271,8 +291,9 @@ def test_rotating_addresses_do_not_keep_an_honest_user_out(
     assert enter_code(one, "too many").status_code == 429
 
 
-def test_addresses_in_one_ipv6_network_count_as_one(app: Flask,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_addresses_in_one_ipv6_network_count_as_one(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from scorekeeper.store.limits import WRONG_CODES, address_key
 
     assert address_key("2001:db8:1:2::7") == address_key("2001:db8:1:2:ffff::1")
@@ -281,14 +302,17 @@ def test_addresses_in_one_ipv6_network_count_as_one(app: Flask,
     Clock(monkeypatch)
     app.config["ACCESS_CODE"] = CODE
     for guess in range(WRONG_CODES.per_address + 1):
-        assert enter_code(client_at(app, f"2001:db8:1:2::{guess + 1:x}"),
-                          f"guess {guess}").status_code == 422
+        assert (
+            enter_code(client_at(app, f"2001:db8:1:2::{guess + 1:x}"), f"guess {guess}").status_code
+            == 422
+        )
     assert enter_code(client_at(app, "2001:db8:1:2::abcd"), "guess").status_code == 429
     assert enter_code(client_at(app, "2001:db8:1:3::1"), "guess").status_code == 422
 
 
 def test_two_app_instances_on_one_database_share_the_count(
-        tmp_path: Path, database_uri: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, database_uri: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Two workers (or hosts) behind a load balancer: guesses spread over them add up."""
     from scorekeeper.store.limits import WRONG_CODES
 
@@ -330,7 +354,8 @@ def test_the_code_page_can_be_read_in_another_language(app: Flask) -> None:
 
 
 def test_guesses_at_the_same_moment_do_not_slip_past_together(
-        app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Many workers asking at once: a wrong code is counted before it is checked, so no more
     than the allowance (and one slot) are checked however the requests interleave."""
     import threading
@@ -338,8 +363,14 @@ def test_guesses_at_the_same_moment_do_not_slip_past_together(
     from scorekeeper.store import limits
 
     Clock(monkeypatch)
-    tight = limits.Limit("code", window=300.0, per_address=50, everyone=5,
-                         address_interval=6.0, everyone_interval=60.0)
+    tight = limits.Limit(
+        "code",
+        window=300.0,
+        per_address=50,
+        everyone=5,
+        address_interval=6.0,
+        everyone_interval=60.0,
+    )
     barrier = threading.Barrier(12)
     tickets: list[int | None] = []
 
@@ -375,32 +406,56 @@ def test_a_new_code_is_strong_and_speakable() -> None:
         assert code_guesses(code) >= STRONG_CODE_GUESSES
 
 
-@pytest.mark.parametrize("code", ["blue tiger 42", "1234", "password1234", "000000000000",
-                                  "Scorekeeper2026"])
+@pytest.mark.parametrize(
+    "code", ["blue tiger 42", "1234", "password1234", "000000000000", "Scorekeeper2026"]
+)
 def test_a_weak_code_is_refused_at_start_with_a_strong_one_offered(
-        tmp_path: Path, database_uri: str, code: str) -> None:
+    tmp_path: Path, database_uri: str, code: str
+) -> None:
     from scorekeeper.settings import SetupError
 
     with pytest.raises(SetupError, match="too easy to guess") as refused:
         make_app(tmp_path, database_uri, TESTING=False, ACCESS_CODE=code)
     offered = re.search(r"SCOREKEEPER_ACCESS_CODE='([\d ]+)'", str(refused.value))
     assert offered is not None
-    assert make_app(tmp_path / "offered", database_uri, TESTING=False,
-                    ACCESS_CODE=offered.group(1)).config["ACCESS_CODE"] == offered.group(1)
+    assert make_app(
+        tmp_path / "offered", database_uri, TESTING=False, ACCESS_CODE=offered.group(1)
+    ).config["ACCESS_CODE"] == offered.group(1)
 
 
 def test_a_weak_code_starts_when_the_operator_insists(
-        tmp_path: Path, database_uri: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert make_app(tmp_path / "config", database_uri, TESTING=False, ACCESS_CODE=CODE,
-                    WEAK_ACCESS_CODE=True).config["ACCESS_CODE"] == CODE
+    tmp_path: Path, database_uri: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert (
+        make_app(
+            tmp_path / "config",
+            database_uri,
+            TESTING=False,
+            ACCESS_CODE=CODE,
+            WEAK_ACCESS_CODE=True,
+        ).config["ACCESS_CODE"]
+        == CODE
+    )
     monkeypatch.setenv("SCOREKEEPER_WEAK_ACCESS_CODE", "1")
-    assert make_app(tmp_path / "env", database_uri, TESTING=False,
-                    ACCESS_CODE=CODE).config["ACCESS_CODE"] == CODE
+    assert (
+        make_app(tmp_path / "env", database_uri, TESTING=False, ACCESS_CODE=CODE).config[
+            "ACCESS_CODE"
+        ]
+        == CODE
+    )
 
 
-@pytest.mark.parametrize("typed", ["7301448299210573", "7301-4482-9921-0573",
-                                   " 7301 4482  9921 0573 ", "٧٣٠١ ٤٤٨٢ ٩٩٢١ ٠٥٧٣",
-                                   "७३०१ ४४८२ ९९२१ ०५७३", "７３０１ ４４８２ ９９２１ ０５７３"])
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "7301448299210573",
+        "7301-4482-9921-0573",
+        " 7301 4482  9921 0573 ",
+        "٧٣٠١ ٤٤٨٢ ٩٩٢١ ٠٥٧٣",
+        "७३०१ ४४८२ ९९२१ ०५७३",
+        "７３０１ ４４８２ ９９２１ ０５７３",
+    ],
+)
 def test_the_code_is_compared_as_read_out(app: Flask, typed: str) -> None:
     """Groups, hyphens and any script's digits (an Arabic or Hindi keyboard's) do not matter."""
     app.config["ACCESS_CODE"] = STRONG

@@ -25,7 +25,11 @@ def test_capability_pages_and_fragments_are_not_stored(app: Flask, table: Table)
             for headers in ({}, {"HX-Request": "true"}):
                 response = table.client.open(url, method=method, headers=headers)
                 assert response.headers.get("Cache-Control") == "no-store", (
-                    method, url, headers, response.status_code)
+                    method,
+                    url,
+                    headers,
+                    response.status_code,
+                )
                 checked += 1
     assert checked > 40  # pages, fragments, exports, forms: every route with a token
 
@@ -70,8 +74,9 @@ def test_no_hsts_over_plain_http(app: Flask, table: Table) -> None:
         assert "Strict-Transport-Security" not in table.client.get(url).headers, url
 
 
-def test_hsts_on_every_answer_over_https(tmp_path: Path, database_uri: str,
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hsts_on_every_answer_over_https(
+    tmp_path: Path, database_uri: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("SCOREKEEPER_HTTPS", "1")
     app = make_app(tmp_path, database_uri)
     client = app.test_client()
@@ -86,7 +91,8 @@ def test_hsts_on_every_answer_over_https(tmp_path: Path, database_uri: str,
         response = table.client.get(url)
         seen.add(response.status_code)
         assert response.headers.get("Strict-Transport-Security", "").startswith(
-            "max-age=31536000"), url
+            "max-age=31536000"
+        ), url
     for _ in range(3):  # the live poll's shortcut copies Flask's headers, this one too
         response = table.client.get(live, headers={"If-None-Match": tag})
         assert response.status_code == 304

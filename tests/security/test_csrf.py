@@ -11,29 +11,53 @@ from flask.testing import FlaskClient
 from tests.conftest import Table, make_app, page, snapshot
 from tests.security.helpers import post_routes, seed_games, url_for_rule
 
-WRONG_TOKEN = ("IjAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAi"
-               ".aw1N7w.AAAAAAAAAAAAAAAAAAAAAAAAAAA")
+WRONG_TOKEN = (
+    "IjAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAi.aw1N7w.AAAAAAAAAAAAAAAAAAAAAAAAAAA"
+)
 
 
 def plausible_form(token: str) -> dict[str, str]:
     """Fields a real form would carry, so only the CSRF token is missing."""
-    return {"seat": "1", "version": "3", "number": "2", "contract": "diamonds",
-            "counts-0": "4", "counts-1": "3", "counts-2": "3", "counts-3": "3",
-            "name": "renamed", "notes": "changed", "game": "trix", "mode": "solo",
-            "player_0": "A", "player_1": "B", "player_2": "C", "player_3": "D",
-            "doubled_self_take": "net", "code": "x", "token": token}
+    return {
+        "seat": "1",
+        "version": "3",
+        "number": "2",
+        "contract": "diamonds",
+        "counts-0": "4",
+        "counts-1": "3",
+        "counts-2": "3",
+        "counts-3": "3",
+        "name": "renamed",
+        "notes": "changed",
+        "game": "trix",
+        "mode": "solo",
+        "player_0": "A",
+        "player_1": "B",
+        "player_2": "C",
+        "player_3": "D",
+        "doubled_self_take": "net",
+        "code": "x",
+        "token": token,
+    }
 
 
 def test_there_are_post_routes_to_check(app: Flask) -> None:
     names = {rule.endpoint for rule in post_routes(app)}
-    assert {"games.new_game", "games.choose_first", "games.undo", "games.notes", "games.delete",
-            "deals.preview", "deals.save_deal"} <= names
+    assert {
+        "games.new_game",
+        "games.choose_first",
+        "games.undo",
+        "games.notes",
+        "games.delete",
+        "deals.preview",
+        "deals.save_deal",
+    } <= names
 
 
-@pytest.mark.parametrize("how", ["no token", "wrong token in form", "wrong token in header",
-                                 "token of another browser"])
-def test_every_post_route_refuses_without_a_valid_token(app: Flask, table: Table,
-                                                        how: str) -> None:
+@pytest.mark.parametrize(
+    "how", ["no token", "wrong token in form", "wrong token in header", "token of another browser"]
+)
+def test_every_post_route_refuses_without_a_valid_token(app: Flask, table: Table, how: str) -> None:
     games = seed_games(table)
     other = app.test_client()
     other_token = page(other.get("/")).csrf_token
@@ -61,16 +85,26 @@ def test_htmx_token_in_hx_headers_is_accepted(app: Flask, table: Table) -> None:
     """htmx sends the token from <body hx-headers>; Flask-WTF reads X-CSRFToken."""
     games = seed_games(table)
     token = table.csrf()
-    data = {"contract": "diamonds", "number": "3", "version": str(table.row().version),
-            "counts-0": "4", "counts-1": "3", "counts-2": "3", "counts-3": "3"}
-    response = table.client.post(f"/g/{games.playing}/deal/preview", data=data,
-                                 headers={"HX-Request": "true", "X-CSRFToken": token})
+    data = {
+        "contract": "diamonds",
+        "number": "3",
+        "version": str(table.row().version),
+        "counts-0": "4",
+        "counts-1": "3",
+        "counts-2": "3",
+        "counts-3": "3",
+    }
+    response = table.client.post(
+        f"/g/{games.playing}/deal/preview",
+        data=data,
+        headers={"HX-Request": "true", "X-CSRFToken": token},
+    )
     assert response.status_code == 200
-    without = table.client.post(f"/g/{games.playing}/deal/preview", data=data,
-                                headers={"HX-Request": "true"})
+    without = table.client.post(
+        f"/g/{games.playing}/deal/preview", data=data, headers={"HX-Request": "true"}
+    )
     assert without.status_code == 400
-    saved = table.client.post(f"/g/{games.playing}/deal", data=data,
-                              headers={"X-CSRFToken": token})
+    saved = table.client.post(f"/g/{games.playing}/deal", data=data, headers={"X-CSRFToken": token})
     assert saved.status_code == 303
     assert table.row().deal_count == 3
 
@@ -85,8 +119,9 @@ def test_get_never_changes_state(app: Flask, table: Table) -> None:
     assert snapshot(app) == before
 
 
-def test_forms_work_over_https_without_a_referer(tmp_path: Path, database_uri: str,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_forms_work_over_https_without_a_referer(
+    tmp_path: Path, database_uri: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Browsers send no Referer (Referrer-Policy: no-referrer), so HTTPS must not demand one;
     the token still has to be there."""
     monkeypatch.setenv("SCOREKEEPER_HTTPS", "1")
@@ -94,8 +129,16 @@ def test_forms_work_over_https_without_a_referer(tmp_path: Path, database_uri: s
     client = app.test_client()
     https = {"base_url": "https://localhost"}
     form = page(client.get("/new", **https))
-    data = {**form.hidden("/new"), "game": "trix", "mode": "solo", "doubled_self_take": "net",
-            "player_0": "A", "player_1": "B", "player_2": "C", "player_3": "D"}
+    data = {
+        **form.hidden("/new"),
+        "game": "trix",
+        "mode": "solo",
+        "doubled_self_take": "net",
+        "player_0": "A",
+        "player_1": "B",
+        "player_2": "C",
+        "player_3": "D",
+    }
     assert client.post("/new", data=data, **https).status_code == 303
     del data["csrf_token"]
     assert client.post("/new", data=data, **https).status_code == 400

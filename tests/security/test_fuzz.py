@@ -25,16 +25,63 @@ from tests.security.helpers import STATE_CHANGING, Games, routes, seed_games
 
 FUZZ_EXAMPLES = int(os.environ.get("SCOREKEEPER_FUZZ_EXAMPLES", "300"))
 METHODS = ("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS")
-FIELD_NAMES = sorted({"csrf_token", "contract", "number", "version", "editing", "seat", "name",
-                      "notes", "game", "mode", "doubling", "doubled_self_take",
-                      "swap_diamonds_ltoosh", "code", "next", "file",
-                      *(f"player_{seat}" for seat in range(4)),
-                      *(name for contract in CONTRACTS for group in chip_groups(contract)
-                        for name in group.names)})
-NASTY_TEXT = ("<script>alert(1)</script>", "\u202eevil", "\x00", "\ud7ff\ufffd", "-1", "0",
-              "99999999999999999999", "1e9", "NaN", "None", "null", "[]", "{}", "' OR 1=1 --",
-              "../../etc/passwd", "=cmd|' /C calc'!A0", " ", "\r\n", "%00", "%ff", "²", "٣",
-              "１", "1" * 5000, "0" * 50 + "1", "+1", " 1", "1_0")
+FIELD_NAMES = sorted(
+    {
+        "csrf_token",
+        "contract",
+        "number",
+        "version",
+        "editing",
+        "seat",
+        "name",
+        "notes",
+        "game",
+        "mode",
+        "doubling",
+        "doubled_self_take",
+        "swap_diamonds_ltoosh",
+        "code",
+        "next",
+        "file",
+        *(f"player_{seat}" for seat in range(4)),
+        *(
+            name
+            for contract in CONTRACTS
+            for group in chip_groups(contract)
+            for name in group.names
+        ),
+    }
+)
+NASTY_TEXT = (
+    "<script>alert(1)</script>",
+    "\u202eevil",
+    "\x00",
+    "\ud7ff\ufffd",
+    "-1",
+    "0",
+    "99999999999999999999",
+    "1e9",
+    "NaN",
+    "None",
+    "null",
+    "[]",
+    "{}",
+    "' OR 1=1 --",
+    "../../etc/passwd",
+    "=cmd|' /C calc'!A0",
+    " ",
+    "\r\n",
+    "%00",
+    "%ff",
+    "²",
+    "٣",
+    "１",
+    "1" * 5000,
+    "0" * 50 + "1",
+    "+1",
+    " 1",
+    "1_0",
+)
 
 
 @dataclass
@@ -47,43 +94,92 @@ class Fuzzed:
 
 
 SCALAR: st.SearchStrategy[str] = st.one_of(  # a field value: plausible, nasty, random, long
-    st.sampled_from(["0", "1", "2", "3", "4", "13", "", "S", "H", "D", "C", "y", "trix", "solo",
-                     "partnership", "net", "full", *CONTRACTS]),
+    st.sampled_from(
+        [
+            "0",
+            "1",
+            "2",
+            "3",
+            "4",
+            "13",
+            "",
+            "S",
+            "H",
+            "D",
+            "C",
+            "y",
+            "trix",
+            "solo",
+            "partnership",
+            "net",
+            "full",
+            *CONTRACTS,
+        ]
+    ),
     st.sampled_from(NASTY_TEXT),
     st.text(max_size=40),
     st.integers(min_value=-(2**70), max_value=2**70).map(str),
     st.integers(min_value=1, max_value=300_000).map(lambda n: "x" * n),
 )
 SMALL = st.integers(min_value=0, max_value=8).map(str)
-DEAL_FIELDS = st.one_of([  # a deal form that is nearly right: real contract and chips
-    st.fixed_dictionaries(
-        {"contract": st.just(contract), "number": SMALL, "version": SMALL,
-         **{name: st.one_of(st.sampled_from([str(c) for c in group.choices]), st.just(""), SCALAR)
-            for group in chip_groups(contract) for name in group.names}},
-        optional={"editing": st.sampled_from(["1", "2", "3", "4", "0", "x", ""])})
-    for contract in sorted(CONTRACTS)])
-ANY_FIELDS = st.dictionaries(st.one_of(st.sampled_from(FIELD_NAMES), st.text(max_size=12)),
-                             st.one_of(SCALAR, st.lists(SCALAR, min_size=2, max_size=3)),
-                             max_size=12)
+DEAL_FIELDS = st.one_of(
+    [  # a deal form that is nearly right: real contract and chips
+        st.fixed_dictionaries(
+            {
+                "contract": st.just(contract),
+                "number": SMALL,
+                "version": SMALL,
+                **{
+                    name: st.one_of(
+                        st.sampled_from([str(c) for c in group.choices]), st.just(""), SCALAR
+                    )
+                    for group in chip_groups(contract)
+                    for name in group.names
+                },
+            },
+            optional={"editing": st.sampled_from(["1", "2", "3", "4", "0", "x", ""])},
+        )
+        for contract in sorted(CONTRACTS)
+    ]
+)
+ANY_FIELDS = st.dictionaries(
+    st.one_of(st.sampled_from(FIELD_NAMES), st.text(max_size=12)),
+    st.one_of(SCALAR, st.lists(SCALAR, min_size=2, max_size=3)),
+    max_size=12,
+)
 KNOWN_TOKEN = st.sampled_from(["@playing", "@view", "@fresh"])  # resolved when sent
-TOKEN = st.one_of(KNOWN_TOKEN, KNOWN_TOKEN, KNOWN_TOKEN, KNOWN_TOKEN,
-                  st.text(min_size=1, max_size=70).map(lambda text: quote(text, safe="")),
-                  st.binary(min_size=1, max_size=30).map(lambda raw: quote_from_bytes(raw,
-                                                                                      safe="")))
-NUMBER = st.one_of(st.integers(min_value=0, max_value=6), st.integers(min_value=0,
-                                                                       max_value=2**40))
+TOKEN = st.one_of(
+    KNOWN_TOKEN,
+    KNOWN_TOKEN,
+    KNOWN_TOKEN,
+    KNOWN_TOKEN,
+    st.text(min_size=1, max_size=70).map(lambda text: quote(text, safe="")),
+    st.binary(min_size=1, max_size=30).map(lambda raw: quote_from_bytes(raw, safe="")),
+)
+NUMBER = st.one_of(st.integers(min_value=0, max_value=6), st.integers(min_value=0, max_value=2**40))
 STATIC_FILE = st.sampled_from(["css/app.css", "js/htmx-2.0.11.min.js", "../secret_key", "nope"])
-QUERY = st.dictionaries(st.sampled_from(["contract", "editing", "next", "seat", "x"]), SCALAR,
-                        max_size=3)
-HEADERS = st.fixed_dictionaries({}, optional={
-    "HX-Request": st.sampled_from(["true", "false", ""]),
-    "HX-Boosted": st.just("true"),
-    "If-None-Match": st.one_of(st.text(st.characters(min_codepoint=32, max_codepoint=126),
-                                       max_size=20), st.just('"2-en"')),
-    "Accept-Language": st.sampled_from(["ar", "tr", "en", "xx", "*", "ar;q=x"]),
-    "Content-Type": st.sampled_from(["text/plain", "multipart/form-data",
-                                     "application/x-www-form-urlencoded; charset=latin1"]),
-})
+QUERY = st.dictionaries(
+    st.sampled_from(["contract", "editing", "next", "seat", "x"]), SCALAR, max_size=3
+)
+HEADERS = st.fixed_dictionaries(
+    {},
+    optional={
+        "HX-Request": st.sampled_from(["true", "false", ""]),
+        "HX-Boosted": st.just("true"),
+        "If-None-Match": st.one_of(
+            st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=20),
+            st.just('"2-en"'),
+        ),
+        "Accept-Language": st.sampled_from(["ar", "tr", "en", "xx", "*", "ar;q=x"]),
+        "Content-Type": st.sampled_from(
+            [
+                "text/plain",
+                "multipart/form-data",
+                "application/x-www-form-urlencoded; charset=latin1",
+            ]
+        ),
+    },
+)
 CSRF = st.sampled_from(["none", "form", "form", "header", "header", "garbage"])
 ENCODING = st.sampled_from(["form", "form", "multipart", "json", "bytes", "latin1", "none"])
 RAW = st.binary(max_size=200)
@@ -94,8 +190,10 @@ def request_strategy(rules: list[Rule]) -> st.SearchStrategy[dict[str, Any]]:
     changing = [rule for rule in rules if (rule.methods or set()) & STATE_CHANGING]
     pick_rule = st.one_of(st.sampled_from(rules), st.sampled_from(changing))
     any_method = st.sampled_from(METHODS)
-    methods = {id(rule): st.one_of(*[st.sampled_from(sorted(rule.methods or METHODS))] * 3,
-                                   any_method) for rule in rules}
+    methods = {
+        id(rule): st.one_of(*[st.sampled_from(sorted(rule.methods or METHODS))] * 3, any_method)
+        for rule in rules
+    }
     fields = st.one_of(DEAL_FIELDS, ANY_FIELDS)
 
     @st.composite
@@ -109,10 +207,18 @@ def request_strategy(rules: list[Rule]) -> st.SearchStrategy[dict[str, Any]]:
                 values[name] = draw(NUMBER)
             else:
                 values[name] = draw(TOKEN)
-        return {"rule": rule, "values": values, "method": draw(methods[id(rule)]),
-                "query": draw(QUERY), "fields": draw(fields), "csrf": draw(CSRF),
-                "encoding": draw(ENCODING), "headers": draw(HEADERS), "raw": draw(RAW),
-                "upload": draw(RAW)}
+        return {
+            "rule": rule,
+            "values": values,
+            "method": draw(methods[id(rule)]),
+            "query": draw(QUERY),
+            "fields": draw(fields),
+            "csrf": draw(CSRF),
+            "encoding": draw(ENCODING),
+            "headers": draw(HEADERS),
+            "raw": draw(RAW),
+            "upload": draw(RAW),
+        }
 
     return draw_request()
 
@@ -120,8 +226,10 @@ def request_strategy(rules: list[Rule]) -> st.SearchStrategy[dict[str, Any]]:
 def url_of(request: dict[str, Any], games: Games) -> str:
     """The drawn path, its tokens resolved; percent-encoded garbage (invalid UTF-8) kept."""
     known = {"@playing": games.playing, "@view": games.playing_view, "@fresh": games.fresh}
-    values = {name: known.get(value, value) if isinstance(value, str) else value
-              for name, value in request["values"].items()}
+    values = {
+        name: known.get(value, value) if isinstance(value, str) else value
+        for name, value in request["values"].items()
+    }
     built = request["rule"].build(values, append_unknown=False)
     assert built is not None
     return str(built[1]).replace("%25", "%")
@@ -162,9 +270,11 @@ def send(table: Table, request: dict[str, Any], games: Games) -> Any:
         kwargs["data"] = b"contract=\xff\xfe&" + request["raw"] + b"&csrf_token=" + token.encode()
         kwargs["content_type"] = headers.pop("Content-Type", "application/x-www-form-urlencoded")
     elif encoding == "latin1":
-        body = "&".join(f"{quote(str(k), encoding='latin-1', errors='replace')}="
-                        f"{quote(str(v), encoding='latin-1', errors='replace')}"
-                        for k, v in fields.items())
+        body = "&".join(
+            f"{quote(str(k), encoding='latin-1', errors='replace')}="
+            f"{quote(str(v), encoding='latin-1', errors='replace')}"
+            for k, v in fields.items()
+        )
         kwargs["data"] = body.encode("latin-1", errors="replace")
         kwargs["content_type"] = "application/x-www-form-urlencoded; charset=latin-1"
     return table.client.open(url_of(request, games), method=request["method"], **kwargs)
@@ -176,8 +286,12 @@ def fuzz(app: Flask, table: Table, max_examples: int) -> Fuzzed:
     holder: dict[str, Games] = {"games": seed_games(table, deals=3)}
     requests = st.lists(request_strategy(routes(app)), min_size=1, max_size=3)
 
-    @settings(max_examples=max_examples, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=max_examples,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(requests)
     def run(drawn: list[dict[str, Any]]) -> None:
         games = holder["games"]
@@ -203,8 +317,10 @@ def test_fuzz_every_route(app: Flask, table: Table) -> None:
     figures = fuzz(app, table, max_examples=FUZZ_EXAMPLES)
     assert figures.requests >= FUZZ_EXAMPLES
     assert {200, 400, 404} <= set(figures.statuses), figures.statuses
-    print(f"\nfuzz: {figures.requests} requests, {figures.refused} refused (4xx) with every "
-          f"game unchanged; statuses {dict(sorted(figures.statuses.items()))}")
+    print(
+        f"\nfuzz: {figures.requests} requests, {figures.refused} refused (4xx) with every "
+        f"game unchanged; statuses {dict(sorted(figures.statuses.items()))}"
+    )
 
 
 def test_fuzz_behind_the_access_code(app: Flask, table: Table) -> None:
@@ -215,8 +331,9 @@ def test_fuzz_behind_the_access_code(app: Flask, table: Table) -> None:
     before = snapshot(app)
     count = 0
 
-    @settings(max_examples=100, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=100, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    )
     @given(request_strategy(routes(app)))
     def run(request: dict[str, Any]) -> None:
         nonlocal count

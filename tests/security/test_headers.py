@@ -54,12 +54,15 @@ def test_static_files_and_not_modified(client: FlaskClient) -> None:
     assert_secured(missing, "static 404")
 
 
-@pytest.mark.parametrize(("method", "url", "status"), [
-    ("GET", "/no/such/page", 404),
-    ("DELETE", "/", 405),
-    ("POST", "/", 405),
-    ("GET", "/g/" + "x" * 500, 404),
-])
+@pytest.mark.parametrize(
+    ("method", "url", "status"),
+    [
+        ("GET", "/no/such/page", 404),
+        ("DELETE", "/", 405),
+        ("POST", "/", 405),
+        ("GET", "/g/" + "x" * 500, 404),
+    ],
+)
 def test_error_pages(client: FlaskClient, method: str, url: str, status: int) -> None:
     response = client.open(url, method=method)
     assert response.status_code == status
@@ -78,8 +81,9 @@ def test_too_large_a_body_gets_a_page(app: Flask, table: Table) -> None:
         assert response.status_code == 413, url
         assert_secured(response, url)
         assert "too much" in response.get_data(as_text=True)
-        raw = table.client.post(url, data=big.encode(),
-                                headers={"Content-Type": "application/octet-stream"})
+        raw = table.client.post(
+            url, data=big.encode(), headers={"Content-Type": "application/octet-stream"}
+        )
         assert raw.status_code in (400, 413), url
     assert table.row().notes is None
 
@@ -100,30 +104,34 @@ def test_server_error_page(app: Flask) -> None:
 
 def test_redirects(app: Flask, table: Table) -> None:
     games = seed_games(table)
-    response = table.client.post(f"/g/{games.playing}/undo",
-                                 data={"csrf_token": table.csrf(), "number": "99",
-                                       "version": "1"})
+    response = table.client.post(
+        f"/g/{games.playing}/undo",
+        data={"csrf_token": table.csrf(), "number": "99", "version": "1"},
+    )
     assert response.status_code == 303
     assert_secured(response, "303")
 
 
 def test_session_cookie_flags(client: FlaskClient) -> None:
     response = client.get("/new")
-    cookie = next(value for value in response.headers.getlist("Set-Cookie")
-                  if value.startswith("session="))
+    cookie = next(
+        value for value in response.headers.getlist("Set-Cookie") if value.startswith("session=")
+    )
     flags = [part.strip().lower() for part in cookie.split(";")]
     assert "httponly" in flags
     assert "samesite=lax" in flags
     assert "secure" not in flags  # plain HTTP on the local Wi-Fi: a Secure cookie would be lost
 
 
-def test_session_cookie_secure_over_https(tmp_path: Path, database_uri: str,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_session_cookie_secure_over_https(
+    tmp_path: Path, database_uri: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("SCOREKEEPER_HTTPS", "1")
     app = make_app(tmp_path, database_uri)
     response = app.test_client().get("/new", base_url="https://localhost")
-    cookie = next(value for value in response.headers.getlist("Set-Cookie")
-                  if value.startswith("session="))
+    cookie = next(
+        value for value in response.headers.getlist("Set-Cookie") if value.startswith("session=")
+    )
     flags = [part.strip().lower() for part in cookie.split(";")]
     assert {"secure", "httponly", "samesite=lax"} <= set(flags)
 
@@ -167,8 +175,7 @@ def test_static_files_carry_no_session_cookie(client: FlaskClient) -> None:
     for _ in range(2):  # a new browser, then one with a session (and its CSRF token)
         response = client.get("/static/css/app.css")
         assert response.status_code == 200
-        assert not [c for c in response.headers.getlist("Set-Cookie")
-                    if c.startswith("session=")]
+        assert not [c for c in response.headers.getlist("Set-Cookie") if c.startswith("session=")]
         assert client.get("/new").status_code == 200
 
 
@@ -181,8 +188,9 @@ class _InlineCode(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         names = {name for name, _ in attrs}
-        self.found += [f"<{tag} {name}>" for name in names
-                       if name == "style" or name.startswith("on")]
+        self.found += [
+            f"<{tag} {name}>" for name in names if name == "style" or name.startswith("on")
+        ]
         if tag == "script" and "src" not in names and dict(attrs).get("type") != "application/json":
             self.found.append("<script> inline")
         if tag == "style":

@@ -45,25 +45,30 @@ def hostile_records() -> dict[str, dict[str, Any]]:
 
 
 HOSTILE = hostile_records()
-SAID = {"player": "2nd player: a name cannot hold control characters",
-        "notes": "Notes holds a character that is not text",
-        "name": "Name holds a character that is not text",
-        "deal key": "holds a character that is not text",
-        "game": "Game holds a character that is not text"}
+SAID = {
+    "player": "2nd player: a name cannot hold control characters",
+    "notes": "Notes holds a character that is not text",
+    "name": "Name holds a character that is not text",
+    "deal key": "holds a character that is not text",
+    "game": "Game holds a character that is not text",
+}
 
 
 def upload(client: FlaskClient, url: str, data: Any) -> Any:
     form = page(client.get(url))
     body = json.dumps(data).encode()  # ensure_ascii: the surrogate travels as "\ud800"
     assert b"\\ud800" in body or b"\\udc00" in body
-    return client.post(url, data={"csrf_token": form.csrf_token,
-                                  "file": (io.BytesIO(body), "games.json")},
-                       content_type="multipart/form-data")
+    return client.post(
+        url,
+        data={"csrf_token": form.csrf_token, "file": (io.BytesIO(body), "games.json")},
+        content_type="multipart/form-data",
+    )
 
 
 @pytest.mark.parametrize("where", sorted(HOSTILE))
-def test_the_import_page_refuses_a_lone_surrogate_with_a_sentence(app: Flask, client: FlaskClient,
-                                                                  where: str) -> None:
+def test_the_import_page_refuses_a_lone_surrogate_with_a_sentence(
+    app: Flask, client: FlaskClient, where: str
+) -> None:
     before = snapshot(app)
     response = upload(client, "/import", HOSTILE[where])
     assert response.status_code == 422
@@ -73,8 +78,7 @@ def test_the_import_page_refuses_a_lone_surrogate_with_a_sentence(app: Flask, cl
 
 
 @pytest.mark.parametrize("where", ["player", "notes"])
-def test_a_tables_import_page_refuses_it_too(app: Flask, client: FlaskClient,
-                                             where: str) -> None:
+def test_a_tables_import_page_refuses_it_too(app: Flask, client: FlaskClient, where: str) -> None:
     from scorekeeper.store.db import db
     from scorekeeper.store.tables import create_table
 
@@ -98,13 +102,19 @@ def instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.mark.parametrize("where", sorted(HOSTILE))
 def test_check_and_the_import_command_refuse_it_naming_the_field(
-        instance: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str) -> None:
+    instance: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(HOSTILE[where]), encoding="ascii")
     assert main(["check", str(path)]) == 1
     said = capsys.readouterr().err
-    field = {"player": "players[1]", "notes": "notes", "name": "name",
-             "deal key": "deals[0].x\ufffd", "game": "game"}[where]
+    field = {
+        "player": "players[1]",
+        "notes": "notes",
+        "name": "name",
+        "deal key": "deals[0].x\ufffd",
+        "game": "game",
+    }[where]
     assert said.startswith(field), said
     assert main(["import", str(path)]) == 1
     assert "nothing imported" in capsys.readouterr().err
@@ -131,10 +141,21 @@ def test_every_form_that_takes_text_cleans_or_refuses_it(app: Flask) -> None:
 
     with app.test_request_context(method="POST"):
         app.config["WTF_CSRF_ENABLED"] = False
-        new = NewGameForm(formdata=MultiDict({
-            "game": "trix", "mode": "solo", "doubled_self_take": "net", "player_0": LONE,
-            "player_1": "Lina", "player_2": "Omar", "player_3": "Dana",
-            "table_name": LONE, "name": LONE}))
+        new = NewGameForm(
+            formdata=MultiDict(
+                {
+                    "game": "trix",
+                    "mode": "solo",
+                    "doubled_self_take": "net",
+                    "player_0": LONE,
+                    "player_1": "Lina",
+                    "player_2": "Omar",
+                    "player_3": "Dana",
+                    "table_name": LONE,
+                    "name": LONE,
+                }
+            )
+        )
         assert not new.validate()  # the name refused under its field, the others cleaned
         assert "cannot hold control characters" in " ".join(new.player_0.errors)
         assert not any(new[f"player_{seat}"].errors for seat in (1, 2, 3))
@@ -142,11 +163,11 @@ def test_every_form_that_takes_text_cleans_or_refuses_it(app: Flask) -> None:
         notes = NotesForm(formdata=MultiDict({"name": LONE, "notes": LONE, "version": "1"}))
         notes.validate()
         assert notes.notes.data == "ab" and notes.name.data == "ab"
-        for form, field in ((TableForm(formdata=MultiDict({"table_name": LONE})), "table_name"),
-                            (PlayerNameForm(formdata=MultiDict({"name": LONE, "version": "1"})),
-                             "name"),
-                            (TableGameForm(formdata=MultiDict({"newcomer": LONE})),
-                             "newcomer")):
+        for form, field in (
+            (TableForm(formdata=MultiDict({"table_name": LONE})), "table_name"),
+            (PlayerNameForm(formdata=MultiDict({"name": LONE, "version": "1"})), "name"),
+            (TableGameForm(formdata=MultiDict({"newcomer": LONE})), "newcomer"),
+        ):
             form.validate()
             assert form[field].data == "ab", field
         app.config["WTF_CSRF_ENABLED"] = True
@@ -155,17 +176,21 @@ def test_every_form_that_takes_text_cleans_or_refuses_it(app: Flask) -> None:
 def test_a_surrogate_sent_as_utf8_bytes_reaches_no_page(table: Table) -> None:
     """What a browser or a script can send: UTF-8 of a surrogate (ED A0 80), read as U+FFFD."""
     form = page(table.client.get("/new"))
-    body = ("csrf_token=" + form.hidden("/new")["csrf_token"] + "&game=trix&mode=solo&"
-            "doubled_self_take=net&player_0=a%ED%A0%80b&player_1=Lina&player_2=Omar&"
-            "player_3=Dana&name=x%ED%A0%80&table_name=T%ED%A0%80")
-    response = table.client.post("/new", data=body,
-                                 content_type="application/x-www-form-urlencoded")
+    body = (
+        "csrf_token=" + form.hidden("/new")["csrf_token"] + "&game=trix&mode=solo&"
+        "doubled_self_take=net&player_0=a%ED%A0%80b&player_1=Lina&player_2=Omar&"
+        "player_3=Dana&name=x%ED%A0%80&table_name=T%ED%A0%80"
+    )
+    response = table.client.post(
+        "/new", data=body, content_type="application/x-www-form-urlencoded"
+    )
     assert response.status_code == 303
     token = response.headers["Location"].rsplit("/", 1)[-1]
     assert table.client.get(f"/g/{token}").status_code == 200
     assert table.client.get("/").status_code == 200
-    assert not any(has_lone_surrogate(str(value)) for row in snapshot(table.app)
-                   for value in row.values())
+    assert not any(
+        has_lone_surrogate(str(value)) for row in snapshot(table.app) for value in row.values()
+    )
 
 
 # --- games stored before: never the end of a page that lists them -----------------------------
@@ -195,7 +220,8 @@ def stored_before(app: Flask) -> dict[str, str]:
 
 
 def test_home_new_game_and_backup_draw_without_a_game_they_cannot_draw(
-        app: Flask, client: FlaskClient) -> None:
+    app: Flask, client: FlaskClient
+) -> None:
     tokens = stored_before(app)
     with client.session_transaction() as session:
         session["games"] = list(tokens.values())
@@ -211,7 +237,8 @@ def test_home_new_game_and_backup_draw_without_a_game_they_cannot_draw(
 
 
 def test_export_writes_the_whole_file_whatever_was_stored_before(
-        instance: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    instance: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from scorekeeper.cli import _app_with_database
 
     stored_before(_app_with_database())

@@ -46,18 +46,29 @@ def permissions_apply() -> None:
             assert libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) == 0, ctypes.get_errno()
 
 
-def cli(instance: Path, *args: str, key: str | None = None,
-        before: Callable[[], None] | None = None) -> subprocess.CompletedProcess[str]:
+def cli(
+    instance: Path, *args: str, key: str | None = None, before: Callable[[], None] | None = None
+) -> subprocess.CompletedProcess[str]:
     """This checkout's `scorekeeper` command, in a fresh process."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_ACCESS_CODE")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_ACCESS_CODE")
+    }
     env["SCOREKEEPER_INSTANCE"] = str(instance)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     if key:
         env["SECRET_KEY"] = key
-    return subprocess.run([sys.executable, "-m", "scorekeeper.cli", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60, preexec_fn=before,
-                          check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "scorekeeper.cli", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=before,
+        check=False,
+    )
 
 
 def one_sentence(done: subprocess.CompletedProcess[str], *words: str) -> None:
@@ -75,8 +86,9 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def test_the_key_is_written_whole_and_private(tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_key_is_written_whole_and_private(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("SECRET_KEY", raising=False)
     key = load_secret_key(str(tmp_path))
     path = tmp_path / "secret_key"
@@ -87,8 +99,9 @@ def test_the_key_is_written_whole_and_private(tmp_path: Path,
 
 
 @pytest.mark.parametrize("content", [b"", b"\n", b"\x00" * 64, b"\xff\xfe\x00garbage", b"abc"])
-def test_an_empty_or_damaged_key_file_is_named(tmp_path: Path, content: bytes,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_empty_or_damaged_key_file_is_named(
+    tmp_path: Path, content: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("SECRET_KEY", raising=False)
     (tmp_path / "secret_key").write_bytes(content)
     with pytest.raises(SetupError, match="secret_key is empty or damaged"):
@@ -115,8 +128,9 @@ def test_a_full_disk_leaves_no_empty_key(tmp_path: Path) -> None:
 
 def test_a_full_disk_while_the_database_is_made(tmp_path: Path) -> None:
     done = cli(tmp_path, "init-db", key=KEY, before=full_disk)
-    one_sentence(done, f"Cannot use the database {tmp_path / 'scorekeeper.sqlite'}",
-                 "free some space")
+    one_sentence(
+        done, f"Cannot use the database {tmp_path / 'scorekeeper.sqlite'}", "free some space"
+    )
 
 
 @pytest.mark.parametrize("command", [["init-db"], ["serve", "--host", "127.0.0.1", "--port"]])
@@ -164,19 +178,22 @@ def test_database_files_are_private(tmp_path: Path, monkeypatch: pytest.MonkeyPa
             db.session.execute(text("CREATE TABLE probe (x)"))
             db.session.execute(text("INSERT INTO probe VALUES (1)"))
             db.session.commit()
-            files = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()
-                     if p.name.startswith("scorekeeper.sqlite")}
+            files = {
+                p.name: stat.S_IMODE(p.stat().st_mode)
+                for p in tmp_path.iterdir()
+                if p.name.startswith("scorekeeper.sqlite")
+            }
             db.session.remove()
             db.engine.dispose()
     finally:
         os.umask(previous)
-    assert set(files) == {"scorekeeper.sqlite", "scorekeeper.sqlite-wal",
-                          "scorekeeper.sqlite-shm"}
+    assert set(files) == {"scorekeeper.sqlite", "scorekeeper.sqlite-wal", "scorekeeper.sqlite-shm"}
     assert all(mode == 0o600 for mode in files.values()), files
 
 
-def test_an_existing_readable_database_is_made_private(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_existing_readable_database_is_made_private(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("DATABASE_URL", raising=False)
     monkeypatch.setenv("SECRET_KEY", KEY)
     database = tmp_path / "scorekeeper.sqlite"

@@ -16,16 +16,34 @@ from werkzeug.test import TestResponse
 from tests.conftest import page
 
 CODE = "correct horse"
-NASTY = ["/%0aX", "/%0d%0aSet-Cookie:%20x=1", "/%00", "/%7f", "/%e2%80%a8", "/%c2%85",
-         "/%ff%fe", "/%", "/%zz", "//evil.example", "/%2f%2fevil.example", "/\\evil.example",
-         "/%5cevil.example", "http://evil.example/", "/" + "a" * 5000, "/?next=/%0a", "%0a/",
-         "/%09x", "/%e2%80%ae"]
+NASTY = [
+    "/%0aX",
+    "/%0d%0aSet-Cookie:%20x=1",
+    "/%00",
+    "/%7f",
+    "/%e2%80%a8",
+    "/%c2%85",
+    "/%ff%fe",
+    "/%",
+    "/%zz",
+    "//evil.example",
+    "/%2f%2fevil.example",
+    "/\\evil.example",
+    "/%5cevil.example",
+    "http://evil.example/",
+    "/" + "a" * 5000,
+    "/?next=/%0a",
+    "%0a/",
+    "/%09x",
+    "/%e2%80%ae",
+]
 texts = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40)
 # a path after the site's "/": one starting with "/" would make "//…", which a client reads as
 # another host (a network-path reference), not a path on this site
 paths = texts.map(lambda text: text.lstrip("/"))
-settings_ = settings(max_examples=150, deadline=None,
-                     suppress_health_check=[HealthCheck.function_scoped_fixture])
+settings_ = settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 
 
 def assert_local(response: TestResponse, what: object) -> None:
@@ -33,7 +51,9 @@ def assert_local(response: TestResponse, what: object) -> None:
     location = response.headers["Location"]
     assert location.startswith("/") and not location.startswith(("//", "/\\")), (what, location)
     assert all(char in string.printable and char not in "\r\n\t\x0b\x0c" for char in location), (
-        what, location)
+        what,
+        location,
+    )
 
 
 @pytest.mark.parametrize("target", NASTY)
@@ -65,8 +85,7 @@ def test_access_code_form_back_to_any_text(app: Flask, target: str) -> None:
     app.config["ACCESS_CODE"] = CODE
     client = app.test_client()
     form = page(client.get("/access"))
-    response = client.post("/access", data={**form.hidden("/access"), "code": CODE,
-                                            "next": target})
+    response = client.post("/access", data={**form.hidden("/access"), "code": CODE, "next": target})
     assert_local(response, target)
 
 

@@ -11,19 +11,36 @@ from scorekeeper import create_app
 
 
 def production_app(tmp_path: Path, **config: Any) -> Any:
-    return create_app({"INSTANCE_PATH": str(tmp_path),
-                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/db.sqlite", **config})
+    return create_app(
+        {
+            "INSTANCE_PATH": str(tmp_path),
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/db.sqlite",
+            **config,
+        }
+    )
 
 
-@pytest.mark.parametrize("key", ["dev", "changeme", "secret", "Secret-Key", "your-secret-key-here",
-                                 "short-key", b"dev", "  changeme  "])
+@pytest.mark.parametrize(
+    "key",
+    [
+        "dev",
+        "changeme",
+        "secret",
+        "Secret-Key",
+        "your-secret-key-here",
+        "short-key",
+        b"dev",
+        "  changeme  ",
+    ],
+)
 def test_known_or_short_key_is_refused(tmp_path: Path, key: str | bytes) -> None:
     with pytest.raises(RuntimeError, match="SECRET_KEY"):
         production_app(tmp_path, SECRET_KEY=key)
 
 
-def test_key_from_the_environment_is_checked(tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_key_from_the_environment_is_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("SECRET_KEY", "changeme")
     with pytest.raises(RuntimeError, match="SECRET_KEY"):
         production_app(tmp_path)
@@ -34,8 +51,9 @@ def test_tests_and_debugging_may_use_any_key(tmp_path: Path, mode: dict[str, boo
     assert production_app(tmp_path, SECRET_KEY="dev", **mode).secret_key == "dev"
 
 
-def test_generated_key_is_kept_in_the_instance_folder(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_generated_key_is_kept_in_the_instance_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("SECRET_KEY", raising=False)
     first = production_app(tmp_path)
     second = production_app(tmp_path)
@@ -55,12 +73,32 @@ def test_serve_refuses_to_start_with_a_default_key(tmp_path: Path) -> None:
     import sys
 
     checkout = str(Path(__file__).resolve().parents[2])  # this checkout's CLI, not an installed one
-    env = {**os.environ, "SECRET_KEY": "changeme", "SCOREKEEPER_INSTANCE": str(tmp_path),
-           "PYTHONPATH": checkout}
+    env = {
+        **os.environ,
+        "SECRET_KEY": "changeme",
+        "SCOREKEEPER_INSTANCE": str(tmp_path),
+        "PYTHONPATH": checkout,
+    }
     env.pop("DATABASE_URL", None)
-    done = subprocess.run([sys.executable, "-m", "scorekeeper.cli", "serve", "--host",
-                           "127.0.0.1", "--port", "1", "--workers", "1"],
-                          env=env, cwd=checkout, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "scorekeeper.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "1",
+            "--workers",
+            "1",
+        ],
+        env=env,
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode != 0
     assert done.stderr.startswith("scorekeeper: Refusing to start: SECRET_KEY"), done.stderr
     assert "Traceback" not in done.stderr

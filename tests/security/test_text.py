@@ -30,7 +30,8 @@ class _Tags(HTMLParser):
                 self.found.append(f"<{tag} {name}>")
         src = dict(attrs).get("src") or ""
         ours = src.startswith("/static/") or (  # or the view link's QR code, drawn by the app
-            tag == "img" and re.fullmatch(r"/v/[A-Za-z0-9_-]+/qr\.svg", src) is not None)
+            tag == "img" and re.fullmatch(r"/v/[A-Za-z0-9_-]+/qr\.svg", src) is not None
+        )
         if tag in ("script", "img") and not ours:
             self.found.append(f"<{tag}>")
 
@@ -59,8 +60,9 @@ def test_markup_in_names_and_notes_shows_as_text(app: Flask, table: Table) -> No
     table.enter(TRIX_KINGDOM[0])
     table.enter(TRIX_KINGDOM[1])  # two deals: the running-totals chart (SVG) is drawn
     fields = page(table.game_page()).hidden("/notes")
-    response = table.client.post(f"{table.url}/notes",
-                                 data={**fields, "name": IMAGE, "notes": SCRIPT + "\n" + IMAGE})
+    response = table.client.post(
+        f"{table.url}/notes", data={**fields, "name": IMAGE, "notes": SCRIPT + "\n" + IMAGE}
+    )
     assert response.status_code == 303
     for html in pages_showing_names(table):
         assert "<script>alert" not in html
@@ -71,35 +73,50 @@ def test_markup_in_names_and_notes_shows_as_text(app: Flask, table: Table) -> No
     assert SCRIPT in text and IMAGE in text  # shown, as text
 
 
-@pytest.mark.parametrize("name", [BIDI, "Li\u0000na", "Lina\u001b[31m", "\u2066Omar\u2069",
-                                  "\u200b", " \u2060\u3164 "])
-def test_the_new_game_form_refuses_names_a_record_refuses(app: Flask, table: Table,
-                                                          name: str) -> None:
+@pytest.mark.parametrize(
+    "name", [BIDI, "Li\u0000na", "Lina\u001b[31m", "\u2066Omar\u2069", "\u200b", " \u2060\u3164 "]
+)
+def test_the_new_game_form_refuses_names_a_record_refuses(
+    app: Flask, table: Table, name: str
+) -> None:
     """A player's name with a control character or bidi override, or with nothing visible, is
     refused by the form as by the record (GAME-RECORD.md), with the field named."""
     from tests.conftest import snapshot
 
     form = page(table.client.get("/new"))
-    response = table.client.post("/new", data={
-        "csrf_token": form.csrf_token, "game": "trix", "mode": "solo",
-        "doubled_self_take": "net", "player_0": "Rami", "player_1": name, "player_2": "Omar",
-        "player_3": "Dana"})
+    response = table.client.post(
+        "/new",
+        data={
+            "csrf_token": form.csrf_token,
+            "game": "trix",
+            "mode": "solo",
+            "doubled_self_take": "net",
+            "player_0": "Rami",
+            "player_1": name,
+            "player_2": "Omar",
+            "player_3": "Dana",
+        },
+    )
     assert response.status_code == 422
     text = page(response).text
-    assert ("2nd player: a name cannot hold control characters" in text
-            or "2nd player: every player needs a name" in text)
+    assert (
+        "2nd player: a name cannot hold control characters" in text
+        or "2nd player: every player needs a name" in text
+    )
     assert snapshot(app) == []
 
 
 def test_bidi_overrides_and_control_characters_are_stripped(app: Flask, table: Table) -> None:
-    table.new_game(players=("Rami", "Lina", "Omar", "Da\u200fna"),
-                   name="Friday\u202d night\x00", first=0)
+    table.new_game(
+        players=("Rami", "Lina", "Omar", "Da\u200fna"), name="Friday\u202d night\x00", first=0
+    )
     row = table.row()
     assert row.players == ["Rami", "Lina", "Omar", "Da\u200fna"]  # a mark, not an override
     assert row.name == "Friday night"
     fields = page(table.game_page()).hidden("/notes")
-    table.client.post(f"{table.url}/notes",
-                      data={**fields, "name": "", "notes": "line one\n\u202eline two\x07"})
+    table.client.post(
+        f"{table.url}/notes", data={**fields, "name": "", "notes": "line one\n\u202eline two\x07"}
+    )
     assert table.row().notes == "line one\nline two"
     for html in pages_showing_names(table):
         for char in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u0000\u001b":
@@ -112,13 +129,22 @@ def test_joined_arabic_text_survives_cleaning(table: Table) -> None:
     assert table.row().players == ["رامي", "لينا", "عمر", "می\u200cخواهم"]
 
 
-@pytest.mark.parametrize(("field", "value"), [("player_0", "x" * 41), ("name", "x" * 81)],
-                         ids=["player", "name"])
+@pytest.mark.parametrize(
+    ("field", "value"), [("player_0", "x" * 41), ("name", "x" * 81)], ids=["player", "name"]
+)
 def test_new_game_length_limits(app: Flask, table: Table, field: str, value: str) -> None:
     form = page(table.client.get("/new"))
-    data = {"csrf_token": form.csrf_token, "game": "trix", "mode": "solo",
-            "doubled_self_take": "net", "player_0": "A", "player_1": "B", "player_2": "C",
-            "player_3": "D", field: value}
+    data = {
+        "csrf_token": form.csrf_token,
+        "game": "trix",
+        "mode": "solo",
+        "doubled_self_take": "net",
+        "player_0": "A",
+        "player_1": "B",
+        "player_2": "C",
+        "player_3": "D",
+        field: value,
+    }
     response = table.client.post("/new", data=data)
     assert response.status_code == 422
     from tests.conftest import snapshot
@@ -126,8 +152,9 @@ def test_new_game_length_limits(app: Flask, table: Table, field: str, value: str
     assert snapshot(app) == []
 
 
-@pytest.mark.parametrize(("field", "value"), [("name", "x" * 81), ("notes", "x" * 2001)],
-                         ids=["name", "notes"])
+@pytest.mark.parametrize(
+    ("field", "value"), [("name", "x" * 81), ("notes", "x" * 2001)], ids=["name", "notes"]
+)
 def test_notes_length_limits(table: Table, field: str, value: str) -> None:
     table.new_game(first=0)
     before = table.row()
@@ -135,5 +162,4 @@ def test_notes_length_limits(table: Table, field: str, value: str) -> None:
     response = table.client.post(f"{table.url}/notes", data={**fields, field: value})
     assert response.status_code in (303, 422)  # refused: the form again, or a message
     after = table.row()
-    assert (after.name, after.notes, after.version) == (before.name, before.notes,
-                                                         before.version)
+    assert (after.name, after.notes, after.version) == (before.name, before.notes, before.version)

@@ -22,14 +22,22 @@ CHECKOUT = Path(__file__).resolve().parents[2]
 BAD_DIAMONDS = {"contract": "diamonds", "counts": [3, 4, 4, 1]}  # 12 of 13
 
 
-def run(command: str, *args: str, stdin: bytes | None = None,
-        ) -> subprocess.CompletedProcess[str]:
+def run(
+    command: str,
+    *args: str,
+    stdin: bytes | None = None,
+) -> subprocess.CompletedProcess[str]:
     path = os.pathsep.join(filter(None, [str(CHECKOUT), os.environ.get("PYTHONPATH")]))
-    done = subprocess.run([sys.executable, "-m", "scorekeeper.cli", command, *args],
-                          input=stdin, capture_output=True, timeout=60,
-                          env={**os.environ, "PYTHONPATH": path})
-    return subprocess.CompletedProcess(done.args, done.returncode,
-                                       done.stdout.decode("utf-8"), done.stderr.decode("utf-8"))
+    done = subprocess.run(
+        [sys.executable, "-m", "scorekeeper.cli", command, *args],
+        input=stdin,
+        capture_output=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": path},
+    )
+    return subprocess.CompletedProcess(
+        done.args, done.returncode, done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
+    )
 
 
 @pytest.fixture
@@ -38,6 +46,7 @@ def write(tmp_path: Path) -> Any:
         path = tmp_path / name
         path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
         return str(path)
+
     return write
 
 
@@ -64,10 +73,19 @@ def test_the_issue_format_on_worked_figures(write: Any) -> None:
     assert done.returncode == 0
     lina = next(p for p in json.loads(done.stdout)["players"] if p["name"] == "Lina")
     assert {k: lina[k] for k in ("name", "games", "finished", "wins", "points")} == {
-        "name": "Lina", "games": 2, "finished": 1, "wins": 0, "points": -640}
+        "name": "Lina",
+        "games": 2,
+        "finished": 1,
+        "wins": 0,
+        "points": -640,
+    }
     assert {c: (v["deals"], v["points"]) for c, v in lina["contracts"].items()} == {
-        "king-of-hearts": (5, -375), "queens": (5, -250), "diamonds": (5, -200),
-        "ltoosh": (5, -225), "trix": (5, 250)}
+        "king-of-hearts": (5, -375),
+        "queens": (5, -250),
+        "diamonds": (5, -200),
+        "ltoosh": (5, -225),
+        "trix": (5, 250),
+    }
 
 
 def test_one_record_and_standard_input() -> None:
@@ -88,8 +106,9 @@ def test_a_bad_record_is_named_with_its_deal(write: Any) -> None:
     bad = raw_record("trix", [KING_OF_HEARTS, QUEENS, BAD_DIAMONDS])
     done = run("stats", write([dump_record(trix()), bad]))
     assert (done.returncode, done.stdout) == (1, "")
-    assert done.stderr == ("record 2: deal 3 (diamonds): counts add up to 12; "
-                           "there are 13 diamonds\n")
+    assert done.stderr == (
+        "record 2: deal 3 (diamonds): counts add up to 12; there are 13 diamonds\n"
+    )
     # the same words `scorekeeper check` says of that record alone
     alone = run("check", write(bad, "bad.json"))
     assert alone.returncode == 1
@@ -110,12 +129,15 @@ def test_a_deal_illegal_in_context_is_named(write: Any) -> None:
     assert done.stderr.startswith("record 1: deal 2 (king-of-hearts): ")
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("{not json", "not JSON"),
-    ("42", "not a game record"),
-    ('"a string"', "not a game record"),
-    ('{"format": "other"}', "not a game record: format must be"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{not json", "not JSON"),
+        ("42", "not a game record"),
+        ('"a string"', "not a game record"),
+        ('{"format": "other"}', "not a game record: format must be"),
+    ],
+)
 def test_not_records(write: Any, text: str, message: str) -> None:
     done = run("stats", write(text))
     assert (done.returncode, done.stdout) == (2, "")
@@ -137,15 +159,24 @@ def test_a_missing_file(tmp_path: Path) -> None:
 def test_a_complex_tricks_penalty_record_counts_as_scored(write: Any) -> None:
     # issue 22: a record under complex_tricks "penalty" loads with its rule, and its points are
     # the engine's (RULES.md's worked example: −155, −120, 0, −120)
-    worked = {"contract": "complex", "tricks": [3, 2, 0, 1], "diamonds": [6, 4, 0, 3],
-              "queens": {"S": 0, "H": 0, "D": 1, "C": 1}, "king_of_hearts": 3}
-    record = raw_record("trix-complex", [{"contract": "trix", "order": [0, 1, 2, 3]}, worked],
-                        house_rules={"complex_tricks": "penalty"})
+    worked = {
+        "contract": "complex",
+        "tricks": [3, 2, 0, 1],
+        "diamonds": [6, 4, 0, 3],
+        "queens": {"S": 0, "H": 0, "D": 1, "C": 1},
+        "king_of_hearts": 3,
+    }
+    record = raw_record(
+        "trix-complex",
+        [{"contract": "trix", "order": [0, 1, 2, 3]}, worked],
+        house_rules={"complex_tricks": "penalty"},
+    )
     done = run("stats", write(record))
     assert done.returncode == 0, done.stderr
     players = {player["name"]: player for player in json.loads(done.stdout)["players"]}
-    complex_points = {name: player["contracts"]["complex"]["points"]
-                      for name, player in players.items()}
+    complex_points = {
+        name: player["contracts"]["complex"]["points"] for name, player in players.items()
+    }
     assert complex_points == {"Rami": -155, "Lina": -120, "Omar": 0, "Dana": -120}
     # what the table recorded: the tricks that held a penalty card
     assert players["Rami"]["details"]["complex"]["taken"]["tricks"] == 3

@@ -23,8 +23,11 @@ def by_name(stats: TableStats) -> dict[str, PlayerStats]:
 def test_one_trix_game_standings() -> None:
     stats = compute([trix()])
     assert [(p.name, p.games, p.finished, p.wins, p.points) for p in stats.players] == [
-        ("Omar", 1, 1, 1, 420), ("Rami", 1, 1, 0, 140), ("Dana", 1, 1, 0, 80),
-        ("Lina", 1, 1, 0, -640)]
+        ("Omar", 1, 1, 1, 420),
+        ("Rami", 1, 1, 0, 140),
+        ("Dana", 1, 1, 0, 80),
+        ("Lina", 1, 1, 0, -640),
+    ]
     assert (stats.games, stats.finished) == (1, 1)
     assert by_name(stats)["Omar"].win_rate == 1.0
     assert by_name(stats)["Rami"].win_rate == 0.0
@@ -57,33 +60,36 @@ def test_points_count_finished_games_only_but_contracts_count_every_deal() -> No
     lina = by_name(stats)["Lina"]
     assert (lina.games, lina.finished, lina.wins, lina.points) == (2, 1, 0, -640)
     # 4 + 1 king-of-hearts deals, all taken by Lina
-    assert (lina.contracts["king-of-hearts"].deals,
-            lina.contracts["king-of-hearts"].points) == (5, -375)
+    assert (lina.contracts["king-of-hearts"].deals, lina.contracts["king-of-hearts"].points) == (
+        5,
+        -375,
+    )
     assert (stats.games, stats.finished) == (2, 1)
 
 
 def test_a_player_of_unfinished_games_only_has_no_win_rate() -> None:
     stats = compute([unfinished_trix(["Rami", "Lina", "Omar", "Sami"])])
     sami = by_name(stats)["Sami"]
-    assert (sami.games, sami.finished, sami.wins, sami.points, sami.win_rate) == (
-        1, 0, 0, 0, None)
+    assert (sami.games, sami.finished, sami.wins, sami.points, sami.win_rate) == (1, 0, 0, 0, None)
     assert sami.contracts["diamonds"].deals == 1
 
 
 # --- identity ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("first", "second"), [
-    ("Ayşe", "AYŞE"),
-    ("Ayşe", "  ayşe "),
-    ("José", "Jose\u0301"),           # composed é and e + combining acute
-    ("Straße", "STRASSE"),            # case folding, not lower()
-    ("İlker", "i\u0307lker"),         # Turkish dotted capital I folds to i + combining dot
-])
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Ayşe", "AYŞE"),
+        ("Ayşe", "  ayşe "),
+        ("José", "Jose\u0301"),  # composed é and e + combining acute
+        ("Straße", "STRASSE"),  # case folding, not lower()
+        ("İlker", "i\u0307lker"),  # Turkish dotted capital I folds to i + combining dot
+    ],
+)
 def test_one_person_across_spellings(first: str, second: str) -> None:
     assert player_key(first) == player_key(second)
-    stats = compute([trix([first, "Lina", "Omar", "Dana"]),
-                     trix([second, "Lina", "Omar", "Dana"])])
+    stats = compute([trix([first, "Lina", "Omar", "Dana"]), trix([second, "Lina", "Omar", "Dana"])])
     person = [p for p in stats.players if p.key == player_key(first)]
     assert len(person) == 1
     assert (person[0].games, person[0].name) == (2, first.strip())  # first spelling met
@@ -96,8 +102,12 @@ def test_different_people_stay_apart() -> None:
 
 
 def test_first_spelling_is_the_first_record_given() -> None:
-    stats = compute([trix(["rami", "Lina", "Omar", "Dana"], created_at="2025-02-01T20:00:00"),
-                     trix(["RAMI", "Lina", "Omar", "Dana"], created_at="2025-01-01T20:00:00")])
+    stats = compute(
+        [
+            trix(["rami", "Lina", "Omar", "Dana"], created_at="2025-02-01T20:00:00"),
+            trix(["RAMI", "Lina", "Omar", "Dana"], created_at="2025-01-01T20:00:00"),
+        ]
+    )
     assert stats.player("rami") is not None
     assert stats.player("rami").name == "rami"  # type: ignore[union-attr]
 
@@ -112,25 +122,32 @@ def test_turkish_king_figures() -> None:
     assert (rami.points, rami.wins) == (-200, 0)
     trump = rami.contracts["trump"]
     assert (trump.deals, trump.points, trump.average(Item.TRICKS)) == (8, 1600, 4.0)
-    assert (rami.contracts["no-last-two"].deals, rami.contracts["no-last-two"].points,
-            rami.contracts["no-last-two"].taken[Item.LAST_TWO]) == (2, -720, 4)
+    assert (
+        rami.contracts["no-last-two"].deals,
+        rami.contracts["no-last-two"].points,
+        rami.contracts["no-last-two"].taken[Item.LAST_TWO],
+    ) == (2, -720, 4)
     assert rami.contracts["no-hearts"].points == -240
     assert rami.contracts["no-king"].taken[Item.KING_OF_HEARTS] == 0
     omar = by_name(compute([turkish(TURKISH_GAME)]))["Omar"]
     assert (omar.contracts["no-king"].points, omar.contracts["no-king"].taken) == (
-        -640, {Item.KING_OF_HEARTS: 2})
+        -640,
+        {Item.KING_OF_HEARTS: 2},
+    )
 
 
 def test_shared_win_counts_for_each() -> None:
     stats = compute([turkish(TURKISH_GAME)])
-    assert {p.name: p.wins for p in stats.players} == {"Rami": 0, "Lina": 1, "Omar": 0,
-                                                       "Dana": 1}
+    assert {p.name: p.wins for p in stats.players} == {"Rami": 0, "Lina": 1, "Omar": 0, "Dana": 1}
 
 
-@pytest.mark.parametrize(("rule", "winners"), [
-    ("highest", {"Lina"}),            # 330 beats 280
-    ("positive", {"Lina", "Dana"}),   # both above zero
-])
+@pytest.mark.parametrize(
+    ("rule", "winners"),
+    [
+        ("highest", {"Lina"}),  # 330 beats 280
+        ("positive", {"Lina", "Dana"}),  # both above zero
+    ],
+)
 def test_turkish_king_winners_rule(rule: str, winners: set[str]) -> None:
     stats = compute([turkish(TWO_ABOVE_ZERO, rule)])
     assert {p.name for p in stats.players if p.wins} == winners
@@ -149,12 +166,21 @@ def test_all_at_zero(rule: str, wins: int) -> None:
 def test_sorted_by_wins_then_points_then_name() -> None:
     # Omar wins both; Rami and Dana swap seats 0 and 3 (140 + 80 each); Lina and Sami take
     # seat 1 once each (-640); a third game unfinished adds nothing but a game
-    stats = compute([trix(["Rami", "Lina", "Omar", "Dana"]),
-                     trix(["Dana", "Sami", "Omar", "Rami"]),
-                     unfinished_trix(["Sami", "Lina", "Zeyd", "Dana"])])
+    stats = compute(
+        [
+            trix(["Rami", "Lina", "Omar", "Dana"]),
+            trix(["Dana", "Sami", "Omar", "Rami"]),
+            unfinished_trix(["Sami", "Lina", "Zeyd", "Dana"]),
+        ]
+    )
     assert [(p.name, p.wins, p.points) for p in stats.players] == [
-        ("Omar", 2, 840), ("Dana", 0, 220), ("Rami", 0, 220), ("Zeyd", 0, 0),
-        ("Lina", 0, -640), ("Sami", 0, -640)]
+        ("Omar", 2, 840),
+        ("Dana", 0, 220),
+        ("Rami", 0, 220),
+        ("Zeyd", 0, 0),
+        ("Lina", 0, -640),
+        ("Sami", 0, -640),
+    ]
 
 
 def test_equal_wins_and_points_sort_by_name_ignoring_case() -> None:

@@ -46,9 +46,14 @@ def summed(parts: list[ContractStats]) -> tuple[int, int, dict[Item, int], int, 
     for part in parts:
         for item, count in part.taken.items():
             taken[item] = taken.get(item, 0) + count
-    return (sum(p.deals for p in parts), sum(p.points for p in parts), taken,
-            sum(p.places for p in parts), sum(p.doubles for p in parts),
-            sum(p.doubles_gain for p in parts))
+    return (
+        sum(p.deals for p in parts),
+        sum(p.points for p in parts),
+        taken,
+        sum(p.places for p in parts),
+        sum(p.doubles for p in parts),
+        sum(p.doubles_gain for p in parts),
+    )
 
 
 def assert_adds_up(table: list[Record], stats: TableStats) -> None:
@@ -63,8 +68,14 @@ def assert_adds_up(table: list[Record], stats: TableStats) -> None:
         assert player.points == sum(one.points for one in mine)
         for contract, figures in player.contracts.items():
             parts = [one.contracts[contract] for one in mine if contract in one.contracts]
-            assert (figures.deals, figures.points, dict(figures.taken), figures.places,
-                    figures.doubles, figures.doubles_gain) == summed(parts)
+            assert (
+                figures.deals,
+                figures.points,
+                dict(figures.taken),
+                figures.places,
+                figures.doubles,
+                figures.doubles_gain,
+            ) == summed(parts)
         assert set(player.contracts) == {c for one in mine for c in one.contracts}
 
 
@@ -74,8 +85,10 @@ def test_combined_figures_are_the_statistics_of_the_hand_made_records() -> None:
     assert stats.games == 4 and stats.finished == 3
     assert_adds_up(HAND_MADE, stats)
     # figures made in any order (as a cache fills) combine in the records' order
-    made = {index: game_figures(record)
-            for index, record in random.Random(7).sample(list(enumerate(HAND_MADE)), 4)}
+    made = {
+        index: game_figures(record)
+        for index, record in random.Random(7).sample(list(enumerate(HAND_MADE)), 4)
+    }
     assert combine([made[index] for index in range(4)]) == stats
 
 
@@ -83,12 +96,14 @@ def test_a_games_figures_are_its_replay_per_seat() -> None:
     record = turkish(TURKISH_GAME, players=["Rami", "Lina", "Omar", "Dana"])
     figures = game_figures(record)
     result = replay(record.game)
-    assert (figures.game, figures.finished, figures.totals) == (
-        "turkish-king", True, result.totals)
+    assert (figures.game, figures.finished, figures.totals) == ("turkish-king", True, result.totals)
     assert figures.keys == ("rami", "lina", "omar", "dana")
     rami = {stats.contract: stats for stats in seat_contracts(figures, 0)}
     assert (rami["trump"].deals, rami["trump"].points, rami["trump"].taken) == (
-        8, 1600, {Item.TRICKS: 32})
+        8,
+        1600,
+        {Item.TRICKS: 32},
+    )
     assert rami["no-last-two"].taken == {Item.LAST_TWO: 4}
     assert seat_contracts(figures, 2)[1].contract == "no-king"
     assert seat_contracts(figures, 2)[1].taken == {Item.KING_OF_HEARTS: 2}
@@ -153,8 +168,11 @@ def test_a_partnership_won_by_the_second_team_is_theirs() -> None:
     """Team B (seats 1 and 3) wins; the statistics must not give it to team A (seat 0)."""
     from tests.stats.records import TRIX_GAME
 
-    record = trix(["Rami", "Lina", "Omar", "Dana"], [_seat_after(deal) for deal in TRIX_GAME],
-                  mode="partnership")
+    record = trix(
+        ["Rami", "Lina", "Omar", "Dana"],
+        [_seat_after(deal) for deal in TRIX_GAME],
+        mode="partnership",
+    )
     figures = game_figures(record)
     assert figures.finished and figures.team_totals == (-560, 560)
     assert [figures.won(seat) for seat in range(4)] == [False, True, False, True]

@@ -21,33 +21,53 @@ def test_the_issue_format() -> None:
             assert list(figures) == ["deals", "points"]
     lina = next(p for p in data["players"] if p["name"] == "Lina")
     assert {k: lina[k] for k in ISSUE_KEYS[:5]} == {
-        "name": "Lina", "games": 3, "finished": 2, "wins": 1, "points": -640 + 280}
+        "name": "Lina",
+        "games": 3,
+        "finished": 2,
+        "wins": 1,
+        "points": -640 + 280,
+    }
     assert lina["contracts"]["king-of-hearts"] == {"deals": 5, "points": -375}
     assert lina["contracts"]["trump"] == {"deals": 8, "points": 1200}
 
 
 def test_only_contracts_played_appear() -> None:
     data = to_json(compute([trix()]))
-    assert all(set(p["contracts"]) == {"king-of-hearts", "queens", "diamonds", "ltoosh", "trix"}
-               for p in data["players"])
+    assert all(
+        set(p["contracts"]) == {"king-of-hearts", "queens", "diamonds", "ltoosh", "trix"}
+        for p in data["players"]
+    )
 
 
 def test_extra_keys() -> None:
-    data = to_json(compute([trix(created_at="2025-01-01T20:00:00", mode="partnership"),
-                            trix(["Omar", "Lina", "Rami", "Dana"],
-                                 created_at="2025-01-02T20:00:00")]))
+    data = to_json(
+        compute(
+            [
+                trix(created_at="2025-01-01T20:00:00", mode="partnership"),
+                trix(["Omar", "Lina", "Rami", "Dana"], created_at="2025-01-02T20:00:00"),
+            ]
+        )
+    )
     assert (data["games"], data["finished"]) == (2, 2)
     omar = next(p for p in data["players"] if p["name"] == "Omar")
     assert (omar["key"], omar["win_rate"], omar["longest_streak"], omar["current_streak"]) == (
-        "omar", 0.5, 1, 0)
-    assert omar["details"]["king-of-hearts"] == {"taken": {"king_of_hearts": 0}, "doubles": 0,
-                                                 "doubles_gain": 0}
+        "omar",
+        0.5,
+        1,
+        0,
+    )
+    assert omar["details"]["king-of-hearts"] == {
+        "taken": {"king_of_hearts": 0},
+        "doubles": 0,
+        "doubles_gain": 0,
+    }
     assert omar["details"]["trix"] == {"places": 4 * 1 + 4 * 2}  # first, then second out
     assert sorted(data["standings"]) == ["trix", "trix-complex", "turkish-king"]
     assert data["standings"]["trix"][0]["name"] == data["players"][0]["name"]
     assert data["partnerships"] == [
         {"names": ["Omar", "Rami"], "games": 1, "finished": 1, "wins": 1, "points": 560},
-        {"names": ["Dana", "Lina"], "games": 1, "finished": 1, "wins": 0, "points": -560}]
+        {"names": ["Dana", "Lina"], "games": 1, "finished": 1, "wins": 0, "points": -560},
+    ]
 
 
 def test_no_records() -> None:

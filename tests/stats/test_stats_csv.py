@@ -44,8 +44,15 @@ def tables(stats, translate=lambda text: text):  # type: ignore[no-untyped-def]
 def test_standings_contracts_and_partnerships() -> None:
     stats = compute([trix(mode="partnership"), unfinished_trix(), turkish(TURKISH_GAME)])
     standings, contracts, partnerships = tables(stats)
-    assert standings[0][:7] == ["Game", "Player", "Games", "Finished", "Wins", "Win rate (%)",
-                                "Points"]
+    assert standings[0][:7] == [
+        "Game",
+        "Player",
+        "Games",
+        "Finished",
+        "Wins",
+        "Win rate (%)",
+        "Points",
+    ]
     omar = next(row for row in standings if row[:2] == ["All games", "Omar"])
     # his own totals: 420 in the Trix he won with Rami, -360 in Turkish King
     assert omar[2:7] == ["3", "2", "1", "50", "60"]
@@ -63,10 +70,11 @@ def test_standings_contracts_and_partnerships() -> None:
     assert trix_row[header.index("Doubles")] == ""  # nothing to double in Trix
     trump = next(row for row in contracts if row[:2] == ["Rami", "Trump"])
     assert (trump[2:4], trump[header.index("Tricks per deal")]) == (["8", "1600"], "4.00")
-    assert partnerships[0] == ["Partnership", "Games", "Finished", "Wins", "Win rate (%)",
-                               "Points"]
-    assert partnerships[1:] == [["Omar & Rami", "1", "1", "1", "100", "560"],
-                                ["Dana & Lina", "1", "1", "0", "0", "-560"]]
+    assert partnerships[0] == ["Partnership", "Games", "Finished", "Wins", "Win rate (%)", "Points"]
+    assert partnerships[1:] == [
+        ["Omar & Rami", "1", "1", "1", "100", "560"],
+        ["Dana & Lina", "1", "1", "0", "0", "-560"],
+    ]
 
 
 def test_rows_are_the_stats_figures() -> None:
@@ -79,8 +87,9 @@ def test_rows_are_the_stats_figures() -> None:
 
 
 def test_headers_and_labels_go_through_translate() -> None:
-    standings, contracts, partnerships = tables(compute([trix(mode="partnership")]),
-                                                lambda text: f"<{text}>")
+    standings, contracts, partnerships = tables(
+        compute([trix(mode="partnership")]), lambda text: f"<{text}>"
+    )
     assert standings[0][0] == "<Game>"
     assert standings[1][0] == "<Trix>"
     assert contracts[0][4] == "<K♥ per deal>"
@@ -88,7 +97,7 @@ def test_headers_and_labels_go_through_translate() -> None:
     assert partnerships[1][0] == "<Omar & Rami>"
 
 
-DANGEROUS = ("=HYPERLINK(\"http://x\")", "+1+2", "-3+4", "@SUM(A1)")
+DANGEROUS = ('=HYPERLINK("http://x")', "+1+2", "-3+4", "@SUM(A1)")
 
 
 def test_formula_injection_is_neutralised() -> None:
@@ -115,12 +124,15 @@ def test_arabic_names_survive_as_utf8() -> None:
     assert "سامي" in text.encode("utf-8").decode("utf-8-sig")
 
 
-@pytest.mark.parametrize(("name", "file"), [
-    ("Thursdays at Karim's", "thursdays-at-karims-standings-2025-01-31.csv"),
-    ("سهرة الخميس", "table-standings-2025-01-31.csv"),
-    (None, "table-standings-2025-01-31.csv"),
-    ("../../etc", "etc-standings-2025-01-31.csv"),
-])
+@pytest.mark.parametrize(
+    ("name", "file"),
+    [
+        ("Thursdays at Karim's", "thursdays-at-karims-standings-2025-01-31.csv"),
+        ("سهرة الخميس", "table-standings-2025-01-31.csv"),
+        (None, "table-standings-2025-01-31.csv"),
+        ("../../etc", "etc-standings-2025-01-31.csv"),
+    ],
+)
 def test_file_name(name: str | None, file: str) -> None:
     assert stats_csv_filename(name, date(2025, 1, 31)) == file
 
@@ -134,28 +146,32 @@ def test_file_names_in_the_readers_words() -> None:
 
     day = date(2025, 1, 31)
     assert stats_csv_filename("Perşembe", day, "standings", turkish) == (
-        "persembe-siralama-2025-01-31.csv")
+        "persembe-siralama-2025-01-31.csv"
+    )
     assert stats_unicode_filename("Perşembe", day, "contracts", turkish) == (
-        "Perşembe-Kontratlar-2025-01-31.csv")
+        "Perşembe-Kontratlar-2025-01-31.csv"
+    )
     # a word with no Latin letters: the ASCII name says the table in English
     assert stats_csv_filename("Perşembe", day, "partnerships", turkish) == (
-        "persembe-partnerships-2025-01-31.csv")
+        "persembe-partnerships-2025-01-31.csv"
+    )
     assert stats_unicode_filename("Perşembe", day, "partnerships", turkish) == (
-        "Perşembe-الشراكات-2025-01-31.csv")
+        "Perşembe-الشراكات-2025-01-31.csv"
+    )
     assert set(TABLES) == {"standings", "contracts", "partnerships"}
 
 
 def test_a_trix_only_table_has_no_king_columns_and_no_empty_column() -> None:
     """Issue 24 item 9: no column that no row fills."""
     standings, contracts, partnerships = tables(
-        compute([trix(mode="partnership"), trix(RAMI_WINS), unfinished_trix()]))
+        compute([trix(mode="partnership"), trix(RAMI_WINS), unfinished_trix()])
+    )
     for table in (standings, contracts, partnerships):
         header, body = table[0], table[1:]
         assert body
         for index, title in enumerate(header):
             assert any(row[index] != "" for row in body), title
     contracts = tables(compute([trix()]))[1][0]
-    for king_only in ("Hearts per deal", "Kings and jacks per deal",
-                      "Last two tricks per deal"):
+    for king_only in ("Hearts per deal", "Kings and jacks per deal", "Last two tricks per deal"):
         assert king_only not in contracts
     assert "K♥ per deal" in contracts and "Average place" in contracts

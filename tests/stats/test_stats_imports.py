@@ -48,10 +48,15 @@ def test_stats_import_only_the_standard_library_and_the_engine(path: Path) -> No
 
 
 def test_importing_the_stats_does_not_import_the_web_stack() -> None:
-    modules = sorted(f"scorekeeper.stats.{path.stem}" for path in stats_files()
-                     if path.stem != "__init__")
-    assert loaded_after("\n".join(["import scorekeeper.stats",
-                                   *(f"import {module}" for module in modules)])) == []
+    modules = sorted(
+        f"scorekeeper.stats.{path.stem}" for path in stats_files() if path.stem != "__init__"
+    )
+    assert (
+        loaded_after(
+            "\n".join(["import scorekeeper.stats", *(f"import {module}" for module in modules)])
+        )
+        == []
+    )
 
 
 def test_scorekeeper_stats_does_not_import_the_web_stack() -> None:

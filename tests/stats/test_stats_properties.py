@@ -17,12 +17,14 @@ tables = st.lists(records(), min_size=1, max_size=4)
 @given(tables)
 def test_contract_points_add_up_to_every_deals_scores(table: list[Record]) -> None:
     stats = compute(table)
-    by_players = sum(contract.points for player in stats.players
-                     for contract in player.contracts.values())
+    by_players = sum(
+        contract.points for player in stats.players for contract in player.contracts.values()
+    )
     by_deals = sum(sum(deal.scores) for record in table for deal in replay(record.game).deals)
     assert by_players == by_deals
-    deals = sum(contract.deals for player in stats.players
-                for contract in player.contracts.values())
+    deals = sum(
+        contract.deals for player in stats.players for contract in player.contracts.values()
+    )
     assert deals == 4 * sum(len(record.game.deals) for record in table)
 
 
@@ -32,9 +34,12 @@ def test_points_and_wins_come_from_finished_games(table: list[Record]) -> None:
     stats = compute(table)
     results = [replay(record.game) for record in table]
     assert sum(player.points for player in stats.players) == sum(
-        sum(result.totals) for result in results if result.finished)
-    wins = sum(len({player_key(result.game.players[seat]) for seat in result.winners or ()})
-               for result in results)
+        sum(result.totals) for result in results if result.finished
+    )
+    wins = sum(
+        len({player_key(result.game.players[seat]) for seat in result.winners or ()})
+        for result in results
+    )
     assert sum(player.wins for player in stats.players) == wins
     assert stats.finished == sum(result.finished for result in results)
 

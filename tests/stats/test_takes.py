@@ -12,8 +12,9 @@ from scorekeeper.stats import ContractStats, Item, compute
 from tests.rules.builders import COMPLEX, QUEENS, load, raw_record
 
 
-def contract_of(game: str, deals: list[dict[str, Any]], name: str, contract: str,
-                **house_rules: Any) -> ContractStats:
+def contract_of(
+    game: str, deals: list[dict[str, Any]], name: str, contract: str, **house_rules: Any
+) -> ContractStats:
     record = load(raw_record(game, deals, house_rules=house_rules or None))
     player = next(p for p in compute([record]).players if p.name == name)
     return player.contracts[contract]
@@ -69,8 +70,7 @@ def test_a_doubled_queen_of_diamonds_in_complex(rule: str, gain: int) -> None:
 def test_complex_counts_tricks_diamonds_queens_and_the_king() -> None:
     # COMPLEX: tricks 4/3/3/3, diamonds 5/4/2/2, queens S+D Rami, H Lina, C Dana, K♥ Lina
     rami = contract_of("trix-complex", [COMPLEX], "Rami", "complex")
-    assert rami.taken == {Item.TRICKS: 4, Item.DIAMONDS: 5, Item.QUEENS: 2,
-                          Item.KING_OF_HEARTS: 0}
+    assert rami.taken == {Item.TRICKS: 4, Item.DIAMONDS: 5, Item.QUEENS: 2, Item.KING_OF_HEARTS: 0}
     # −15 × 4 − 10 × 5 − 25 × 2
     assert rami.points == -160
     lina = contract_of("trix-complex", [COMPLEX], "Lina", "complex")

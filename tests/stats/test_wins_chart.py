@@ -27,12 +27,14 @@ RAMI_WINS = ["Omar", "Lina", "Rami", "Dana"]
 
 
 def table() -> TableStats:
-    return compute([
-        trix(OMAR_WINS, created_at="2025-01-01T20:00:00"),
-        trix(RAMI_WINS, created_at="2025-01-02T20:00:00"),
-        trix(OMAR_WINS, created_at="2025-01-03T20:00:00"),
-        turkish(TURKISH_GAME, created_at="2025-01-04T20:00:00"),  # Lina and Dana share
-    ])
+    return compute(
+        [
+            trix(OMAR_WINS, created_at="2025-01-01T20:00:00"),
+            trix(RAMI_WINS, created_at="2025-01-02T20:00:00"),
+            trix(OMAR_WINS, created_at="2025-01-03T20:00:00"),
+            turkish(TURKISH_GAME, created_at="2025-01-04T20:00:00"),  # Lina and Dana share
+        ]
+    )
 
 
 def series(root: ET.Element) -> list[ET.Element]:
@@ -40,8 +42,10 @@ def series(root: ET.Element) -> list[ET.Element]:
 
 
 def points(line: ET.Element) -> list[tuple[float, float]]:
-    return [(float(x), float(y)) for x, y in
-            (pair.split(",") for pair in line.get("points", "").split())]
+    return [
+        (float(x), float(y))
+        for x, y in (pair.split(",") for pair in line.get("points", "").split())
+    ]
 
 
 def test_a_line_per_player_from_zero() -> None:
@@ -79,8 +83,11 @@ def test_text_alternative() -> None:
 
 def test_translate_reaches_every_word() -> None:
     def french(text: str) -> str:
-        return {"Wins after game {number}: {wins}": "Victoires après la partie {number} : {wins}",
-                "Wins over time": "Victoires"}.get(text, text)
+        return {
+            "Wins after game {number}: {wins}": "Victoires après la partie {number} : {wins}",
+            "Wins over time": "Victoires",
+        }.get(text, text)
+
     root = ET.fromstring(running_wins_svg(table().running, french))
     assert root.findtext(f"{SVG}title") == "Victoires"
     assert (root.findtext(f"{SVG}desc") or "").startswith("Victoires après la partie 4 : Omar 2")
@@ -98,7 +105,7 @@ def test_no_finished_games() -> None:
 
 @pytest.mark.parametrize("rtl", [False, True])
 def test_no_script_no_inline_style(rtl: bool) -> None:
-    stats = compute([trix(['<script>alert(1)</script>', 'a" onload="x', "Omar", "Dana"])])
+    stats = compute([trix(["<script>alert(1)</script>", 'a" onload="x', "Omar", "Dana"])])
     text = running_wins_svg(stats.running, rtl=rtl)
     root = ET.fromstring(text)  # names escaped: still well-formed
     assert "style=" not in text and "<script" not in text.lower()
@@ -128,8 +135,10 @@ def test_ids_are_prefixed_and_unique() -> None:
 
 def test_many_players_many_games() -> None:
     names = [f"P{i}" for i in range(12)]
-    lines = tuple(RunningLine(name.lower(), name, tuple(range(1, 501)) if i == 0
-                              else (0,) * 500) for i, name in enumerate(names))
+    lines = tuple(
+        RunningLine(name.lower(), name, tuple(range(1, 501)) if i == 0 else (0,) * 500)
+        for i, name in enumerate(names)
+    )
     running = RunningWins((None,) * 500, lines)
     root = ET.fromstring(running_wins_svg(running))
     drawn = series(root)
@@ -142,10 +151,17 @@ def test_many_players_many_games() -> None:
     assert desc.startswith("Wins after game 500: P0 500")
 
 
-@pytest.mark.parametrize(("high", "ticks"), [
-    (0, [0, 1]), (1, [0, 1]), (3, [0, 1, 2, 3]), (7, [0, 2, 4, 6, 8]),
-    (23, [0, 5, 10, 15, 20, 25]), (400, [0, 100, 200, 300, 400]),
-])
+@pytest.mark.parametrize(
+    ("high", "ticks"),
+    [
+        (0, [0, 1]),
+        (1, [0, 1]),
+        (3, [0, 1, 2, 3]),
+        (7, [0, 2, 4, 6, 8]),
+        (23, [0, 5, 10, 15, 20, 25]),
+        (400, [0, 100, 200, 300, 400]),
+    ],
+)
 def test_win_ticks(high: int, ticks: list[int]) -> None:
     assert win_ticks(high) == ticks
 
@@ -156,8 +172,10 @@ def test_the_summary_lists_players_with_the_readers_comma() -> None:
     from scorekeeper.words.chart import LIST_SEPARATOR
     from scorekeeper.words.wins_chart import running_wins_summary
 
-    running = RunningWins(times=(None, None), lines=(RunningLine("a", "Rami", (1, 2)),
-                                                     RunningLine("b", "Lina", (0, 1))))
+    running = RunningWins(
+        times=(None, None),
+        lines=(RunningLine("a", "Rami", (1, 2)), RunningLine("b", "Lina", (0, 1))),
+    )
     arabic = {LIST_SEPARATOR: "، "}
     summary = running_wins_summary(running, lambda text: arabic.get(text, text))
     assert "Rami 2، Lina 1" in summary
@@ -165,14 +183,21 @@ def test_the_summary_lists_players_with_the_readers_comma() -> None:
 
 def test_lines_that_meet_are_drawn_side_by_side_not_one_over_another() -> None:
     """Two players with the same wins after every game (issue 24 item 6): both lines show."""
-    running = RunningWins(times=("2025-01-01", "2025-01-02"), lines=(
-        RunningLine("a", "Omar", (1, 2)), RunningLine("b", "Sami", (1, 2)),
-        RunningLine("c", "Dana", (0, 0)), RunningLine("d", "Lina", (0, 0))))
+    running = RunningWins(
+        times=("2025-01-01", "2025-01-02"),
+        lines=(
+            RunningLine("a", "Omar", (1, 2)),
+            RunningLine("b", "Sami", (1, 2)),
+            RunningLine("c", "Dana", (0, 0)),
+            RunningLine("d", "Lina", (0, 0)),
+        ),
+    )
     drawn = [e.get("points") for e in series(ET.fromstring(running_wins_svg(running)))]
     assert len(set(drawn)) == 4, drawn  # no two lines on the same pixels
     for first, second in ((0, 1), (2, 3)):
         a = [tuple(map(float, p.split(","))) for p in (drawn[first] or "").split()]
         b = [tuple(map(float, p.split(","))) for p in (drawn[second] or "").split()]
         # beside each other, a few pixels apart: still read at the same number of wins
-        assert all(0 < abs(pa[1] - pb[1]) <= 4 and pa[0] == pb[0]
-                   for pa, pb in zip(a, b, strict=True))
+        assert all(
+            0 < abs(pa[1] - pb[1]) <= 4 and pa[0] == pb[0] for pa, pb in zip(a, b, strict=True)
+        )

@@ -27,14 +27,41 @@ from tests.conftest import (
 DATA = Path(__file__).resolve().parent.parent / "data"
 NOW = datetime(2026, 11, 30, 20, 0, tzinfo=UTC)
 
-games = sa.table("games", *(sa.column(name) for name in (
-    "id", "token", "view_token", "game", "mode", "first", "deal_count", "finished", "name",
-    "notes", "version", "created_at", "updated_at", "table_id")),
-    sa.column("players", sa.JSON), sa.column("house_rules", sa.JSON), sa.column("deals", sa.JSON))
-tables = sa.table("tables", *(sa.column(name) for name in (
-    "id", "token", "view_token", "name", "version", "created_at", "updated_at")))
-players = sa.table("players", *(sa.column(name) for name in (
-    "id", "table_id", "name", "key", "created_at")))
+games = sa.table(
+    "games",
+    *(
+        sa.column(name)
+        for name in (
+            "id",
+            "token",
+            "view_token",
+            "game",
+            "mode",
+            "first",
+            "deal_count",
+            "finished",
+            "name",
+            "notes",
+            "version",
+            "created_at",
+            "updated_at",
+            "table_id",
+        )
+    ),
+    sa.column("players", sa.JSON),
+    sa.column("house_rules", sa.JSON),
+    sa.column("deals", sa.JSON),
+)
+tables = sa.table(
+    "tables",
+    *(
+        sa.column(name)
+        for name in ("id", "token", "view_token", "name", "version", "created_at", "updated_at")
+    ),
+)
+players = sa.table(
+    "players", *(sa.column(name) for name in ("id", "table_id", "name", "key", "created_at"))
+)
 seats = sa.table("seats", *(sa.column(name) for name in ("game_id", "seat", "player_id")))
 
 
@@ -69,8 +96,14 @@ def before(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
 
 
 def row(**values: object) -> dict[str, object]:
-    return {"token": secrets.token_urlsafe(16), "view_token": secrets.token_urlsafe(16),
-            "version": 1, "created_at": NOW, "updated_at": NOW, **values}
+    return {
+        "token": secrets.token_urlsafe(16),
+        "view_token": secrets.token_urlsafe(16),
+        "version": 1,
+        "created_at": NOW,
+        "updated_at": NOW,
+        **values,
+    }
 
 
 def test_the_migration_repairs_lone_surrogates_and_twice_seated_people(before: Flask) -> None:
@@ -82,40 +115,80 @@ def test_the_migration_repairs_lone_surrogates_and_twice_seated_people(before: F
     broken = ["Rami", "a\ud800b", "Omar", "x\udfff"]
     with before.app_context():
         connection = db.session.connection()
-        table_id = connection.execute(sa.insert(tables).values(row(name="Majlis"))
-                                      .returning(tables.c.id)).scalar_one()
-        ids = [connection.execute(sa.insert(players).values(
-            table_id=table_id, name=name, key=name.lower(), created_at=NOW)
-            .returning(players.c.id)).scalar_one() for name in ["B", "C", "D"]]
-        lone = row(game="trix", mode="solo", players=broken, first=record["first"],
-                   house_rules={}, deals=record["deals"], deal_count=len(record["deals"]),
-                   finished=True, name="Friday", notes=None, table_id=None)
-        twice = row(game="trix", mode="solo", players=["B", "B", "C", "D"], first=0,
-                    house_rules={}, deals=[], deal_count=0, finished=False, name=None,
-                    notes=None, table_id=table_id)
-        lone_id = connection.execute(sa.insert(games).values(lone)
-                                     .returning(games.c.id)).scalar_one()
-        twice_id = connection.execute(sa.insert(games).values(twice)
-                                      .returning(games.c.id)).scalar_one()
+        table_id = connection.execute(
+            sa.insert(tables).values(row(name="Majlis")).returning(tables.c.id)
+        ).scalar_one()
+        ids = [
+            connection.execute(
+                sa.insert(players)
+                .values(table_id=table_id, name=name, key=name.lower(), created_at=NOW)
+                .returning(players.c.id)
+            ).scalar_one()
+            for name in ["B", "C", "D"]
+        ]
+        lone = row(
+            game="trix",
+            mode="solo",
+            players=broken,
+            first=record["first"],
+            house_rules={},
+            deals=record["deals"],
+            deal_count=len(record["deals"]),
+            finished=True,
+            name="Friday",
+            notes=None,
+            table_id=None,
+        )
+        twice = row(
+            game="trix",
+            mode="solo",
+            players=["B", "B", "C", "D"],
+            first=0,
+            house_rules={},
+            deals=[],
+            deal_count=0,
+            finished=False,
+            name=None,
+            notes=None,
+            table_id=table_id,
+        )
+        lone_id = connection.execute(
+            sa.insert(games).values(lone).returning(games.c.id)
+        ).scalar_one()
+        twice_id = connection.execute(
+            sa.insert(games).values(twice).returning(games.c.id)
+        ).scalar_one()
         for seat, player_id in enumerate([ids[0], ids[0], ids[1], ids[2]]):
-            connection.execute(sa.insert(seats).values(game_id=twice_id, seat=seat,
-                                                       player_id=player_id))
+            connection.execute(
+                sa.insert(seats).values(game_id=twice_id, seat=seat, player_id=player_id)
+            )
         db.session.commit()
         upgrade()
-        stored = {game_id: (names, version) for game_id, names, version in
-                  db.session.execute(sa.select(games.c.id, games.c.players, games.c.version))}
+        stored = {
+            game_id: (names, version)
+            for game_id, names, version in db.session.execute(
+                sa.select(games.c.id, games.c.players, games.c.version)
+            )
+        }
         assert stored[lone_id] == (["Rami", "a\ufffdb", "Omar", "x\ufffd"], 2)
         assert stored[twice_id] == (["B", "B 2", "C", "D"], 2)
-        seated = db.session.execute(sa.select(seats.c.seat, players.c.name).join(
-            players, players.c.id == seats.c.player_id).where(seats.c.game_id == twice_id)
-            .order_by(seats.c.seat)).all()
+        seated = db.session.execute(
+            sa.select(seats.c.seat, players.c.name)
+            .join(players, players.c.id == seats.c.player_id)
+            .where(seats.c.game_id == twice_id)
+            .order_by(seats.c.seat)
+        ).all()
         assert [name for _, name in seated] == ["B", "B 2", "C", "D"]
         with pytest.raises(sa.exc.IntegrityError):  # the key holds from now on
-            db.session.execute(sa.update(seats).where(
-                seats.c.game_id == twice_id, seats.c.seat == 1).values(player_id=ids[0]))
+            db.session.execute(
+                sa.update(seats)
+                .where(seats.c.game_id == twice_id, seats.c.seat == 1)
+                .values(player_id=ids[0])
+            )
         db.session.rollback()
         lone_token = db.session.execute(
-            sa.select(games.c.token).where(games.c.id == lone_id)).scalar_one()
+            sa.select(games.c.token).where(games.c.id == lone_id)
+        ).scalar_one()
         db.session.remove()
     client = before.test_client()
     response = client.get(f"/g/{lone_token}")

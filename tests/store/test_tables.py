@@ -35,8 +35,11 @@ def names(table: TableRow) -> list[str]:
 
 def replays(table: TableRow) -> list[tuple[str, ...]]:
     """Every finished-chooser game of the table replayed from its stored record."""
-    return [replay(record_of(row).game).game.players for row in store.table_games(table)
-            if row.first is not None]
+    return [
+        replay(record_of(row).game).game.players
+        for row in store.table_games(table)
+        if row.first is not None
+    ]
 
 
 def test_a_game_at_a_table_puts_its_players_on_the_roster_once(ctx: None) -> None:
@@ -45,11 +48,13 @@ def test_a_game_at_a_table_puts_its_players_on_the_roster_once(ctx: None) -> Non
     assert first.table_id == table.id
     # the same people typed differently: case, spaces, a decomposed é
     decomposed = unicodedata.normalize("NFD", "Zoé")
-    second = store.start_game(table, "trix", "solo", ["  rami", "LINA ", "omar", decomposed],
-                              HouseRules(), None)
+    second = store.start_game(
+        table, "trix", "solo", ["  rami", "LINA ", "omar", decomposed], HouseRules(), None
+    )
     assert second.players == ["Rami", "Lina", "Omar", decomposed]
-    third = store.start_game(table, "trix", "solo", ["Rami", "Lina", "Omar", "zoé"],
-                             HouseRules(), None)
+    third = store.start_game(
+        table, "trix", "solo", ["Rami", "Lina", "Omar", "zoé"], HouseRules(), None
+    )
     assert third.players[3] == decomposed  # NFC: one person
     assert names(table) == sorted(["Dana", "Lina", "Omar", "Rami", decomposed])
     assert store.seat_players(first)[:3] == store.seat_players(second)[:3]
@@ -76,7 +81,12 @@ def test_a_rematch_keeps_players_seats_game_mode_and_house_rules(ctx: None) -> N
     again = started.row
     assert started.started and again.id != game.id and again.token != game.token
     assert (again.game, again.mode, again.players, again.house_rules, again.first) == (
-        "trix-complex", "partnership", PLAYERS, game.house_rules, None)
+        "trix-complex",
+        "partnership",
+        PLAYERS,
+        game.house_rules,
+        None,
+    )
     assert store.seat_players(again) == store.seat_players(game)
     assert again.table_id == table.id and again.continues_id == game.id
     assert store.continuation(game) is again
@@ -86,8 +96,10 @@ def test_a_game_is_continued_once_asked_again_it_gives_the_same_game(ctx: None) 
     from scorekeeper.store.games import create_game
 
     table = store.create_table("Majlis")
-    for game in (store.start_game(table, "trix", "solo", PLAYERS, HouseRules(), None),
-                 create_game("trix", "solo", PLAYERS, HouseRules(doubling=False), None)):
+    for game in (
+        store.start_game(table, "trix", "solo", PLAYERS, HouseRules(), None),
+        create_game("trix", "solo", PLAYERS, HouseRules(doubling=False), None),
+    ):
         first, second = store.rematch(game), store.rematch(game)
         assert first.started and not second.started and second.row.id == first.row.id
         assert store.continuation(game).id == first.row.id  # type: ignore[union-attr]
@@ -98,14 +110,21 @@ def test_a_game_outside_any_table_continues_outside_any_table(ctx: None) -> None
 
     game = create_game("turkish-king", "solo", PLAYERS, HouseRules(), "Friday")
     again = store.rematch(game).row
-    assert (again.game, again.mode, again.players, again.house_rules, again.table_id,
-            again.name, again.first) == ("turkish-king", "solo", PLAYERS, game.house_rules,
-                                         None, None, None)
+    assert (
+        again.game,
+        again.mode,
+        again.players,
+        again.house_rules,
+        again.table_id,
+        again.name,
+        again.first,
+    ) == ("turkish-king", "solo", PLAYERS, game.house_rules, None, None, None)
 
 
 def load(table: TableRow, *files: str) -> list[int]:
     rows = store.import_into_table(
-        table, json.dumps([json.loads((DATA / name).read_text()) for name in files]))
+        table, json.dumps([json.loads((DATA / name).read_text()) for name in files])
+    )
     return [row.id for row in rows]
 
 
@@ -154,8 +173,9 @@ def test_merging_two_entries_of_one_person(ctx: None) -> None:
 
 def test_importing_records_into_a_table_adds_their_players(ctx: None) -> None:
     table = store.create_table("Istanbul")
-    store.start_game(table, "turkish-king", "solo", ["ayşe", "Ali", "Veli", "Ece"],
-                     HouseRules(), None)
+    store.start_game(
+        table, "turkish-king", "solo", ["ayşe", "Ali", "Veli", "Ece"], HouseRules(), None
+    )
     load(table, "turkish-king-complete.json")
     assert names(table) == sorted(["ayşe", "Ali", "Veli", "Ece", "Mehmet", "Zeynep", "Can"])
     imported = store.table_games(table)[1]
@@ -197,14 +217,17 @@ def test_a_newcomer_another_phone_adds_at_the_same_moment_is_one_person(app: Fla
             assert table is not None
             barrier.wait()
             try:
-                started.append(store.start_game(table, "trix", "solo", names, HouseRules(),
-                                                None).players)
+                started.append(
+                    store.start_game(table, "trix", "solo", names, HouseRules(), None).players
+                )
             except Exception as error:  # reported below
                 started.append(error)
             db.session.remove()
 
-    threads = [threading.Thread(target=phone, args=(names,)) for names in
-               (["Rami", "Lina", "Omar", "eve"], ["Sami", "Dina", "Nour", "Eve"])]
+    threads = [
+        threading.Thread(target=phone, args=(names,))
+        for names in (["Rami", "Lina", "Omar", "eve"], ["Sami", "Dina", "Nour", "Eve"])
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -214,7 +237,8 @@ def test_a_newcomer_another_phone_adds_at_the_same_moment_is_one_person(app: Fla
         table = store.find_table(token)
         assert table is not None
         assert [player.name for player in store.roster(table)].count("eve") + [
-            player.name for player in store.roster(table)].count("Eve") == 1
+            player.name for player in store.roster(table)
+        ].count("Eve") == 1
         assert len(names(table)) == 7
         db.session.remove()
 

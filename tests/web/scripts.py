@@ -39,19 +39,31 @@ def _variant(name: str, mode: str, house_rules: dict[str, Any]) -> dict[str, Any
 
 
 SCRIPTS = [
-    Script("trix-solo", _variant("trix-partnership-complete", "solo",
-                                 {"doubling": True, "doubled_self_take": "full",
-                                  "swap_diamonds_ltoosh": True})),
+    Script(
+        "trix-solo",
+        _variant(
+            "trix-partnership-complete",
+            "solo",
+            {"doubling": True, "doubled_self_take": "full", "swap_diamonds_ltoosh": True},
+        ),
+    ),
     Script("trix-partnership", example("trix-partnership-complete")),
     Script("trix-complex-solo", example("trix-complex-solo-complete")),
-    Script("trix-complex-partnership", _variant("trix-complex-solo-complete", "partnership",
-                                                {"doubling": True, "doubled_self_take": "net"})),
+    Script(
+        "trix-complex-partnership",
+        _variant(
+            "trix-complex-solo-complete",
+            "partnership",
+            {"doubling": True, "doubled_self_take": "net"},
+        ),
+    ),
     Script("turkish-king-solo", example("turkish-king-complete")),
 ]
 
 
 def rotated(deal: dict[str, Any]) -> dict[str, Any]:
     """The same deal with every take moved one seat to the right: legal whenever `deal` is."""
+
     def seat(value: Any) -> Any:
         return None if value is None else (value + 1) % 4
 

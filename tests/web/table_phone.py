@@ -17,8 +17,10 @@ from werkzeug.test import TestResponse
 from tests.conftest import Page, Table, page
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-CHIP = re.compile(r'<button type="submit" name="add" value="(p\d+)" class="chip big"><bdi>'
-                  r'([^<]*)</bdi></button>')
+CHIP = re.compile(
+    r'<button type="submit" name="add" value="(p\d+)" class="chip big"><bdi>'
+    r"([^<]*)</bdi></button>"
+)
 
 
 def record_data(name: str) -> dict[str, Any]:
@@ -54,8 +56,9 @@ class TablePhone(Table):
 
     def create_table(self, name: str = "Thursdays at Karim's") -> TestResponse:
         form = page(self.client.get("/tables/new"))
-        response = self.client.post("/tables/new", data={**sent(form, "/tables/new"),
-                                                         "table_name": name})
+        response = self.client.post(
+            "/tables/new", data={**sent(form, "/tables/new"), "table_name": name}
+        )
         assert response.status_code == 303, response.get_data(as_text=True)
         self.table_token = response.headers["Location"].split("/t/", 1)[1].split("/")[0]
         return response
@@ -78,8 +81,9 @@ class TablePhone(Table):
     @staticmethod
     def chips(response: TestResponse) -> dict[str, str]:
         """The roster's names offered on the page (name → button value)."""
-        return {unescape(name): value
-                for value, name in CHIP.findall(response.get_data(as_text=True))}
+        return {
+            unescape(name): value for value, name in CHIP.findall(response.get_data(as_text=True))
+        }
 
     def tap(self, response: TestResponse, **button: str) -> TestResponse:
         """Submit the new-game form of the table with one button (and any typed text)."""
@@ -140,10 +144,13 @@ class TablePhone(Table):
     def import_records(self, records: list[dict[str, Any]]) -> TestResponse:
         """Upload records on the table's import page."""
         form = page(self.client.get(f"{self.table_url}/import"))
-        data = {"csrf_token": form.hidden("/import")["csrf_token"],
-                "file": (io.BytesIO(json.dumps(records).encode()), "games.json")}
-        return self.client.post(f"{self.table_url}/import", data=data,
-                                content_type="multipart/form-data")
+        data = {
+            "csrf_token": form.hidden("/import")["csrf_token"],
+            "file": (io.BytesIO(json.dumps(records).encode()), "games.json"),
+        }
+        return self.client.post(
+            f"{self.table_url}/import", data=data, content_type="multipart/form-data"
+        )
 
     def game_tokens(self) -> list[str]:
         """The scorekeeper links of the table's games, oldest first."""

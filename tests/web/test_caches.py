@@ -89,8 +89,9 @@ def test_the_cache_stays_bounded(table: Table, monkeypatch: pytest.MonkeyPatch) 
     assert len(caches._histories) == 2
 
 
-def test_replays_are_kept_by_token_and_version(app: Any, table: Table,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_replays_are_kept_by_token_and_version(
+    app: Any, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The game page, previews and saves of one state replay it once; any write is a new
     version, so a new replay (a stale one would show the wrong totals)."""
     from scorekeeper.store.games import find_game
@@ -124,7 +125,7 @@ def test_replays_are_kept_by_token_and_version(app: Any, table: Table,
 def test_a_trump_row_names_its_suit_once(table: Table) -> None:
     record = json.loads((DATA / "turkish-king-complete.json").read_text())
     trump = next(i for i, deal in enumerate(record["deals"]) if deal["contract"] == "trump")
-    table.load({**record, "deals": record["deals"][:trump + 1]})
+    table.load({**record, "deals": record["deals"][: trump + 1]})
     rows = deals(history(table.game_page().get_data(as_text=True)))
     symbol = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[record["deals"][trump]["suit"]]
     assert rows[trump].count(symbol) == 1

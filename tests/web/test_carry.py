@@ -23,8 +23,9 @@ def _stale_form(table: Table, contract: str) -> Page:
 
 def _post(table: Table, form: Page, path: str, deal: dict[str, object]):  # type: ignore[no-untyped-def]
     data = {**form.checked("/deal"), **form_fields(deal)}
-    return table.client.post(f"{table.url}/deal/{path}", data=data,
-                             headers={**HTMX, "X-CSRFToken": form.csrf_token})
+    return table.client.post(
+        f"{table.url}/deal/{path}", data=data, headers={**HTMX, "X-CSRFToken": form.csrf_token}
+    )
 
 
 def test_an_out_of_date_form_cannot_look_saveable(table: Table) -> None:
@@ -46,11 +47,15 @@ def test_one_tap_moves_the_taps_to_the_next_deal_and_saves_there(table: Table) -
     fields = again.checked("/deal")
     assert fields["number"] == "3" and fields["version"] == str(table.row().version)
     assert {name: fields[name] for name in form_fields(LTOOSH) if name != "contract"} == {
-        name: value for name, value in form_fields(LTOOSH).items() if name != "contract"}
+        name: value for name, value in form_fields(LTOOSH).items() if name != "contract"
+    }
     save = re.search(r'<button[^>]*id="deal-save"[^>]*>', moved.get_data(as_text=True))
     assert save and "disabled" not in save.group(0)  # judged again: a legal deal 3
-    saved = table.client.post(f"{table.url}/deal", data={**fields, **form_fields(LTOOSH)},
-                              headers={**HTMX, "X-CSRFToken": form.csrf_token})
+    saved = table.client.post(
+        f"{table.url}/deal",
+        data={**fields, **form_fields(LTOOSH)},
+        headers={**HTMX, "X-CSRFToken": form.csrf_token},
+    )
     assert saved.status_code == 200 and "Deal 3 saved." in saved.get_data(as_text=True)
     assert table.row().deal_count == 3
     assert table.record().game.deals[2].values["tricks"] == (4, 3, 3, 3)

@@ -37,16 +37,20 @@ def test_the_new_game_page_offers_the_rule_with_its_explanation(client: FlaskCli
     assert form.checked("/new")["complex_tricks"] == "every"
     text = plain(client.get("/new").get_data(as_text=True))
     assert "Which tricks cost in Complex every trick only a trick that held a penalty card" in text
-    assert ("with the second, the table taps only the tricks that held one, and a kingdom no "
-            "longer adds up to zero") in text
+    assert (
+        "with the second, the table taps only the tricks that held one, and a kingdom no "
+        "longer adds up to zero"
+    ) in text
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_new_game_page_offers_it_in_every_language(client: FlaskClient,
-                                                       language: str) -> None:
+def test_the_new_game_page_offers_it_in_every_language(client: FlaskClient, language: str) -> None:
     text = text_of(client, "/new", language)
-    for english in ("Which tricks cost in Complex", "only a trick that held a penalty card",
-                    "the table taps only the tricks"):
+    for english in (
+        "Which tricks cost in Complex",
+        "only a trick that held a penalty card",
+        "the table taps only the tricks",
+    ):
         assert english not in text, (language, english)
 
 
@@ -59,11 +63,17 @@ def test_the_rule_is_kept_for_trix_complex_only(table: Table) -> None:
     assert record["house_rules"]["complex_tricks"] == "penalty"
 
 
-def test_a_choice_not_offered_is_refused_and_nothing_saved(app: Flask,
-                                                           client: FlaskClient) -> None:
+def test_a_choice_not_offered_is_refused_and_nothing_saved(app: Flask, client: FlaskClient) -> None:
     form = page(client.get("/new"))
-    data = {**form.checked("/new"), "game": "trix-complex", "complex_tricks": "some",
-            "player_0": "Rami", "player_1": "Lina", "player_2": "Omar", "player_3": "Dana"}
+    data = {
+        **form.checked("/new"),
+        "game": "trix-complex",
+        "complex_tricks": "some",
+        "player_0": "Rami",
+        "player_1": "Lina",
+        "player_2": "Omar",
+        "player_3": "Dana",
+    }
     assert client.post("/new", data=data).status_code == 422
     assert snapshot(app) == []
 
@@ -106,12 +116,16 @@ def test_refusals_name_the_field_as_the_form_does(table: Table) -> None:
 
     over = table.save(form, form_fields({**FULL_HOUSE, "tricks": [5, 4, 4, 1]}))
     assert over.status_code == 422
-    assert ("Tricks that held a penalty card add up to 14; there are at most 13 tricks."
-            in page(over).text)
+    assert (
+        "Tricks that held a penalty card add up to 14; there are at most 13 tricks."
+        in page(over).text
+    )
     empty = table.save(form, form_fields({**WORKED, "tricks": [3, 2, 1, 1]}))
     assert empty.status_code == 422
-    assert ("Tricks that held a penalty card (Omar): 1 trick held a penalty card, but the player "
-            "took 0 penalty cards.") in page(empty).text
+    assert (
+        "Tricks that held a penalty card (Omar): 1 trick held a penalty card, but the player "
+        "took 0 penalty cards."
+    ) in page(empty).text
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -137,8 +151,9 @@ def test_the_rules_pages_show_the_rule(table: Table, client: FlaskClient) -> Non
     assert "−15 a trick that held a penalty card (a diamond, a queen or the K♥)" in text
     assert "a kingdom no longer adds up to zero" in text
     assert "each kingdom adds up to zero" not in text
-    assert ("Complex: each player's tricks that held a penalty card are 0 to 13, at most 13 in "
-            "all") in text
+    assert (
+        "Complex: each player's tricks that held a penalty card are 0 to 13, at most 13 in all"
+    ) in text
     assert "each of those tricks held at least one of them" in text
 
 

@@ -25,8 +25,11 @@ def _checked(html: str, name: str) -> tuple[str, bool] | None:
 
 
 def _sum(html: str, name: str) -> str:
-    found = re.search(rf'<div class="errors" id="e-{name}"[^>]*>'
-                      rf'<p class="sum( over)?" dir="ltr">([^<]*)</p>', html)
+    found = re.search(
+        rf'<div class="errors" id="e-{name}"[^>]*>'
+        rf'<p class="sum( over)?" dir="ltr">([^<]*)</p>',
+        html,
+    )
     assert found is not None, html
     return found.group(2) + (" over" if found.group(1) else "")
 
@@ -54,22 +57,38 @@ def test_a_filled_count_is_marked_and_recomputed(table: Table) -> None:
     assert _marks(html) == "counts-3:1"
     assert _sum(html, "counts") == "13 / 13"
     # 5 → 6: the app's 1 becomes 0, no "add up to 14"
-    second = table.preview(form, {"counts-0": "6", "counts-1": "4", "counts-2": "3",
-                                  "counts-3": "1", "autofilled": "counts-3:1"})
+    second = table.preview(
+        form,
+        {
+            "counts-0": "6",
+            "counts-1": "4",
+            "counts-2": "3",
+            "counts-3": "1",
+            "autofilled": "counts-3:1",
+        },
+    )
     html = second.get_data(as_text=True)
     assert _checked(html, "counts-3") == ("0", True)
     assert _marks(html) == "counts-3:0"
     assert _sum(html, "counts") == "13 / 13"
     assert "add up to" not in html
     assert 'id="deal-save" class="button primary save" hx-swap-oob' in html  # enabled
-    assert 'disabled hx-swap-oob' not in html.split('id="deal-save"', 1)[1][:80]
+    assert "disabled hx-swap-oob" not in html.split('id="deal-save"', 1)[1][:80]
 
 
 def test_a_tapped_count_is_never_recomputed(table: Table) -> None:
     form = _started(table)
     # the player tapped 2 over the app's 1: the mark no longer holds, the tap stands
-    response = table.preview(form, {"counts-0": "6", "counts-1": "4", "counts-2": "3",
-                                    "counts-3": "2", "autofilled": "counts-3:1"})
+    response = table.preview(
+        form,
+        {
+            "counts-0": "6",
+            "counts-1": "4",
+            "counts-2": "3",
+            "counts-3": "2",
+            "autofilled": "counts-3:1",
+        },
+    )
     html = response.get_data(as_text=True)
     assert _checked(html, "counts-3") is None  # not sent again: as tapped
     assert _marks(html) == ""

@@ -46,15 +46,20 @@ def test_two_games_of_one_day_get_two_names(app: object, client: FlaskClient) ->
     first, second = Table(app, client), Table(app, client)  # type: ignore[arg-type]
     _loaded(first, "سهرة الجمعة")
     _loaded(second, "سهرة السبت")
-    names = {_disposition(t.client.get(f"{t.url}/export.csv").headers["Content-Disposition"])
-             ["filename*"] for t in (first, second)}
+    names = {
+        _disposition(t.client.get(f"{t.url}/export.csv").headers["Content-Disposition"])[
+            "filename*"
+        ]
+        for t in (first, second)
+    }
     assert len(names) == 2
 
 
 def test_an_ascii_name_needs_no_second_name(table: Table) -> None:
     _loaded(table, "Friday at Rami's")
-    options = _disposition(table.client.get(f"{table.url}/export.csv")
-                           .headers["Content-Disposition"])
+    options = _disposition(
+        table.client.get(f"{table.url}/export.csv").headers["Content-Disposition"]
+    )
     assert options["filename"].startswith("friday-at-ramis-")
     assert options.get("filename*", "UTF-8''Friday-at-Ramis").startswith("UTF-8''Friday")
 
@@ -74,6 +79,13 @@ def test_the_arabic_csv_has_no_invisible_marks(table: Table) -> None:
 
 def test_the_turkish_king_csv_has_no_kingdom_column(table: Table) -> None:
     _loaded(table, None, "turkish-king-complete.json")
-    header = next(csv.reader(io.StringIO(table.client.get(f"{table.url}/export.csv")
-                                         .get_data(as_text=True).removeprefix("\ufeff"))))
+    header = next(
+        csv.reader(
+            io.StringIO(
+                table.client.get(f"{table.url}/export.csv")
+                .get_data(as_text=True)
+                .removeprefix("\ufeff")
+            )
+        )
+    )
     assert "Kingdom" not in header and "Trump suit" in header

@@ -24,15 +24,19 @@ from tests.conftest import Table, page, snapshot
 
 DATA = Path(__file__).parent.parent / "data"
 COMPLETE = sorted(DATA.glob("*-complete.json"))
-KINDS = {(json.loads(path.read_text())["game"], json.loads(path.read_text())["mode"])
-         for path in COMPLETE}
+KINDS = {
+    (json.loads(path.read_text())["game"], json.loads(path.read_text())["mode"])
+    for path in COMPLETE
+}
 
 
-def upload(client: FlaskClient, body: str | bytes, *, csrf: bool = True,
-           filename: str = "games.json") -> TestResponse:
+def upload(
+    client: FlaskClient, body: str | bytes, *, csrf: bool = True, filename: str = "games.json"
+) -> TestResponse:
     """Post a file on the import page as a browser would (multipart, with the form's token)."""
-    data: dict[str, Any] = {"file": (io.BytesIO(body if isinstance(body, bytes)
-                                                else body.encode()), filename)}
+    data: dict[str, Any] = {
+        "file": (io.BytesIO(body if isinstance(body, bytes) else body.encode()), filename)
+    }
     if csrf:
         data["csrf_token"] = page(client.get("/import")).hidden("/import")["csrf_token"]
     return client.post("/import", data=data, content_type="multipart/form-data")
@@ -64,8 +68,13 @@ def bad_deal(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_every_game_and_mode_is_covered() -> None:
-    assert {("trix", "solo"), ("trix", "partnership"), ("trix-complex", "solo"),
-                     ("trix-complex", "partnership"), ("turkish-king", "solo")} == KINDS
+    assert {
+        ("trix", "solo"),
+        ("trix", "partnership"),
+        ("trix-complex", "solo"),
+        ("trix-complex", "partnership"),
+        ("turkish-king", "solo"),
+    } == KINDS
 
 
 @pytest.mark.parametrize("path", COMPLETE, ids=lambda p: p.stem)
@@ -105,7 +114,7 @@ def test_csv_parses_and_its_totals_row_is_the_engines(client: FlaskClient, path:
     assert response.headers["Content-Disposition"].startswith("attachment; filename=")
     text = response.get_data().decode("utf-8")
     assert text.startswith(BOM)
-    rows = list(csv.reader(io.StringIO(text[len(BOM):])))
+    rows = list(csv.reader(io.StringIO(text[len(BOM) :])))
     header, deals, totals = rows[0], rows[1:-1], rows[-1]
     assert header[5:9] == list(record.game.players)
     assert len(deals) == len(result.deals) == record.game.definition.deals_total
@@ -160,12 +169,15 @@ def test_several_records_with_one_bad_store_nothing(app: Flask, client: FlaskCli
     assert len(snapshot(app)) == len(good)
 
 
-@pytest.mark.parametrize(("body", "expected"), [
-    (b"not json", "not a Scorekeeper game record"),
-    (b"[]", "not a Scorekeeper game record"),
-    (b'{"format": "scorekeeper-game/1", "game": "chess"}', "Mode is missing"),
-    (b'[{"format": "scorekeeper-game/2"}]', "Record 1 of 1"),
-])
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (b"not json", "not a Scorekeeper game record"),
+        (b"[]", "not a Scorekeeper game record"),
+        (b'{"format": "scorekeeper-game/1", "game": "chess"}', "Mode is missing"),
+        (b'[{"format": "scorekeeper-game/2"}]', "Record 1 of 1"),
+    ],
+)
 def test_refused_files(app: Flask, client: FlaskClient, body: bytes, expected: str) -> None:
     response = upload(client, body)
     assert response.status_code == 422
@@ -173,8 +185,7 @@ def test_refused_files(app: Flask, client: FlaskClient, body: bytes, expected: s
     assert snapshot(app) == []
 
 
-def test_a_derived_value_that_does_not_match_is_refused(app: Flask,
-                                                       client: FlaskClient) -> None:
+def test_a_derived_value_that_does_not_match_is_refused(app: Flask, client: FlaskClient) -> None:
     token = imported_token(upload(client, (DATA / "turkish-king-complete.json").read_bytes()))
     exported = json.loads(export(client, token).get_data(as_text=True))
     exported["deals"][4]["scores"][0] += 10
@@ -194,8 +205,11 @@ def test_import_needs_the_forms_token(app: Flask, client: FlaskClient) -> None:
 def test_import_page_works_without_a_file(client: FlaskClient) -> None:
     form = page(client.get("/import"))
     assert form.form("/import")["method"] == "post"
-    response = client.post("/import", data={"csrf_token": form.hidden("/import")["csrf_token"]},
-                           content_type="multipart/form-data")
+    response = client.post(
+        "/import",
+        data={"csrf_token": form.hidden("/import")["csrf_token"]},
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 422
 
 
@@ -208,10 +222,12 @@ def test_backup_holds_every_game_this_browser_sees(app: Flask, client: FlaskClie
     response = client.get("/backup.json")
     assert response.status_code == 200
     assert response.headers["Content-Disposition"].startswith(
-        "attachment; filename=scorekeeper-backup-")
+        "attachment; filename=scorekeeper-backup-"
+    )
     backup = json.loads(response.get_data(as_text=True))
     assert sorted(entry["game"] + entry["mode"] for entry in backup) == sorted(
-        entry["game"] + entry["mode"] for entry in records)
+        entry["game"] + entry["mode"] for entry in records
+    )
     for entry in backup:
         load_record(json.dumps(entry))
 
@@ -220,7 +236,7 @@ def test_backup_holds_every_game_this_browser_sees(app: Flask, client: FlaskClie
     assert json.loads(other.get("/backup.json").get_data(as_text=True)) == []
     assert upload(other, response.get_data()).status_code == 303
     restored = json.loads(other.get("/backup.json").get_data(as_text=True))
-    key = (lambda entry: entry["created_at"] + entry["game"] + entry["mode"])  # noqa: E731
+    key = lambda entry: entry["created_at"] + entry["game"] + entry["mode"]  # noqa: E731
     assert sorted(restored, key=key) == sorted(backup, key=key)
     assert len(snapshot(app)) == 2 * len(records)
 
@@ -262,8 +278,14 @@ def test_the_refusal_is_in_the_readers_language(client: FlaskClient) -> None:
 
 def minimal_record(number: int) -> dict[str, Any]:
     """The smallest record a file can hold many of: a game not played yet."""
-    return {"format": "scorekeeper-game/1", "game": "trix", "mode": "solo",
-            "players": ["Rami", "Lina", "Omar", f"Dana {number}"], "first": 0, "deals": []}
+    return {
+        "format": "scorekeeper-game/1",
+        "game": "trix",
+        "mode": "solo",
+        "players": ["Rami", "Lina", "Omar", f"Dana {number}"],
+        "first": 0,
+        "deals": [],
+    }
 
 
 def from_address(app: Flask, address: str) -> FlaskClient:
@@ -278,11 +300,17 @@ def test_an_import_over_the_record_cap_is_refused_whole(app: Flask, client: Flas
     body = json.dumps([minimal_record(n) for n in range(IMPORT_MAX_RECORDS + 1)])
     response = upload(client, body)
     assert response.status_code == 413
-    assert (f"Nothing was imported. The file holds {IMPORT_MAX_RECORDS + 1} games; one import "
-            f"takes at most {IMPORT_MAX_RECORDS}.") in page(response).text
+    assert (
+        f"Nothing was imported. The file holds {IMPORT_MAX_RECORDS + 1} games; one import "
+        f"takes at most {IMPORT_MAX_RECORDS}."
+    ) in page(response).text
     assert snapshot(app) == []
-    assert upload(client, json.dumps([minimal_record(n) for n in range(IMPORT_MAX_RECORDS)])
-                  ).status_code == 303
+    assert (
+        upload(
+            client, json.dumps([minimal_record(n) for n in range(IMPORT_MAX_RECORDS)])
+        ).status_code
+        == 303
+    )
     assert len(snapshot(app)) == IMPORT_MAX_RECORDS
 
 
@@ -293,18 +321,23 @@ def test_an_import_over_the_deal_cap_is_refused_whole(app: Flask, client: FlaskC
     record["deals"] = record["deals"] * (IMPORT_MAX_DEALS // 20 // 2 + 1)
     response = upload(client, json.dumps([record, record]))
     assert response.status_code == 413
-    assert (f"The file holds {2 * len(record['deals'])} deals; one import takes at most "
-            f"{IMPORT_MAX_DEALS}.") in page(response).text
+    assert (
+        f"The file holds {2 * len(record['deals'])} deals; one import takes at most "
+        f"{IMPORT_MAX_DEALS}."
+    ) in page(response).text
     assert snapshot(app) == []
 
 
-def test_an_import_over_the_byte_cap_is_refused_with_a_message(app: Flask,
-                                                               client: FlaskClient) -> None:
+def test_an_import_over_the_byte_cap_is_refused_with_a_message(
+    app: Flask, client: FlaskClient
+) -> None:
     from scorekeeper.web.views.imports import IMPORT_MAX_BYTES
 
     record = json.loads((DATA / "turkish-king-complete.json").read_text())
-    for body in (json.dumps([record]).ljust(IMPORT_MAX_BYTES + 1),  # the file alone is over
-                 json.dumps([record]).ljust(3 * IMPORT_MAX_BYTES)):  # the request is, too
+    for body in (
+        json.dumps([record]).ljust(IMPORT_MAX_BYTES + 1),  # the file alone is over
+        json.dumps([record]).ljust(3 * IMPORT_MAX_BYTES),
+    ):  # the request is, too
         response = upload(client, body)
         assert response.status_code == 413
         assert "Nothing was imported. The file is larger than 2 MB" in page(response).text
@@ -321,10 +354,11 @@ def test_the_largest_import_accepted_in_one_request(app: Flask, client: FlaskCli
     from scorekeeper.web.views.imports import IMPORT_MAX_BYTES, IMPORT_MAX_RECORDS
 
     records = [load_record(path.read_bytes()) for path in COMPLETE]
-    largest = max((dump_record(record, derived=True) for record in records),
-                  key=lambda entry: len(json.dumps(entry, separators=(",", ":"))))
-    body = json.dumps([largest] * IMPORT_MAX_RECORDS, ensure_ascii=False,
-                      separators=(",", ":"))
+    largest = max(
+        (dump_record(record, derived=True) for record in records),
+        key=lambda entry: len(json.dumps(entry, separators=(",", ":"))),
+    )
+    body = json.dumps([largest] * IMPORT_MAX_RECORDS, ensure_ascii=False, separators=(",", ":"))
     assert len(body.encode()) < IMPORT_MAX_BYTES
     assert upload(client, body).status_code == 303
     assert len(snapshot(app)) == IMPORT_MAX_RECORDS
@@ -346,8 +380,10 @@ def test_imports_per_address_per_hour(app: Flask, monkeypatch: pytest.MonkeyPatc
     assert response.status_code == 429
     assert "This network has imported too often in the last hour" in page(response).text
     assert len(snapshot(app)) == stored
-    assert upload(from_address(app, "198.51.100.31"),
-                  json.dumps(minimal_record(99))).status_code == 303
+    assert (
+        upload(from_address(app, "198.51.100.31"), json.dumps(minimal_record(99))).status_code
+        == 303
+    )
     clock[0] += limits.IMPORT_REQUESTS.window + 1
     assert upload(phone, json.dumps(minimal_record(99))).status_code == 303
 
@@ -362,8 +398,10 @@ def test_games_imported_per_address_per_hour(app: Flask, monkeypatch: pytest.Mon
     assert upload(phone, full).status_code == 303
     response = upload(phone, full)
     assert response.status_code == 429
-    assert (f"With this file, this network would import more than {2 * IMPORT_MAX_RECORDS - 10} "
-            "games within an hour") in page(response).text
+    assert (
+        f"With this file, this network would import more than {2 * IMPORT_MAX_RECORDS - 10} "
+        "games within an hour"
+    ) in page(response).text
     assert len(snapshot(app)) == IMPORT_MAX_RECORDS
     assert upload(phone, json.dumps([minimal_record(n) for n in range(10)])).status_code == 303
 
@@ -371,22 +409,36 @@ def test_games_imported_per_address_per_hour(app: Flask, monkeypatch: pytest.Mon
 # --- imported text is judged as the forms judge it --------------------------------------------
 
 
-@pytest.mark.parametrize(("change", "expected"), [
-    ({"players": ["Rami", "\u202eLina", "Omar", "Dana"]},
-     "2nd player: a name cannot hold control characters or direction overrides"),
-    ({"players": ["Rami", "Lina", "Om\u0000ar", "Dana"]},
-     "3rd player: a name cannot hold control characters or direction overrides"),
-    ({"players": ["\u001b[31mRami", "Lina", "Omar", "Dana"]},
-     "1st player: a name cannot hold control characters or direction overrides"),
-    ({"players": ["Rami", "Lina", "Omar", "\u200b\u2060 "]},
-     "4th player: every player needs a name"),
-    ({"notes": "x" * 2001}, "Notes: at most 2000 characters"),
-    ({"name": "x" * 81}, "Name: at most 80 characters"),
-    ({"created_at": "0001-01-01T00:00:00+14:00"}, "must be a date and time with its UTC offset"),
-])
-def test_imported_text_is_refused_as_the_forms_refuse_it(app: Flask, client: FlaskClient,
-                                                         change: dict[str, Any],
-                                                         expected: str) -> None:
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (
+            {"players": ["Rami", "\u202eLina", "Omar", "Dana"]},
+            "2nd player: a name cannot hold control characters or direction overrides",
+        ),
+        (
+            {"players": ["Rami", "Lina", "Om\u0000ar", "Dana"]},
+            "3rd player: a name cannot hold control characters or direction overrides",
+        ),
+        (
+            {"players": ["\u001b[31mRami", "Lina", "Omar", "Dana"]},
+            "1st player: a name cannot hold control characters or direction overrides",
+        ),
+        (
+            {"players": ["Rami", "Lina", "Omar", "\u200b\u2060 "]},
+            "4th player: every player needs a name",
+        ),
+        ({"notes": "x" * 2001}, "Notes: at most 2000 characters"),
+        ({"name": "x" * 81}, "Name: at most 80 characters"),
+        (
+            {"created_at": "0001-01-01T00:00:00+14:00"},
+            "must be a date and time with its UTC offset",
+        ),
+    ],
+)
+def test_imported_text_is_refused_as_the_forms_refuse_it(
+    app: Flask, client: FlaskClient, change: dict[str, Any], expected: str
+) -> None:
     record = json.loads((DATA / "trix-solo-complete.json").read_text())
     record.update(change)
     response = upload(client, json.dumps(record))
@@ -396,8 +448,9 @@ def test_imported_text_is_refused_as_the_forms_refuse_it(app: Flask, client: Fla
     assert snapshot(app) == []
 
 
-def test_imported_notes_are_cleaned_as_the_forms_clean_them(app: Flask,
-                                                            client: FlaskClient) -> None:
+def test_imported_notes_are_cleaned_as_the_forms_clean_them(
+    app: Flask, client: FlaskClient
+) -> None:
     record = json.loads((DATA / "trix-solo-complete.json").read_text())
     record.update(name=" Friday\u202e night\u0000 ", notes="one\r\n\u2066two\u001b")
     imported_token(upload(client, json.dumps(record)))
@@ -414,13 +467,27 @@ def test_timestamps_at_the_edges_of_the_years_round_trip(client: FlaskClient, st
     assert (exported["created_at"], exported["updated_at"]) == (stamp, stamp)
 
 
-@pytest.mark.parametrize(("body", "english"), [
-    (b"not json", "Expecting value"),  # the parser's own words
-    (json.dumps({"format": "scorekeeper-game/1", "game": "trix", "mode": "solo",
-                 "first": 0, "deals": []}), "Players"),  # a record's key
-])
-def test_a_refusal_in_arabic_has_no_english_in_it(client: FlaskClient, body: str | bytes,
-                                                  english: str) -> None:
+@pytest.mark.parametrize(
+    ("body", "english"),
+    [
+        (b"not json", "Expecting value"),  # the parser's own words
+        (
+            json.dumps(
+                {
+                    "format": "scorekeeper-game/1",
+                    "game": "trix",
+                    "mode": "solo",
+                    "first": 0,
+                    "deals": [],
+                }
+            ),
+            "Players",
+        ),  # a record's key
+    ],
+)
+def test_a_refusal_in_arabic_has_no_english_in_it(
+    client: FlaskClient, body: str | bytes, english: str
+) -> None:
     client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "ar"
     response = upload(client, body)
     assert response.status_code == 422
@@ -429,7 +496,8 @@ def test_a_refusal_in_arabic_has_no_english_in_it(client: FlaskClient, body: str
 
 
 def test_one_person_in_two_unicode_forms_is_refused_in_the_readers_words(
-        client: FlaskClient) -> None:
+    client: FlaskClient,
+) -> None:
     # "Émile" composed and with a combining accent: one person, as the statistics count them
     record = json.loads((DATA / "trix-solo-complete.json").read_text())
     record["players"] = ["\u00c9mile", "Lina", "Omar", "E\u0301mile"]

@@ -57,8 +57,9 @@ def test_an_open_form_is_left_alone_and_told(table: Table) -> None:
     _other_phone(table).enter(DIAMONDS)
     html = table.client.get(url + "&number=1", headers=HTMX).get_data(as_text=True)
     assert 'id="play"' not in html  # the form in its place stays
-    moved = re.search(r'<div class="errors" id="e-contract" hx-swap-oob="true">(.*?)</div>',
-                      html, re.S)
+    moved = re.search(
+        r'<div class="errors" id="e-contract" hx-swap-oob="true">(.*?)</div>', html, re.S
+    )
     assert moved and "Deal 1 was saved on another phone" in moved.group(1)
     edited = table.client.get(url + "&number=2", headers=HTMX).get_data(as_text=True)
     assert "The game changed on another phone" in edited
@@ -70,8 +71,7 @@ def test_a_preview_of_a_form_made_before_another_save_says_so(table: Table) -> N
     _other_phone(table).enter(DIAMONDS)
     html = table.preview(form, {"tricks-0": "4"}).get_data(as_text=True)
     assert "Deal 1 was saved on another phone" in html
-    assert re.search(r'<div id="save-reasons" hx-swap-oob="true"><p class="error">Deal 1 was',
-                     html)
+    assert re.search(r'<div id="save-reasons" hx-swap-oob="true"><p class="error">Deal 1 was', html)
 
 
 def test_following_is_for_the_game_page_only(table: Table) -> None:
@@ -92,12 +92,12 @@ def test_the_saved_banner_goes_when_the_next_entry_starts(table: Table) -> None:
 def test_doubles_noted_before_play_stay_in_the_address(table: Table) -> None:
     table.new_game("trix", "solo", first=0)
     form = table.open_deal("queens")
-    form_html = table.client.get(f"{table.url}/deal?contract=queens").get_data(
-        as_text=True)
+    form_html = table.client.get(f"{table.url}/deal?contract=queens").get_data(as_text=True)
     assert form_html.index("Doubled before play") < form_html.index("Who took each queen")
     response = table.preview(form, {"doubled_by-S": "1", "doubled_by-H": "2"})
     assert response.headers["HX-Replace-Url"] == (
-        f"{table.url}/deal?contract=queens&doubled_by-S=1&doubled_by-H=2")
+        f"{table.url}/deal?contract=queens&doubled_by-S=1&doubled_by-H=2"
+    )
     assert "Doubled:" in response.get_data(as_text=True)
     reloaded = table.client.get(response.headers["HX-Replace-Url"])
     html = reloaded.get_data(as_text=True)

@@ -18,8 +18,9 @@ def started(table: Table) -> Table:
 def preview(table: Table, headers: dict[str, str]) -> tuple[int, str, str]:
     form = table.open_deal("king-of-hearts")
     data = {**form.checked("/deal"), **form_fields(KING_OF_HEARTS)}
-    response = table.client.post(f"{table.url}/deal/preview", data=data,
-                                 headers={"X-CSRFToken": form.csrf_token, **headers})
+    response = table.client.post(
+        f"{table.url}/deal/preview", data=data, headers={"X-CSRFToken": form.csrf_token, **headers}
+    )
     return response.status_code, response.get_data(as_text=True), response.headers["Vary"]
 
 
@@ -33,8 +34,9 @@ def test_htmx_preview_is_a_fragment(started: Table) -> None:
     assert "HX-Request" in vary
     # the engine's scores of the deal, and Save (out of band) enabled as it accepts the deal
     assert "−150" in html and "+75" in html
-    assert ('<button type="submit" id="deal-save" class="button primary save" '
-            'hx-swap-oob="true">') in html
+    assert (
+        '<button type="submit" id="deal-save" class="button primary save" hx-swap-oob="true">'
+    ) in html
 
 
 def test_plain_preview_is_a_page(started: Table) -> None:
@@ -84,19 +86,22 @@ def test_htmx_preview_fills_in_the_last_count_and_the_fourth_place(started: Tabl
 def test_htmx_preview_empties_the_messages_of_a_fixed_field(started: Table) -> None:
     """Every field's message box comes back, so a message goes once its cause is fixed."""
     form = started.open_deal("diamonds")
-    wrong = started.preview(form, {"counts-0": "3", "counts-1": "4", "counts-2": "4",
-                                   "counts-3": "4"}).get_data(as_text=True)
+    wrong = started.preview(
+        form, {"counts-0": "3", "counts-1": "4", "counts-2": "4", "counts-3": "4"}
+    ).get_data(as_text=True)
     box = wrong.split('id="e-counts"', 1)[1].split("</div>", 1)[0]
     assert "13" in box and 'role="alert"' in box
-    fixed = started.preview(form, {"counts-0": "3", "counts-1": "4", "counts-2": "4",
-                                   "counts-3": "2"}).get_data(as_text=True)
+    fixed = started.preview(
+        form, {"counts-0": "3", "counts-1": "4", "counts-2": "4", "counts-3": "2"}
+    ).get_data(as_text=True)
     box = fixed.split('<div class="errors" id="e-counts" hx-swap-oob="true">', 1)[1]
     # the running sum, no message
     assert box.startswith('<p class="sum" dir="ltr">13 / 13</p></div>')
 
 
-@pytest.mark.parametrize("path", ["/", "/new", "/g/{token}", "/g/{token}/deal?contract=trix",
-                                  "/g/nowhere"])
+@pytest.mark.parametrize(
+    "path", ["/", "/new", "/g/{token}", "/g/{token}/deal?contract=trix", "/g/nowhere"]
+)
 @pytest.mark.parametrize("htmx", [False, True])
 def test_every_page_varies_on_hx_request(started: Table, path: str, htmx: bool) -> None:
     headers = {"HX-Request": "true"} if htmx else {}
@@ -109,11 +114,11 @@ def test_csrf_token_rides_on_the_body(started: Table) -> None:
     """htmx sends the token from <body hx-headers>; it is the one the forms carry."""
     game = page(started.game_page())
     assert game.hx_headers["X-CSRFToken"]
-    response = started.client.post(f"{started.url}/deal/preview",
-                                   data={**started.open_deal("trix").checked("/deal"),
-                                         "csrf_token": ""},
-                                   headers={"HX-Request": "true",
-                                            "X-CSRFToken": game.hx_headers["X-CSRFToken"]})
+    response = started.client.post(
+        f"{started.url}/deal/preview",
+        data={**started.open_deal("trix").checked("/deal"), "csrf_token": ""},
+        headers={"HX-Request": "true", "X-CSRFToken": game.hx_headers["X-CSRFToken"]},
+    )
     assert response.status_code == 200
 
 
@@ -127,8 +132,9 @@ def test_without_javascript_a_save_fills_in_the_last_count_too(started: Table) -
 
 def test_without_javascript_a_refusal_is_a_whole_page(started: Table) -> None:
     form = started.open_deal("diamonds")
-    response = started.save(form, {"counts-0": "3", "counts-1": "4", "counts-2": "4",
-                                   "counts-3": "1"})
+    response = started.save(
+        form, {"counts-0": "3", "counts-1": "4", "counts-2": "4", "counts-3": "1"}
+    )
     html = response.get_data(as_text=True)
     assert response.status_code == 422 and "<html" in html
     assert "Diamonds add up to 12; there are 13 diamonds." in Page(html).text

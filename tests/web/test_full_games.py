@@ -40,11 +40,17 @@ EDITED_AFTER = 6  # the edit happens once this many deals are in
 
 def run_check(record: Record) -> dict[str, Any]:
     """What `scorekeeper check -` prints for the record (the installed command if on PATH)."""
-    script = shutil.which("scorekeeper", path=os.pathsep.join(
-        [os.path.dirname(sys.executable), os.environ.get("PATH", "")]))
+    script = shutil.which(
+        "scorekeeper",
+        path=os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")]),
+    )
     command = [script] if script else [sys.executable, "-m", "scorekeeper.cli"]
-    done = subprocess.run([*command, "check", "-"], input=dumps_record(record).encode(),
-                          capture_output=True, check=False)
+    done = subprocess.run(
+        [*command, "check", "-"],
+        input=dumps_record(record).encode(),
+        capture_output=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr.decode()
     return dict(json.loads(done.stdout))
 
@@ -118,9 +124,14 @@ def history_rows(html: str) -> list[tuple[list[str], list[str]]]:
     """Per row of the history table: the scores and the running totals shown."""
     table = html.split('id="history-title"', 1)[1].split("</table>", 1)[0]
     body = table.split("<tbody", 1)[1].split(">", 1)[1]
-    return [(re.findall(r'<span class="score">([^<]*)</span>', row),
-             re.findall(r'<span class="running">([^<]*)</span>', row))
-            for row in body.split("</tr>") if "<td" in row and "deal-details" not in row]
+    return [
+        (
+            re.findall(r'<span class="score">([^<]*)</span>', row),
+            re.findall(r'<span class="running">([^<]*)</span>', row),
+        )
+        for row in body.split("</tr>")
+        if "<td" in row and "deal-details" not in row
+    ]
 
 
 def assert_next_step_shown(text: str, record: dict[str, Any], done: int, total: int) -> None:
@@ -139,10 +150,20 @@ def assert_next_step_shown(text: str, record: dict[str, Any], done: int, total: 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.id for s in SCRIPTS])
 def test_complete_game(table: Table, script: Script) -> None:
     record = script.record
-    rules = {"doubling": True, "doubled_self_take": "net", "swap_diamonds_ltoosh": False,
-             **record.get("house_rules", {})}
-    table.new_game(record["game"], record["mode"], tuple(record["players"]), name=script.id,
-                   first=record["first"], **rules)
+    rules = {
+        "doubling": True,
+        "doubled_self_take": "net",
+        "swap_diamonds_ltoosh": False,
+        **record.get("house_rules", {}),
+    }
+    table.new_game(
+        record["game"],
+        record["mode"],
+        tuple(record["players"]),
+        name=script.id,
+        first=record["first"],
+        **rules,
+    )
     deals = script.deals
     refused = refused_index(deals)
     for index, deal in enumerate(deals):
@@ -199,8 +220,9 @@ def test_complete_game(table: Table, script: Script) -> None:
     assert "Finished" in home and script.id in home
 
 
-@pytest.mark.parametrize("name", ["trix-partnership-complete", "trix-complex-solo-complete",
-                                  "turkish-king-complete"])
+@pytest.mark.parametrize(
+    "name", ["trix-partnership-complete", "trix-complex-solo-complete", "turkish-king-complete"]
+)
 def test_examples_match_their_check_files(name: str) -> None:
     """The scripts' expected output: the examples' own .check.json files."""
     from tests.web.scripts import DATA

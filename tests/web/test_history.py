@@ -25,8 +25,10 @@ def three_deals(table: Table) -> None:
 def test_edit_form_is_prefilled_and_offers_the_other_contracts(table: Table) -> None:
     three_deals(table)
     form = table.open_edit(2)
-    assert form.checked("/deal") == {**form.hidden("/deal"), **{
-        name: value for name, value in form_fields(DIAMONDS).items() if name != "contract"}}
+    assert form.checked("/deal") == {
+        **form.hidden("/deal"),
+        **{name: value for name, value in form_fields(DIAMONDS).items() if name != "contract"},
+    }
     assert form.hidden("/deal")["editing"] == "2"
     assert "Deal 2 · editing" in form.text
     assert form.link_with(contract="ltoosh").endswith("/deal/2/edit?contract=ltoosh")
@@ -83,14 +85,15 @@ def test_delete_after_confirming(table: Table) -> None:
 def test_name_and_notes(table: Table) -> None:
     three_deals(table)
     fields = page(table.game_page()).hidden("/notes")
-    response = table.client.post(f"{table.url}/notes",
-                                 data={**fields, "name": " Friday ", "notes": "at Lina's\nround 2"})
+    response = table.client.post(
+        f"{table.url}/notes", data={**fields, "name": " Friday ", "notes": "at Lina's\nround 2"}
+    )
     assert response.status_code == 303
     row = table.row()
     assert (row.name, row.notes) == ("Friday", "at Lina's\nround 2")
-    refused = table.client.post(f"{table.url}/notes",
-                                data={**page(table.game_page()).hidden("/notes"),
-                                      "notes": "x" * 2001})
+    refused = table.client.post(
+        f"{table.url}/notes", data={**page(table.game_page()).hidden("/notes"), "notes": "x" * 2001}
+    )
     assert refused.status_code == 422
     assert "2000" in page(refused).text
     assert table.row().notes == "at Lina's\nround 2"

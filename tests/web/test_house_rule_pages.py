@@ -21,8 +21,13 @@ from tests.web.test_export_import import export, imported_token, upload
 
 # seat 0 takes the Q♦ alone in its one trick; seat 3 doubles it (RULES.md, Trix Complex)
 QUEEN_OF_DIAMONDS_DOUBLED = {
-    "contract": "complex", "tricks": [1, 4, 4, 4], "diamonds": [1, 4, 4, 4],
-    "queens": {"S": 1, "H": 2, "D": 0, "C": 3}, "king_of_hearts": 1, "doubled_by": {"D": 3}}
+    "contract": "complex",
+    "tricks": [1, 4, 4, 4],
+    "diamonds": [1, 4, 4, 4],
+    "queens": {"S": 1, "H": 2, "D": 0, "C": 3},
+    "king_of_hearts": 1,
+    "doubled_by": {"D": 3},
+}
 
 
 def text_of(client: FlaskClient, url: str, language: str = "en") -> str:
@@ -34,7 +39,7 @@ def text_of(client: FlaskClient, url: str, language: str = "en") -> str:
 
 
 def plain(html: str) -> str:
-    body = html[html.index("<main"):] if "<main" in html else html
+    body = html[html.index("<main") :] if "<main" in html else html
     return " ".join(unescape(re.sub(r"<[^>]+>", "", body)).split())
 
 
@@ -44,8 +49,12 @@ def plain(html: str) -> str:
 def test_the_new_game_page_offers_both_rules_with_their_defaults(client: FlaskClient) -> None:
     form = page(client.get("/new"))
     radios = {(radio["name"], radio["value"]) for radio in form.radios}
-    assert {("doubled_queen_of_diamonds", "queen"), ("doubled_queen_of_diamonds", "whole"),
-            ("winners", "highest"), ("winners", "positive")} <= radios
+    assert {
+        ("doubled_queen_of_diamonds", "queen"),
+        ("doubled_queen_of_diamonds", "whole"),
+        ("winners", "highest"),
+        ("winners", "positive"),
+    } <= radios
     # without JavaScript the form sends what is checked: the defaults
     checked = form.checked("/new")
     assert checked["doubled_queen_of_diamonds"] == "queen" and checked["winners"] == "highest"
@@ -57,11 +66,16 @@ def test_the_new_game_page_offers_both_rules_with_their_defaults(client: FlaskCl
 
 
 @pytest.mark.parametrize("language", ["ar", "tr", "ru", "hi"])
-def test_the_new_game_page_offers_them_in_every_language(client: FlaskClient,
-                                                         language: str) -> None:
+def test_the_new_game_page_offers_them_in_every_language(
+    client: FlaskClient, language: str
+) -> None:
     text = text_of(client, "/new", language)
-    for english in ("A doubled Q♦ in Complex", "everyone above zero", "Who wins",
-                    "House rule (Turkish King)"):
+    for english in (
+        "A doubled Q♦ in Complex",
+        "everyone above zero",
+        "Who wins",
+        "House rule (Turkish King)",
+    ):
         assert english not in text, (language, english)
     # the numbers as written (a right-to-left catalogue isolates each, so its minus leads)
     plain = text.translate(dict.fromkeys((0x2066, 0x2069)))
@@ -69,21 +83,22 @@ def test_the_new_game_page_offers_them_in_every_language(client: FlaskClient,
 
 
 def test_whole_is_kept_for_trix_complex_and_carried_in_its_export(table: Table) -> None:
-    table.new_game("trix-complex", doubled_queen_of_diamonds="whole", winners="positive",
-                   first=0)
+    table.new_game("trix-complex", doubled_queen_of_diamonds="whole", winners="positive", first=0)
     record = json.loads(export(table.client, table.token).get_data(as_text=True))
     # Turkish King's rule does not reach a Trix Complex game
-    assert record["house_rules"] == {"doubling": True, "doubled_self_take": "net",
-                                     "doubled_queen_of_diamonds": "whole",
-                                     "complex_tricks": "every"}
+    assert record["house_rules"] == {
+        "doubling": True,
+        "doubled_self_take": "net",
+        "doubled_queen_of_diamonds": "whole",
+        "complex_tricks": "every",
+    }
     text = text_of(table.client, table.url + "/rules")
     assert "doubles the whole card (−70 / +35)" in text
     assert "its taker scores −70 and the doubler +35; a doubler who takes it scores −35" in text
 
 
 def test_positive_is_kept_for_turkish_king_and_carried_in_its_export(table: Table) -> None:
-    table.new_game("turkish-king", doubled_queen_of_diamonds="whole", winners="positive",
-                   first=0)
+    table.new_game("turkish-king", doubled_queen_of_diamonds="whole", winners="positive", first=0)
     record = json.loads(export(table.client, table.token).get_data(as_text=True))
     assert record["house_rules"] == {"winners": "positive"}
     text = text_of(table.client, table.url + "/rules")
@@ -97,13 +112,22 @@ def test_the_defaults_when_a_page_sent_neither(table: Table) -> None:
     assert record["house_rules"] == {"winners": "highest"}
 
 
-@pytest.mark.parametrize(("name", "value"), [("winners", "most"), ("winners", ""),
-                                              ("doubled_queen_of_diamonds", "half")])
-def test_a_choice_not_offered_is_refused_and_nothing_saved(app: Flask, client: FlaskClient,
-                                                           name: str, value: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "value"), [("winners", "most"), ("winners", ""), ("doubled_queen_of_diamonds", "half")]
+)
+def test_a_choice_not_offered_is_refused_and_nothing_saved(
+    app: Flask, client: FlaskClient, name: str, value: str
+) -> None:
     form = page(client.get("/new"))
-    data = {**form.checked("/new"), "game": "turkish-king", name: value,
-            "player_0": "Rami", "player_1": "Lina", "player_2": "Omar", "player_3": "Dana"}
+    data = {
+        **form.checked("/new"),
+        "game": "turkish-king",
+        name: value,
+        "player_0": "Rami",
+        "player_1": "Lina",
+        "player_2": "Omar",
+        "player_3": "Dana",
+    }
     response = client.post("/new", data=data)
     if value == "":
         # an empty value is a form from before the rule: the default
@@ -126,24 +150,29 @@ def test_trix_complex_shows_its_queen_of_diamonds_rule_and_why(client: FlaskClie
     text = text_of(client, "/rules/trix-complex")
     assert "A doubled Q♦ in Complex doubles its queen part (−60 / +25)" in text
     assert "its taker scores −60 and the doubler +25; a doubler who takes it scores −35" in text
-    assert ("Why: doubling is of the queens and the K♥ (the Complex text names no doubling of "
-            "diamonds), so the Q♦'s −10 as a diamond stays single.") in text
+    assert (
+        "Why: doubling is of the queens and the K♥ (the Complex text names no doubling of "
+        "diamonds), so the Q♦'s −10 as a diamond stays single."
+    ) in text
     assert "the score list is used, so each kingdom adds up to zero" in text
     assert "A doubled Q♦ in Complex" not in text_of(client, "/rules/trix")
 
 
 def test_a_whole_game_with_full_self_take_shows_minus_70(table: Table) -> None:
-    table.new_game("trix-complex", doubled_queen_of_diamonds="whole", doubled_self_take="full",
-                   first=0)
+    table.new_game(
+        "trix-complex", doubled_queen_of_diamonds="whole", doubled_self_take="full", first=0
+    )
     text = text_of(table.client, table.url + "/rules")
     assert "a doubler who takes it scores −70" in text
 
 
 HEART_LEAD = "a heart may not be led until hearts have been discarded"
-SEVENS = ("Trix: rows start from the jacks and build up to the ace and down to the 2; a card goes "
-          "only next to its neighbour in rank. A player who can place a card must; otherwise "
-          "pass. Some tables build from the 7s instead, as in Sevens: then the holder of the 7♥ "
-          "places first. The scoring is the same.")
+SEVENS = (
+    "Trix: rows start from the jacks and build up to the ace and down to the 2; a card goes "
+    "only next to its neighbour in rank. A player who can place a card must; otherwise "
+    "pass. Some tables build from the 7s instead, as in Sevens: then the holder of the 7♥ "
+    "places first. The scoring is the same."
+)
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"
 
 
@@ -156,13 +185,16 @@ def test_each_game_shows_its_own_help(client: FlaskClient, game: str) -> None:
 
 
 @pytest.mark.parametrize("language", ["ar", "tr", "ru", "hi"])
-def test_the_heart_rule_is_turkish_kings_in_every_language(client: FlaskClient,
-                                                           language: str) -> None:
+def test_the_heart_rule_is_turkish_kings_in_every_language(
+    client: FlaskClient, language: str
+) -> None:
     from babel.support import Translations
 
     words = Translations.load(str(TRANSLATIONS), [language])
-    heart = words.gettext("No King of Hearts and No Hearts: a heart may not be led until hearts "
-                          "have been discarded, unless the leader holds only hearts.")
+    heart = words.gettext(
+        "No King of Hearts and No Hearts: a heart may not be led until hearts "
+        "have been discarded, unless the leader holds only hearts."
+    )
     sevens = words.gettext(SEVENS)
     assert heart != sevens and language not in ("en",)
     assert heart in text_of(client, "/rules/turkish-king", language)
@@ -191,8 +223,10 @@ def standings_of(client: FlaskClient, token: str, language: str = "en") -> str:
 def test_positive_standings_say_who_is_above_and_below_zero(client: FlaskClient) -> None:
     # totals: Rami −250, Lina +330, Omar −360, Dana +280
     text = standings_of(client, positive_game(client))
-    assert text == ("Lina +330 above zero Winner Dana +280 above zero Winner "
-                    "Rami −250 below zero Omar −360 below zero")
+    assert text == (
+        "Lina +330 above zero Winner Dana +280 above zero Winner "
+        "Rami −250 below zero Omar −360 below zero"
+    )
     assert "Everyone above zero wins." in text_of(client, f"/g/{positive_game(client)}")
 
 
@@ -201,12 +235,18 @@ def test_highest_standings_say_nothing_of_zero(client: FlaskClient) -> None:
     assert text == "Lina +330 Winner Dana +280 Rami −250 Omar −360"
 
 
-@pytest.mark.parametrize(("language", "above", "below"), [
-    ("tr", "çıktı", "battı"), ("ar", "فوق الصفر", "تحت الصفر"), ("ru", "в плюсе", "в минусе"),
-    ("hi", "शून्य से ऊपर", "शून्य से नीचे"),
-])
-def test_positive_standings_in_every_language(client: FlaskClient, language: str, above: str,
-                                              below: str) -> None:
+@pytest.mark.parametrize(
+    ("language", "above", "below"),
+    [
+        ("tr", "çıktı", "battı"),
+        ("ar", "فوق الصفر", "تحت الصفر"),
+        ("ru", "в плюсе", "в минусе"),
+        ("hi", "शून्य से ऊपर", "शून्य से नीचे"),
+    ],
+)
+def test_positive_standings_in_every_language(
+    client: FlaskClient, language: str, above: str, below: str
+) -> None:
     text = standings_of(client, positive_game(client), language)
     assert text.count(above) == 2 and text.count(below) == 2
 
@@ -214,17 +254,26 @@ def test_positive_standings_in_every_language(client: FlaskClient, language: str
 # --- import ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("game", "rules", "message"), [
-    ("turkish-king", {"winners": "most"}, "house_rules.winners must be highest or positive"),
-    ("trix-complex", {"doubled_queen_of_diamonds": "half"},
-     "house_rules.doubled_queen_of_diamonds must be queen or whole"),
-    ("trix", {"winners": "positive"}, "house_rules.winners does not apply to this game"),
-    ("turkish-king", {"doubled_queen_of_diamonds": "whole"},
-     "house_rules.doubled_queen_of_diamonds does not apply to this game"),
-])
-def test_import_refuses_a_bad_rule_and_stores_nothing(app: Flask, client: FlaskClient, game: str,
-                                                      rules: dict[str, str],
-                                                      message: str) -> None:
+@pytest.mark.parametrize(
+    ("game", "rules", "message"),
+    [
+        ("turkish-king", {"winners": "most"}, "house_rules.winners must be highest or positive"),
+        (
+            "trix-complex",
+            {"doubled_queen_of_diamonds": "half"},
+            "house_rules.doubled_queen_of_diamonds must be queen or whole",
+        ),
+        ("trix", {"winners": "positive"}, "house_rules.winners does not apply to this game"),
+        (
+            "turkish-king",
+            {"doubled_queen_of_diamonds": "whole"},
+            "house_rules.doubled_queen_of_diamonds does not apply to this game",
+        ),
+    ],
+)
+def test_import_refuses_a_bad_rule_and_stores_nothing(
+    app: Flask, client: FlaskClient, game: str, rules: dict[str, str], message: str
+) -> None:
     deals = [TRIX, COMPLEX] if game == "trix-complex" else []
     response = upload(client, json.dumps(raw_record(game, deals, house_rules=rules)))
     assert response.status_code == 422
@@ -233,8 +282,11 @@ def test_import_refuses_a_bad_rule_and_stores_nothing(app: Flask, client: FlaskC
 
 
 def test_import_keeps_whole_and_scores_it(client: FlaskClient) -> None:
-    record = raw_record("trix-complex", [TRIX, QUEEN_OF_DIAMONDS_DOUBLED],
-                        house_rules={"doubled_queen_of_diamonds": "whole"})
+    record = raw_record(
+        "trix-complex",
+        [TRIX, QUEEN_OF_DIAMONDS_DOUBLED],
+        house_rules={"doubled_queen_of_diamonds": "whole"},
+    )
     token = imported_token(upload(client, json.dumps(record)))
     exported = json.loads(export(client, token).get_data(as_text=True))
     assert exported["house_rules"]["doubled_queen_of_diamonds"] == "whole"

@@ -33,15 +33,18 @@ def choose(table: Table, contract: str) -> Page:
 def save_inline(table: Table, form: Page, deal: dict[str, Any]) -> Any:
     """Tap Save on the form inside the game page (htmx sends the CSRF token of <body>)."""
     data = {**form.checked("/deal"), **form_fields(deal)}
-    return table.client.post(f"{table.url}/deal", data=data, headers={
-        "HX-Request": "true", "HX-Target": "deal-form", "X-CSRFToken": table.csrf()})
+    return table.client.post(
+        f"{table.url}/deal",
+        data=data,
+        headers={"HX-Request": "true", "HX-Target": "deal-form", "X-CSRFToken": table.csrf()},
+    )
 
 
 def oob(html: str, element_id: str) -> str:
     """The out-of-band element with this id (its opening tag up to the next one's)."""
     match = re.search(rf'<(\w+)[^>]*id="{element_id}"[^>]*hx-swap-oob="[^"]+"[^>]*>', html)
     assert match, f"no out-of-band #{element_id}"
-    return html[match.start():]
+    return html[match.start() :]
 
 
 @pytest.fixture
@@ -51,8 +54,9 @@ def started(table: Table) -> Table:
 
 
 def test_a_tapped_contract_brings_the_form_alone(started: Table) -> None:
-    response = started.client.get(page(started.game_page()).link_with(contract="diamonds"),
-                                  headers=CHOOSE)
+    response = started.client.get(
+        page(started.game_page()).link_with(contract="diamonds"), headers=CHOOSE
+    )
     html = response.get_data(as_text=True)
     assert response.status_code == 200
     assert html.lstrip().startswith('<form id="deal-form"')
@@ -62,7 +66,7 @@ def test_a_tapped_contract_brings_the_form_alone(started: Table) -> None:
     assert f'hx-post="{started.url}/deal" hx-target="this" hx-swap="outerHTML"' in html
     assert '<h1 tabindex="-1" autofocus>Diamonds</h1>' in html
     # no load-time preview needed: the form already says what is left to tap
-    assert "hx-trigger=\"change\"" in html and "4 values left to tap." in Page(html).text
+    assert 'hx-trigger="change"' in html and "4 values left to tap." in Page(html).text
     assert "HX-Request" in response.headers["Vary"]
 
 
@@ -90,11 +94,10 @@ def test_saving_in_place_sends_only_what_changed(started: Table) -> None:
     # out of band: the flash, the totals, the kingdoms, the chart (later), the first history
     assert "Deal 1 saved." in oob(html, "flash").split("</div>")[0]
     board = oob(html, "scoreboard").split("</section>")[0]
-    assert re.findall(r'<span class="total">([^<]*)</span>', board) == ["−50", "−40", "−30",
-                                                                          "−10"]
+    assert re.findall(r'<span class="total">([^<]*)</span>', board) == ["−50", "−40", "−30", "−10"]
     assert '<span class="played">#1</span>' in oob(html, "grid").split("</section>")[0]
     assert f'hx-get="{started.url}/chart" hx-trigger="revealed"' in oob(html, "chart")
-    assert "<tbody id=\"history-rows\">" in oob(html, "history")
+    assert '<tbody id="history-rows">' in oob(html, "history")
     version = str(started.row().version)
     assert f'value="{version}" id="notes-version" hx-swap-oob="true"' in html
     assert "<html" not in html and "game-admin" not in html and "qr-code" not in html
@@ -102,8 +105,11 @@ def test_saving_in_place_sends_only_what_changed(started: Table) -> None:
 
 def test_later_saves_append_one_history_row(started: Table) -> None:
     save_inline(started, choose(started, "diamonds"), DIAMONDS)
-    response = save_inline(started, choose(started, "king-of-hearts"),
-                           {"contract": "king-of-hearts", "taker": 2, "doubled_by": None})
+    response = save_inline(
+        started,
+        choose(started, "king-of-hearts"),
+        {"contract": "king-of-hearts", "taker": 2, "doubled_by": None},
+    )
     html = response.get_data(as_text=True)
     assert response.status_code == 200
     appended = html.split('<template><tbody hx-swap-oob="beforeend:#history-rows">', 1)[1]
@@ -117,25 +123,29 @@ def test_later_saves_append_one_history_row(started: Table) -> None:
     # the page as a reload shows it: same totals as the fragment
     board = oob(html, "scoreboard").split("</section>")[0]
     assert re.findall(r'<span class="total">([^<]*)</span>', board) == totals_shown(
-        started.game_page())
+        started.game_page()
+    )
 
 
 def test_the_answer_does_not_grow_with_the_game(table: Table) -> None:
     record = json.loads((DATA / "trix-partnership-complete.json").read_text())
     table.load({**record, "deals": record["deals"][:1]})
-    early = save_inline(table, choose(table, record["deals"][1]["contract"]),
-                        record["deals"][1]).get_data(as_text=True)
+    early = save_inline(
+        table, choose(table, record["deals"][1]["contract"]), record["deals"][1]
+    ).get_data(as_text=True)
     table.load({**record, "deals": record["deals"][:18]})
-    late = save_inline(table, choose(table, record["deals"][18]["contract"]),
-                       record["deals"][18]).get_data(as_text=True)
+    late = save_inline(
+        table, choose(table, record["deals"][18]["contract"]), record["deals"][18]
+    ).get_data(as_text=True)
     assert table.record().game.deals[-1].contract == record["deals"][18]["contract"]
     assert abs(len(late) - len(early)) < 400, (len(early), len(late))
 
 
 def test_a_refused_save_shows_the_form_again_in_place(started: Table, app: Any) -> None:
     before = snapshot(app)
-    response = save_inline(started, choose(started, "diamonds"),
-                           {"contract": "diamonds", "counts": [5, 4, 3, 3]})
+    response = save_inline(
+        started, choose(started, "diamonds"), {"contract": "diamonds", "counts": [5, 4, 3, 3]}
+    )
     html = response.get_data(as_text=True)
     assert response.status_code == 422
     assert html.lstrip().startswith('<form id="deal-form"') and "hx-post=" in html
@@ -144,11 +154,15 @@ def test_a_refused_save_shows_the_form_again_in_place(started: Table, app: Any) 
 
 
 @pytest.mark.parametrize("other_phone", ["saved first", "same deal twice"])
-def test_when_another_save_got_there_first_the_page_reloads(started: Table, app: Any,
-                                                          other_phone: str) -> None:
+def test_when_another_save_got_there_first_the_page_reloads(
+    started: Table, app: Any, other_phone: str
+) -> None:
     form = choose(started, "diamonds")
-    other = DIAMONDS if other_phone == "same deal twice" else {"contract": "diamonds",
-                                                                "counts": [1, 3, 4, 5]}
+    other = (
+        DIAMONDS
+        if other_phone == "same deal twice"
+        else {"contract": "diamonds", "counts": [1, 3, 4, 5]}
+    )
     assert save_inline(started, form, other).status_code == 200
     before = snapshot(app)
     response = save_inline(started, form, DIAMONDS)
@@ -175,8 +189,7 @@ def test_the_last_deal_shows_the_final_standings(table: Table) -> None:
 
 def test_a_whole_game_in_place_agrees_with_the_game_page(table: Table) -> None:
     record = json.loads((DATA / "trix-complex-partnership-complete.json").read_text())
-    table.new_game(record["game"], record["mode"], tuple(record["players"]),
-                   first=record["first"])
+    table.new_game(record["game"], record["mode"], tuple(record["players"]), first=record["first"])
     for number, deal in enumerate(record["deals"], start=1):
         response = save_inline(table, choose(table, deal["contract"]), deal)
         assert response.status_code == 200, (number, response.get_data(as_text=True)[:300])
@@ -186,8 +199,10 @@ def test_a_whole_game_in_place_agrees_with_the_game_page(table: Table) -> None:
         shown = re.findall(r'<span class="total">([^<]*)</span>', players)
         assert shown == totals_shown(table.game_page()), number
         assert f"Deal {number} saved." in html
-    assert table.record().game.deals == load_record(json.dumps(
-        {"format": "scorekeeper-game/1", **record})).game.deals
+    assert (
+        table.record().game.deals
+        == load_record(json.dumps({"format": "scorekeeper-game/1", **record})).game.deals
+    )
 
 
 def test_the_chart_comes_alone_to_htmx_and_redirects_others(started: Table) -> None:
@@ -206,36 +221,52 @@ def test_a_long_form_folds_its_doubles_until_opened(table: Table) -> None:
     doubled); a page without JavaScript shows them at once."""
     table.new_game("trix-complex", "solo", first=0)
     form = choose(table, "complex")
-    html = table.client.get(f"{table.url}/deal?contract=complex",
-                            headers=CHOOSE).get_data(as_text=True)
+    html = table.client.get(f"{table.url}/deal?contract=complex", headers=CHOOSE).get_data(
+        as_text=True
+    )
     assert 'name="doubled_by-S"' not in html and 'name="queens-S"' in html
     folded = re.search(r'<details class="group group-optional_card_seats" hx-get="([^"]+)"', html)
     assert folded, "the doubles are not folded"
     assert 'hx-trigger="toggle once"' in html
-    rows = table.client.get(folded.group(1).replace("&amp;", "&"),
-                            headers={"HX-Request": "true"})
+    rows = table.client.get(folded.group(1).replace("&amp;", "&"), headers={"HX-Request": "true"})
     assert rows.status_code == 200
     fetched = rows.get_data(as_text=True)
     assert sorted(set(re.findall(r'name="(doubled_by-\w+)"', fetched))) == [
-        "doubled_by-C", "doubled_by-D", "doubled_by-H", "doubled_by-KH", "doubled_by-S"]
+        "doubled_by-C",
+        "doubled_by-D",
+        "doubled_by-H",
+        "doubled_by-KH",
+        "doubled_by-S",
+    ]
     assert fetched.count('value="" checked>nobody') == 5
     # without JavaScript (a plain GET) the page has every chip
     plain = table.client.get(f"{table.url}/deal?contract=complex").get_data(as_text=True)
-    assert 'name="doubled_by-S"' in plain and "hx-trigger=\"toggle once\"" not in plain
+    assert 'name="doubled_by-S"' in plain and 'hx-trigger="toggle once"' not in plain
     # a double entered through the opened group is saved
-    deal = {"contract": "complex", "tricks": [5, 4, 3, 1], "diamonds": [5, 4, 3, 1],
-            "queens": {"S": 0, "H": 1, "D": 2, "C": 3}, "king_of_hearts": 1,
-            "doubled_by": {"KH": 2}}
+    deal = {
+        "contract": "complex",
+        "tricks": [5, 4, 3, 1],
+        "diamonds": [5, 4, 3, 1],
+        "queens": {"S": 0, "H": 1, "D": 2, "C": 3},
+        "king_of_hearts": 1,
+        "doubled_by": {"KH": 2},
+    }
     assert save_inline(table, form, deal).status_code == 200
     assert table.record().game.deals[0].values["doubled_by"] == {"KH": 2}
 
 
-@pytest.mark.parametrize("query", ["contract=complex&group=queens", "contract=complex",
-                                   "contract=queens&group=doubled_by", "contract=nope"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "contract=complex&group=queens",
+        "contract=complex",
+        "contract=queens&group=doubled_by",
+        "contract=nope",
+    ],
+)
 def test_only_folded_groups_are_fetched_alone(table: Table, query: str) -> None:
     table.new_game("trix-complex", "solo", first=0)
-    response = table.client.get(f"{table.url}/deal/chips?{query}",
-                                headers={"HX-Request": "true"})
+    response = table.client.get(f"{table.url}/deal/chips?{query}", headers={"HX-Request": "true"})
     assert response.status_code == 400
 
 
@@ -245,8 +276,7 @@ def test_folded_chips_without_htmx_lead_to_the_game(table: Table) -> None:
     assert response.status_code == 303
 
 
-def test_a_contract_taken_meanwhile_reloads_the_page_instead_of_nesting_it(
-        started: Table) -> None:
+def test_a_contract_taken_meanwhile_reloads_the_page_instead_of_nesting_it(started: Table) -> None:
     """The game page offered Diamonds, then another phone saved a Diamonds deal: the tap's
     answer reloads the game page (with the reason), never a page inside the page."""
     href = page(started.game_page()).link_with(contract="diamonds")
@@ -263,8 +293,11 @@ def test_a_preview_after_the_game_ended_says_so_in_place(table: Table) -> None:
     form = choose(table, record["deals"][-1]["contract"])
     table.load(record)  # a finished game, as when another phone entered the last hand
     data = {**form.checked("/deal"), **form_fields(record["deals"][-1])}
-    response = table.client.post(f"{table.url}/deal/preview", data=data, headers={
-        "HX-Request": "true", "HX-Target": "deal-preview", "X-CSRFToken": table.csrf()})
+    response = table.client.post(
+        f"{table.url}/deal/preview",
+        data=data,
+        headers={"HX-Request": "true", "HX-Target": "deal-preview", "X-CSRFToken": table.csrf()},
+    )
     html = response.get_data(as_text=True)
     assert response.status_code == 409
     assert html.startswith('<p class="error" role="alert">') and "<html" not in html

@@ -28,9 +28,23 @@ DATA = Path(__file__).parent / "data"
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"
 LANGUAGES = ("ar", "en", "tr", "ru", "hi")
 # Messages of the pages checked below; those a page shows must be in the request's language.
-PROBES = ("Running totals", "Rules of this game", "History", "Edit", "Kingdoms", "Declarations",
-          "Import", "New game", "Delete game", "Name and notes", "Share", "Totals", "Cancel",
-          "No Hearts", "Save deal")
+PROBES = (
+    "Running totals",
+    "Rules of this game",
+    "History",
+    "Edit",
+    "Kingdoms",
+    "Declarations",
+    "Import",
+    "New game",
+    "Delete game",
+    "Name and notes",
+    "Share",
+    "Totals",
+    "Cancel",
+    "No Hearts",
+    "Save deal",
+)
 
 
 def catalogue(lang: str) -> support.Translations:
@@ -61,8 +75,12 @@ def games(table: Table) -> dict[str, str]:
 
 
 def pages(games: dict[str, str]) -> list[str]:
-    return [f"/g/{games['trix']}", f"/g/{games['turkish-king']}",
-            f"/g/{games['turkish-king']}/deal?contract=no-hearts", "/"]
+    return [
+        f"/g/{games['trix']}",
+        f"/g/{games['turkish-king']}",
+        f"/g/{games['turkish-king']}/deal?contract=no-hearts",
+        "/",
+    ]
 
 
 def assert_speaks(html: str, lang: str, url: str) -> None:
@@ -144,24 +162,29 @@ def test_a_thread_switching_languages_among_others(app: Flask, games: dict[str, 
 
 
 def test_templates_translate_as_jinjas_newstyle_gettext(app: Flask) -> None:
-    source = ("{{ _('Kingdom %(k)d', k=2) }}|{{ _('History') }}|{{ gettext('Edit') }}|"
-              "{{ ngettext('%(num)d value left to tap.', '%(num)d values left to tap.', n) }}|"
-              "{{ _('%(name)s declares', name=who) }}")
+    source = (
+        "{{ _('Kingdom %(k)d', k=2) }}|{{ _('History') }}|{{ gettext('Edit') }}|"
+        "{{ ngettext('%(num)d value left to tap.', '%(num)d values left to tap.', n) }}|"
+        "{{ _('%(name)s declares', name=who) }}"
+    )
     for lang in LANGUAGES:
         with app.test_request_context("/", headers={"Cookie": f"lang={lang}"}):
             html = render_template_string(source, n=3, who="<b>&</b>")
             catalog = CATALOGUES[lang]
             assert html.split("|") == [
-                catalog.ugettext("Kingdom %(k)d") % {"k": 2}, catalog.ugettext("History"),
+                catalog.ugettext("Kingdom %(k)d") % {"k": 2},
+                catalog.ugettext("History"),
                 catalog.ugettext("Edit"),
-                catalog.ungettext("%(num)d value left to tap.", "%(num)d values left to tap.",
-                                  3) % {"num": 3},
-                catalog.ugettext("%(name)s declares") % {"name": "&lt;b&gt;&amp;&lt;/b&gt;"}]
+                catalog.ungettext("%(num)d value left to tap.", "%(num)d values left to tap.", 3)
+                % {"num": 3},
+                catalog.ugettext("%(name)s declares") % {"name": "&lt;b&gt;&amp;&lt;/b&gt;"},
+            ]
 
 
 def test_chart_cache_follows_language_and_direction(app: Flask) -> None:
-    game = load_record(json.dumps({"format": "scorekeeper-game/1",
-                                   **record("trix-partnership-complete", 9)})).game
+    game = load_record(
+        json.dumps({"format": "scorekeeper-game/1", **record("trix-partnership-complete", 9)})
+    ).game
     result = replay(game)
     charts = set()
     for lang in (*LANGUAGES, *LANGUAGES):
@@ -183,7 +206,8 @@ def test_a_link_with_lang_opens_in_that_language_and_keeps_it(app: Flask) -> Non
     assert '<html lang="ru"' in html
     assert "lang=ru" in response.headers["Set-Cookie"]
     assert '<html lang="ru"' in client.get("/", headers={"Accept-Language": "en"}).get_data(
-        as_text=True)
+        as_text=True
+    )
     # a link wins over the cookie, and is kept in its place
     assert '<html lang="ar"' in client.get("/?lang=ar").get_data(as_text=True)
     assert '<html lang="ar"' in client.get("/rules/trix").get_data(as_text=True)
@@ -247,6 +271,6 @@ def test_turkish_king_help_says_the_trump_exception_with_follow_suit(client: Any
     html = client.get("/rules/turkish-king?lang=en").get_data(as_text=True)
     follow = html.index("Follow suit if you can.")
     assert html.index("in a trump hand you must trump if you can") > follow
-    assert "otherwise play any card" in html[follow:html.index("</li>", follow)]
+    assert "otherwise play any card" in html[follow : html.index("</li>", follow)]
     assert "2♦" not in html and "often" not in html.lower()
     assert "the app asks for that player" in html

@@ -11,8 +11,11 @@ OTHER = {"contract": "diamonds", "counts": [1, 4, 5, 3]}
 
 def _check(table: Table, form, deal, why: str = "timeout"):  # type: ignore[no-untyped-def]
     data = {**form.checked("/deal"), **form_fields(deal), "why": why}
-    return table.client.post(f"{table.url}/deal/check", data=data,
-                             headers={"HX-Request": "true", "X-CSRFToken": form.csrf_token})
+    return table.client.post(
+        f"{table.url}/deal/check",
+        data=data,
+        headers={"HX-Request": "true", "X-CSRFToken": form.csrf_token},
+    )
 
 
 def test_nothing_saved_yet_is_said_and_nothing_is_stored(table: Table) -> None:
@@ -44,8 +47,7 @@ def test_another_phones_deal_in_its_place_is_said(table: Table) -> None:
     table.client.get(table.url)
     answer = _check(table, form, DIAMONDS)
     assert answer.headers["HX-Redirect"] == table.url
-    assert "Deal 1 was already entered on another phone" in page(
-        table.client.get(table.url)).text
+    assert "Deal 1 was already entered on another phone" in page(table.client.get(table.url)).text
 
 
 def test_a_correction_is_checked_too(table: Table) -> None:

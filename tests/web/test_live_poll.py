@@ -30,7 +30,8 @@ def _shortcut(app: Flask) -> LivePollShortcut:
 
 @pytest.mark.parametrize("conditional", ["if-none-match", "query"])
 def test_an_unchanged_game_gets_flasks_own_answer_without_flask(
-        app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch, conditional: str) -> None:
+    app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch, conditional: str
+) -> None:
     view_token = _started(table)
     etag = table.client.get(f"/v/{view_token}/live").headers["ETag"]
     tag = etag.removeprefix("W/").strip('"')
@@ -71,13 +72,26 @@ def test_the_access_code_still_applies(app: Flask, table: Table) -> None:
     assert response.status_code == 303 and "/access" in response.headers["Location"]
 
 
-@pytest.mark.parametrize(("cookie", "accept"), [
-    (None, None), (None, "ar"), (None, "tr-TR,tr;q=0.9,en;q=0.5"), (None, "de, fr;q=0.8"),
-    ("ar", "en"), ("tr", None), ("xx", "ar;q=0.2, tr;q=0.4"), ("", "*"),
-])
+@pytest.mark.parametrize(
+    ("cookie", "accept"),
+    [
+        (None, None),
+        (None, "ar"),
+        (None, "tr-TR,tr;q=0.9,en;q=0.5"),
+        (None, "de, fr;q=0.8"),
+        ("ar", "en"),
+        ("tr", None),
+        ("xx", "ar;q=0.2, tr;q=0.4"),
+        ("", "*"),
+    ],
+)
 def test_the_shortcut_reads_the_language_as_flask_does(
-        app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch, cookie: str | None,
-        accept: str | None) -> None:
+    app: Flask,
+    table: Table,
+    monkeypatch: pytest.MonkeyPatch,
+    cookie: str | None,
+    accept: str | None,
+) -> None:
     """Its ETag carries the reader's language: the same tag Flask gives for these headers,
     so a poll in the language it was rendered in is a 304 and in another is a 200."""
     view_token = _started(table)
@@ -97,8 +111,10 @@ def test_the_shortcut_reads_the_language_as_flask_does(
         assert same.status_code == 304 and same.headers["ETag"] == etag
     other = "ar" if not etag.endswith('-ar"') else "en"
     client.set_cookie("lang", other)
-    assert client.get(f"/v/{view_token}/live",
-                      headers={**headers, "If-None-Match": etag}).status_code == 200
+    assert (
+        client.get(f"/v/{view_token}/live", headers={**headers, "If-None-Match": etag}).status_code
+        == 200
+    )
 
 
 # --- a scorekeeping page's follow poll (`/g/<token>/live?v=`) -------------------------------
@@ -132,7 +148,8 @@ def _counted(app: Flask, monkeypatch: pytest.MonkeyPatch) -> _Counted:
 
 
 def test_an_unchanged_follow_poll_is_answered_without_flask(
-        app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
     table.new_game("trix", "solo", first=0)
     url = _follow_url(table.game_page().get_data(as_text=True))
     counted = _counted(app, monkeypatch)
@@ -149,7 +166,8 @@ def test_an_unchanged_follow_poll_is_answered_without_flask(
 
 
 def test_a_changed_game_reaches_flask_and_is_followed(
-        app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
     table.new_game("trix", "solo", first=0)
     url = _follow_url(table.game_page().get_data(as_text=True))
     table.client.get(url, headers=HTMX)
@@ -170,7 +188,8 @@ def test_a_changed_game_reaches_flask_and_is_followed(
 
 
 def test_a_follow_poll_flask_would_not_answer_204_goes_to_flask(
-        app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
     table.new_game("trix", "solo", first=0)
     url = _follow_url(table.game_page().get_data(as_text=True))
     table.client.get(url, headers=HTMX)
@@ -179,8 +198,10 @@ def test_a_follow_poll_flask_would_not_answer_204_goes_to_flask(
     assert plain.status_code in (302, 303) and plain.headers["Location"].endswith(table.url)
     boosted = table.client.get(url, headers={**HTMX, "HX-Boosted": "true"})
     assert boosted.status_code in (302, 303)
-    assert table.client.get(url.replace(table.token, "A" * len(table.token)),
-                            headers=HTMX).status_code == 404
+    assert (
+        table.client.get(url.replace(table.token, "A" * len(table.token)), headers=HTMX).status_code
+        == 404
+    )
     assert table.client.get(url.split("?")[0], headers=HTMX).status_code == 200
     assert counted.calls == 4
 
@@ -193,4 +214,5 @@ def test_the_access_code_still_applies_to_the_follow_poll(app: Flask, table: Tab
     stranger = app.test_client()
     response = stranger.get(url, headers=HTMX)
     assert response.status_code != 204 and "/access" in response.headers.get(
-        "HX-Redirect", response.headers.get("Location", ""))
+        "HX-Redirect", response.headers.get("Location", "")
+    )

@@ -62,12 +62,19 @@ class State:
 
     def preview(self, table: Table, deal: dict[str, Any], **override: str) -> TestResponse:
         data = {**self.deal_form(table), **form_fields(deal), **override}
-        return self.client.post(f"{table.url}/deal/preview", data=data,
-                                headers={"HX-Request": "true"})
+        return self.client.post(
+            f"{table.url}/deal/preview", data=data, headers={"HX-Request": "true"}
+        )
 
     def new_game(self, **fields: str) -> TestResponse:
-        data = {"csrf_token": self.csrf(), "game": "trix", "mode": "solo",
-                "doubled_self_take": "net", "doubling": "y", **PLAYERS}
+        data = {
+            "csrf_token": self.csrf(),
+            "game": "trix",
+            "mode": "solo",
+            "doubled_self_take": "net",
+            "doubling": "y",
+            **PLAYERS,
+        }
         data.update(fields)
         return self.client.post("/new", data={k: v for k, v in data.items() if v is not None})
 
@@ -80,12 +87,25 @@ class State:
 def state(app: Flask, client: FlaskClient) -> State:
     # stored straight through the store: the forms are what the cases test, not the set-up
     trix = Table(app, client)
-    trix.load({"game": "trix", "mode": "solo", "players": ["Rami", "Lina", "Omar", "Dana"],
-               "first": 0, "deals": TRIX_DEALS})
+    trix.load(
+        {
+            "game": "trix",
+            "mode": "solo",
+            "players": ["Rami", "Lina", "Omar", "Dana"],
+            "first": 0,
+            "deals": TRIX_DEALS,
+        }
+    )
     king = Table(app, client)
-    king.load({"game": "turkish-king", "mode": "solo", "first": 2,
-               "players": ["Ayşe", "Mehmet", "Zeynep", "Can"],
-               "deals": [{"contract": "no-queens", "counts": [1, 2, 0, 1]}]})
+    king.load(
+        {
+            "game": "turkish-king",
+            "mode": "solo",
+            "first": 2,
+            "players": ["Ayşe", "Mehmet", "Zeynep", "Can"],
+            "deals": [{"contract": "no-queens", "counts": [1, 2, 0, 1]}],
+        }
+    )
     unstarted = Table(app, client)
     unstarted.new_game("trix-complex", "partnership")
     finished = Table(app, client)
@@ -99,208 +119,440 @@ Case = tuple[str, Callable[[State], TestResponse], int, str]
 
 CASES: list[Case] = [
     # the new-game form
-    ("new: names missing", lambda s: s.new_game(player_0=None, player_1=None, player_2=None,
-                                                player_3=None), 422,
-     "1st player: every player needs a name."),
-    ("new: one name blank", lambda s: s.new_game(player_2="   "), 422,
-     "3rd player: every player needs a name."),
-    ("new: same name twice", lambda s: s.new_game(player_3=" rami "), 422,
-     "4th player: two players cannot have the same name."),
+    (
+        "new: names missing",
+        lambda s: s.new_game(player_0=None, player_1=None, player_2=None, player_3=None),
+        422,
+        "1st player: every player needs a name.",
+    ),
+    (
+        "new: one name blank",
+        lambda s: s.new_game(player_2="   "),
+        422,
+        "3rd player: every player needs a name.",
+    ),
+    (
+        "new: same name twice",
+        lambda s: s.new_game(player_3=" rami "),
+        422,
+        "4th player: two players cannot have the same name.",
+    ),
     ("new: name too long", lambda s: s.new_game(player_1="x" * 41), 422, "40"),
     ("new: evening name too long", lambda s: s.new_game(name="x" * 81), 422, "80"),
     ("new: unknown game", lambda s: s.new_game(game="poker"), 422, "Not a valid choice"),
     ("new: game missing", lambda s: s.new_game(game=None), 422, "This field is required"),
     ("new: unknown mode", lambda s: s.new_game(mode="teams"), 422, "Not a valid choice"),
-    ("new: turkish king in partnership",
-     lambda s: s.new_game(game="turkish-king", mode="partnership"), 422, "solo"),
-    ("new: unknown self-take rule", lambda s: s.new_game(doubled_self_take="half"), 422,
-     "Not a valid choice"),
+    (
+        "new: turkish king in partnership",
+        lambda s: s.new_game(game="turkish-king", mode="partnership"),
+        422,
+        "solo",
+    ),
+    (
+        "new: unknown self-take rule",
+        lambda s: s.new_game(doubled_self_take="half"),
+        422,
+        "Not a valid choice",
+    ),
     ("new: no csrf", lambda s: s.new_game(csrf_token=""), 400, CSRF),
     # choosing the first seat
-    ("first: seat 7", lambda s: s.post(s.unstarted, "first", seat="7", version="1"), 400,
-     BAD_REQUEST),
-    ("first: seat x", lambda s: s.post(s.unstarted, "first", seat="x", version="1"), 400,
-     BAD_REQUEST),
-    ("first: seat -1", lambda s: s.post(s.unstarted, "first", seat="-1", version="1"), 400,
-     BAD_REQUEST),
-    ("first: seat superscript two", lambda s: s.post(s.unstarted, "first", seat="²",
-                                                     version="1"), 400, BAD_REQUEST),
-    ("first: seat arabic-indic three", lambda s: s.post(s.unstarted, "first", seat="٣",
-                                                        version="1"), 400, BAD_REQUEST),
-    ("first: seat missing", lambda s: s.post(s.unstarted, "first", version="1"), 400,
-     BAD_REQUEST),
-    ("first: version missing", lambda s: s.post(s.unstarted, "first", seat="1"), 400,
-     BAD_REQUEST),
-    ("first: no csrf", lambda s: s.client.post(f"{s.unstarted.url}/first",
-                                               data={"seat": "1", "version": "1"}), 400, CSRF),
-    ("first: unknown game", lambda s: s.client.post(
-        "/g/nosuchgame/first", data={"csrf_token": s.csrf(), "seat": "1", "version": "1"}),
-     404, NOT_FOUND),
+    (
+        "first: seat 7",
+        lambda s: s.post(s.unstarted, "first", seat="7", version="1"),
+        400,
+        BAD_REQUEST,
+    ),
+    (
+        "first: seat x",
+        lambda s: s.post(s.unstarted, "first", seat="x", version="1"),
+        400,
+        BAD_REQUEST,
+    ),
+    (
+        "first: seat -1",
+        lambda s: s.post(s.unstarted, "first", seat="-1", version="1"),
+        400,
+        BAD_REQUEST,
+    ),
+    (
+        "first: seat superscript two",
+        lambda s: s.post(s.unstarted, "first", seat="²", version="1"),
+        400,
+        BAD_REQUEST,
+    ),
+    (
+        "first: seat arabic-indic three",
+        lambda s: s.post(s.unstarted, "first", seat="٣", version="1"),
+        400,
+        BAD_REQUEST,
+    ),
+    ("first: seat missing", lambda s: s.post(s.unstarted, "first", version="1"), 400, BAD_REQUEST),
+    ("first: version missing", lambda s: s.post(s.unstarted, "first", seat="1"), 400, BAD_REQUEST),
+    (
+        "first: no csrf",
+        lambda s: s.client.post(f"{s.unstarted.url}/first", data={"seat": "1", "version": "1"}),
+        400,
+        CSRF,
+    ),
+    (
+        "first: unknown game",
+        lambda s: s.client.post(
+            "/g/nosuchgame/first", data={"csrf_token": s.csrf(), "seat": "1", "version": "1"}
+        ),
+        404,
+        NOT_FOUND,
+    ),
     # saving a deal
-    ("deal: seat 7", lambda s: s.save(s.king, {"contract": "no-king", "taker": 7}), 422,
-     NOT_A_CHOICE),
-    ("deal: count 14", lambda s: s.save(s.trix, LTOOSH, **{"tricks-0": "14", "tricks-1": "0",
-                                                           "tricks-2": "0", "tricks-3": "0"}),
-     422, NOT_A_CHOICE),
-    ("deal: count abc", lambda s: s.save(s.trix, LTOOSH, **{"tricks-0": "abc"}), 422,
-     NOT_A_CHOICE),
-    ("deal: count -1", lambda s: s.save(s.trix, LTOOSH, **{"tricks-0": "-1"}), 422,
-     NOT_A_CHOICE),
-    ("deal: tricks add to 12", lambda s: s.save(s.trix, LTOOSH, **{"tricks-0": "3"}), 422,
-     "Tricks add up to 12; there are 13 tricks."),
-    ("deal: doubling where it is switched off", lambda s: s.save(
-        s.no_doubling, {"contract": "king-of-hearts", "taker": 1, "doubled_by": 2},
-        contract="king-of-hearts"), 422, "doubling is switched off"),
-    ("deal: a value missing", lambda s: s.save(s.trix, LTOOSH, **{"tricks-0": "",
-                                                                  "tricks-1": ""}), 422,
-     "Tricks"),
-    ("deal: order not a permutation",
-     lambda s: s.save(s.trix, {"contract": "trix", "order": [0, 1, 1, 3]}), 422, "Finishing"),
-    ("deal: suit X", lambda s: s.save(s.king, {"contract": "trump", "suit": "X",
-                                               "tricks": [4, 3, 3, 3]}), 422, NOT_A_CHOICE),
-    ("deal: contract not in game",
-     lambda s: s.save(s.trix, {"contract": "trump", "suit": "S", "tricks": [4, 3, 3, 3]}),
-     400, BAD_REQUEST),
-    ("deal: contract unknown", lambda s: s.save(s.trix, LTOOSH, contract="poker"), 400,
-     BAD_REQUEST),
-    ("deal: contract already played",
-     lambda s: s.save(s.trix, {"contract": "diamonds", "counts": [3, 4, 5, 1]}), 422,
-     "already"),
-    ("deal: number tampered high", lambda s: s.save(s.trix, LTOOSH, number="99"), 400,
-     BAD_REQUEST),
+    (
+        "deal: seat 7",
+        lambda s: s.save(s.king, {"contract": "no-king", "taker": 7}),
+        422,
+        NOT_A_CHOICE,
+    ),
+    (
+        "deal: count 14",
+        lambda s: s.save(
+            s.trix, LTOOSH, **{"tricks-0": "14", "tricks-1": "0", "tricks-2": "0", "tricks-3": "0"}
+        ),
+        422,
+        NOT_A_CHOICE,
+    ),
+    ("deal: count abc", lambda s: s.save(s.trix, LTOOSH, **{"tricks-0": "abc"}), 422, NOT_A_CHOICE),
+    ("deal: count -1", lambda s: s.save(s.trix, LTOOSH, **{"tricks-0": "-1"}), 422, NOT_A_CHOICE),
+    (
+        "deal: tricks add to 12",
+        lambda s: s.save(s.trix, LTOOSH, **{"tricks-0": "3"}),
+        422,
+        "Tricks add up to 12; there are 13 tricks.",
+    ),
+    (
+        "deal: doubling where it is switched off",
+        lambda s: s.save(
+            s.no_doubling,
+            {"contract": "king-of-hearts", "taker": 1, "doubled_by": 2},
+            contract="king-of-hearts",
+        ),
+        422,
+        "doubling is switched off",
+    ),
+    (
+        "deal: a value missing",
+        lambda s: s.save(s.trix, LTOOSH, **{"tricks-0": "", "tricks-1": ""}),
+        422,
+        "Tricks",
+    ),
+    (
+        "deal: order not a permutation",
+        lambda s: s.save(s.trix, {"contract": "trix", "order": [0, 1, 1, 3]}),
+        422,
+        "Finishing",
+    ),
+    (
+        "deal: suit X",
+        lambda s: s.save(s.king, {"contract": "trump", "suit": "X", "tricks": [4, 3, 3, 3]}),
+        422,
+        NOT_A_CHOICE,
+    ),
+    (
+        "deal: contract not in game",
+        lambda s: s.save(s.trix, {"contract": "trump", "suit": "S", "tricks": [4, 3, 3, 3]}),
+        400,
+        BAD_REQUEST,
+    ),
+    (
+        "deal: contract unknown",
+        lambda s: s.save(s.trix, LTOOSH, contract="poker"),
+        400,
+        BAD_REQUEST,
+    ),
+    (
+        "deal: contract already played",
+        lambda s: s.save(s.trix, {"contract": "diamonds", "counts": [3, 4, 5, 1]}),
+        422,
+        "already",
+    ),
+    ("deal: number tampered high", lambda s: s.save(s.trix, LTOOSH, number="99"), 400, BAD_REQUEST),
     ("deal: number zero", lambda s: s.save(s.trix, LTOOSH, number="0"), 400, BAD_REQUEST),
-    ("deal: number superscript", lambda s: s.save(s.trix, LTOOSH, number="⁴"), 400,
-     BAD_REQUEST),
-    ("deal: version of 5000 digits", lambda s: s.save(s.trix, LTOOSH, version="9" * 5000), 400,
-     BAD_REQUEST),
-    ("deal: editing superscript", lambda s: s.save(s.trix, LTOOSH, editing="²"), 400,
-     BAD_REQUEST),
+    ("deal: number superscript", lambda s: s.save(s.trix, LTOOSH, number="⁴"), 400, BAD_REQUEST),
+    (
+        "deal: version of 5000 digits",
+        lambda s: s.save(s.trix, LTOOSH, version="9" * 5000),
+        400,
+        BAD_REQUEST,
+    ),
+    ("deal: editing superscript", lambda s: s.save(s.trix, LTOOSH, editing="²"), 400, BAD_REQUEST),
     ("deal: number abc", lambda s: s.save(s.trix, LTOOSH, number="abc"), 400, BAD_REQUEST),
     ("deal: number missing", lambda s: s.save(s.trix, LTOOSH, number=""), 400, BAD_REQUEST),
-    ("deal: version tampered high", lambda s: s.save(s.trix, LTOOSH, version="999"), 400,
-     BAD_REQUEST),
+    (
+        "deal: version tampered high",
+        lambda s: s.save(s.trix, LTOOSH, version="999"),
+        400,
+        BAD_REQUEST,
+    ),
     ("deal: version abc", lambda s: s.save(s.trix, LTOOSH, version="abc"), 400, BAD_REQUEST),
     ("deal: editing 99", lambda s: s.save(s.trix, LTOOSH, editing="99"), 409, NO_DEAL),
     ("deal: editing 0", lambda s: s.save(s.trix, LTOOSH, editing="0"), 409, NO_DEAL),
     # a correction of a deal the game does not hold, that the engine would refuse anyway, or
     # with a value no chip offers: was an IndexError (a 500) drawing the form again
-    ("deal: editing 4 refused", lambda s: s.save(
-        s.trix, {"contract": "ltoosh", "tricks": [9, 3, 3, 3]}, editing="4"), 409, NO_DEAL),
-    ("deal: editing 4 tampered", lambda s: s.save(
-        s.trix, LTOOSH, editing="4", **{"tricks-0": "abc"}), 409, NO_DEAL),
+    (
+        "deal: editing 4 refused",
+        lambda s: s.save(s.trix, {"contract": "ltoosh", "tricks": [9, 3, 3, 3]}, editing="4"),
+        409,
+        NO_DEAL,
+    ),
+    (
+        "deal: editing 4 tampered",
+        lambda s: s.save(s.trix, LTOOSH, editing="4", **{"tricks-0": "abc"}),
+        409,
+        NO_DEAL,
+    ),
     ("deal: editing abc", lambda s: s.save(s.trix, LTOOSH, editing="abc"), 400, BAD_REQUEST),
     ("deal: no csrf", lambda s: s.save(s.trix, LTOOSH, csrf_token=""), 400, CSRF),
-    ("deal: game not started", lambda s: s.client.post(
-        f"{s.unstarted.url}/deal", data={"csrf_token": s.csrf(), "contract": "trix",
-                                         "number": "1", "version": "1"}), 400, BAD_REQUEST),
-    ("deal: game finished", lambda s: s.client.post(
-        f"{s.finished.url}/deal", data={"csrf_token": s.csrf(), **form_fields(
-            {"contract": "trix", "order": [0, 1, 2, 3]}), "number": "9",
-            "version": str(s.finished.row().version)}), 409, "the game is finished"),
-    ("deal: unknown game", lambda s: s.client.post(
-        "/g/nosuchgame/deal", data={"csrf_token": s.csrf(), **form_fields(LTOOSH),
-                                    "number": "4", "version": "1"}), 404, NOT_FOUND),
-    ("deal: over-long token", lambda s: s.client.post(
-        "/g/" + "x" * 300 + "/deal", data={"csrf_token": s.csrf()}), 404, NOT_FOUND),
+    (
+        "deal: game not started",
+        lambda s: s.client.post(
+            f"{s.unstarted.url}/deal",
+            data={"csrf_token": s.csrf(), "contract": "trix", "number": "1", "version": "1"},
+        ),
+        400,
+        BAD_REQUEST,
+    ),
+    (
+        "deal: game finished",
+        lambda s: s.client.post(
+            f"{s.finished.url}/deal",
+            data={
+                "csrf_token": s.csrf(),
+                **form_fields({"contract": "trix", "order": [0, 1, 2, 3]}),
+                "number": "9",
+                "version": str(s.finished.row().version),
+            },
+        ),
+        409,
+        "the game is finished",
+    ),
+    (
+        "deal: unknown game",
+        lambda s: s.client.post(
+            "/g/nosuchgame/deal",
+            data={"csrf_token": s.csrf(), **form_fields(LTOOSH), "number": "4", "version": "1"},
+        ),
+        404,
+        NOT_FOUND,
+    ),
+    (
+        "deal: over-long token",
+        lambda s: s.client.post("/g/" + "x" * 300 + "/deal", data={"csrf_token": s.csrf()}),
+        404,
+        NOT_FOUND,
+    ),
     # previewing a deal (htmx)
-    ("preview: seat 7", lambda s: s.preview(s.king, {"contract": "no-king", "taker": 7}), 422,
-     NOT_A_CHOICE),
-    ("preview: count abc", lambda s: s.preview(s.trix, LTOOSH, **{"tricks-0": "abc"}), 422,
-     NOT_A_CHOICE),
-    ("preview: contract not in game", lambda s: s.preview(s.trix, LTOOSH, contract="trump"),
-     400, BAD_REQUEST),
+    (
+        "preview: seat 7",
+        lambda s: s.preview(s.king, {"contract": "no-king", "taker": 7}),
+        422,
+        NOT_A_CHOICE,
+    ),
+    (
+        "preview: count abc",
+        lambda s: s.preview(s.trix, LTOOSH, **{"tricks-0": "abc"}),
+        422,
+        NOT_A_CHOICE,
+    ),
+    (
+        "preview: contract not in game",
+        lambda s: s.preview(s.trix, LTOOSH, contract="trump"),
+        400,
+        BAD_REQUEST,
+    ),
     ("preview: editing 99", lambda s: s.preview(s.trix, LTOOSH, editing="99"), 409, NO_DEAL),
     ("preview: no csrf", lambda s: s.preview(s.trix, LTOOSH, csrf_token=""), 400, CSRF),
-    ("preview: game finished", lambda s: s.client.post(
-        f"{s.finished.url}/deal/preview",
-        data={"csrf_token": s.csrf(), **form_fields({"contract": "trix", "order": [0, 1, 2, 3]}),
-              "number": "9", "version": "1"}, headers={"HX-Request": "true"}), 409,
-     "the game is finished"),
+    (
+        "preview: game finished",
+        lambda s: s.client.post(
+            f"{s.finished.url}/deal/preview",
+            data={
+                "csrf_token": s.csrf(),
+                **form_fields({"contract": "trix", "order": [0, 1, 2, 3]}),
+                "number": "9",
+                "version": "1",
+            },
+            headers={"HX-Request": "true"},
+        ),
+        409,
+        "the game is finished",
+    ),
     # the deal form's links
-    ("deal form: contract missing", lambda s: s.client.get(f"{s.trix.url}/deal"), 400,
-     BAD_REQUEST),
-    ("deal form: contract not in game",
-     lambda s: s.client.get(f"{s.trix.url}/deal?contract=trump"), 400, BAD_REQUEST),
-    ("deal form: unknown game", lambda s: s.client.get("/g/nosuchgame/deal?contract=trix"),
-     404, NOT_FOUND),
-    ("edit form: deal 99", lambda s: s.client.get(f"{s.trix.url}/deal/99/edit"), 404,
-     NOT_FOUND),
-    ("edit form: deal of 5000 digits",
-     lambda s: s.client.get(f"{s.trix.url}/deal/{'9' * 5000}/edit"), 404, NOT_FOUND),
-    ("edit form: deal in arabic-indic digits",
-     lambda s: s.client.get(f"{s.trix.url}/deal/٣/edit"), 404, NOT_FOUND),
-    ("edit form: deal -1", lambda s: s.client.get(f"{s.trix.url}/deal/-1/edit"), 404,
-     NOT_FOUND),
-    ("edit form: deal 0", lambda s: s.client.get(f"{s.trix.url}/deal/0/edit"), 404,
-     NOT_FOUND),
-    ("edit form: contract not in game",
-     lambda s: s.client.get(f"{s.trix.url}/deal/1/edit?contract=trump"), 400, BAD_REQUEST),
-    ("edit form: game not started",
-     lambda s: s.client.get(f"{s.unstarted.url}/deal/1/edit"), 404, NOT_FOUND),
+    ("deal form: contract missing", lambda s: s.client.get(f"{s.trix.url}/deal"), 400, BAD_REQUEST),
+    (
+        "deal form: contract not in game",
+        lambda s: s.client.get(f"{s.trix.url}/deal?contract=trump"),
+        400,
+        BAD_REQUEST,
+    ),
+    (
+        "deal form: unknown game",
+        lambda s: s.client.get("/g/nosuchgame/deal?contract=trix"),
+        404,
+        NOT_FOUND,
+    ),
+    ("edit form: deal 99", lambda s: s.client.get(f"{s.trix.url}/deal/99/edit"), 404, NOT_FOUND),
+    (
+        "edit form: deal of 5000 digits",
+        lambda s: s.client.get(f"{s.trix.url}/deal/{'9' * 5000}/edit"),
+        404,
+        NOT_FOUND,
+    ),
+    (
+        "edit form: deal in arabic-indic digits",
+        lambda s: s.client.get(f"{s.trix.url}/deal/٣/edit"),
+        404,
+        NOT_FOUND,
+    ),
+    ("edit form: deal -1", lambda s: s.client.get(f"{s.trix.url}/deal/-1/edit"), 404, NOT_FOUND),
+    ("edit form: deal 0", lambda s: s.client.get(f"{s.trix.url}/deal/0/edit"), 404, NOT_FOUND),
+    (
+        "edit form: contract not in game",
+        lambda s: s.client.get(f"{s.trix.url}/deal/1/edit?contract=trump"),
+        400,
+        BAD_REQUEST,
+    ),
+    (
+        "edit form: game not started",
+        lambda s: s.client.get(f"{s.unstarted.url}/deal/1/edit"),
+        404,
+        NOT_FOUND,
+    ),
     # editing a deal
-    ("edit: into a contract played later",
-     lambda s: s.save(s.trix, {"contract": "queens", "takers": {"S": 0, "H": 1, "D": 1, "C": 3}},
-                      editing="1"), 422, "This change would make deal 3 illegal"),
-    ("edit: version stale", lambda s: s.save(s.trix, {"contract": "king-of-hearts", "taker": 0},
-                                             editing="1", version="2"), 303, ""),
+    (
+        "edit: into a contract played later",
+        lambda s: s.save(
+            s.trix, {"contract": "queens", "takers": {"S": 0, "H": 1, "D": 1, "C": 3}}, editing="1"
+        ),
+        422,
+        "This change would make deal 3 illegal",
+    ),
+    (
+        "edit: version stale",
+        lambda s: s.save(
+            s.trix, {"contract": "king-of-hearts", "taker": 0}, editing="1", version="2"
+        ),
+        303,
+        "",
+    ),
     # undo
-    ("undo: number x", lambda s: s.post(s.trix, "undo", number="x",
-                                        version=str(s.trix.row().version)), 400, BAD_REQUEST),
-    ("undo: number 0", lambda s: s.post(s.trix, "undo", number="0",
-                                        version=str(s.trix.row().version)), 400, BAD_REQUEST),
-    ("undo: number -3", lambda s: s.post(s.trix, "undo", number="-3",
-                                         version=str(s.trix.row().version)), 400, BAD_REQUEST),
-    ("undo: number superscript", lambda s: s.post(s.trix, "undo", number="³",
-                                                  version=str(s.trix.row().version)), 400,
-     BAD_REQUEST),
-    ("undo: number missing", lambda s: s.post(s.trix, "undo",
-                                              version=str(s.trix.row().version)), 400,
-     BAD_REQUEST),
+    (
+        "undo: number x",
+        lambda s: s.post(s.trix, "undo", number="x", version=str(s.trix.row().version)),
+        400,
+        BAD_REQUEST,
+    ),
+    (
+        "undo: number 0",
+        lambda s: s.post(s.trix, "undo", number="0", version=str(s.trix.row().version)),
+        400,
+        BAD_REQUEST,
+    ),
+    (
+        "undo: number -3",
+        lambda s: s.post(s.trix, "undo", number="-3", version=str(s.trix.row().version)),
+        400,
+        BAD_REQUEST,
+    ),
+    (
+        "undo: number superscript",
+        lambda s: s.post(s.trix, "undo", number="³", version=str(s.trix.row().version)),
+        400,
+        BAD_REQUEST,
+    ),
+    (
+        "undo: number missing",
+        lambda s: s.post(s.trix, "undo", version=str(s.trix.row().version)),
+        400,
+        BAD_REQUEST,
+    ),
     ("undo: version missing", lambda s: s.post(s.trix, "undo", number="3"), 400, BAD_REQUEST),
-    ("undo: game not started", lambda s: s.post(s.unstarted, "undo", number="1", version="1"),
-     400, BAD_REQUEST),
-    ("undo: no csrf", lambda s: s.client.post(f"{s.trix.url}/undo", data={"number": "3"}), 400,
-     CSRF),
-    ("undo: unknown game", lambda s: s.client.post(
-        "/g/nosuchgame/undo", data={"csrf_token": s.csrf(), "number": "1", "version": "1"}),
-     404, NOT_FOUND),
+    (
+        "undo: game not started",
+        lambda s: s.post(s.unstarted, "undo", number="1", version="1"),
+        400,
+        BAD_REQUEST,
+    ),
+    (
+        "undo: no csrf",
+        lambda s: s.client.post(f"{s.trix.url}/undo", data={"number": "3"}),
+        400,
+        CSRF,
+    ),
+    (
+        "undo: unknown game",
+        lambda s: s.client.post(
+            "/g/nosuchgame/undo", data={"csrf_token": s.csrf(), "number": "1", "version": "1"}
+        ),
+        404,
+        NOT_FOUND,
+    ),
     # name and notes
-    ("notes: too long", lambda s: s.post(s.trix, "notes", notes="x" * 2001,
-                                         version=str(s.trix.row().version)), 422, "2000"),
-    ("notes: name too long", lambda s: s.post(s.trix, "notes", name="x" * 81,
-                                              version=str(s.trix.row().version)), 422, "80"),
-    ("notes: version missing", lambda s: s.post(s.trix, "notes", notes="ok"), 400,
-     BAD_REQUEST),
-    ("notes: no csrf", lambda s: s.client.post(f"{s.trix.url}/notes", data={"notes": "x"}),
-     400, CSRF),
-    ("notes: unknown game", lambda s: s.client.post(
-        "/g/nosuchgame/notes", data={"csrf_token": s.csrf(), "notes": "x", "version": "1"}),
-     404, NOT_FOUND),
+    (
+        "notes: too long",
+        lambda s: s.post(s.trix, "notes", notes="x" * 2001, version=str(s.trix.row().version)),
+        422,
+        "2000",
+    ),
+    (
+        "notes: name too long",
+        lambda s: s.post(s.trix, "notes", name="x" * 81, version=str(s.trix.row().version)),
+        422,
+        "80",
+    ),
+    ("notes: version missing", lambda s: s.post(s.trix, "notes", notes="ok"), 400, BAD_REQUEST),
+    (
+        "notes: no csrf",
+        lambda s: s.client.post(f"{s.trix.url}/notes", data={"notes": "x"}),
+        400,
+        CSRF,
+    ),
+    (
+        "notes: unknown game",
+        lambda s: s.client.post(
+            "/g/nosuchgame/notes", data={"csrf_token": s.csrf(), "notes": "x", "version": "1"}
+        ),
+        404,
+        NOT_FOUND,
+    ),
     # delete
     ("delete: no csrf", lambda s: s.client.post(f"{s.trix.url}/delete"), 400, CSRF),
-    ("delete: unknown game", lambda s: s.client.post(
-        "/g/nosuchgame/delete", data={"csrf_token": s.csrf()}), 404, NOT_FOUND),
-    ("delete page: unknown game", lambda s: s.client.get("/g/nosuchgame/delete"), 404,
-     NOT_FOUND),
+    (
+        "delete: unknown game",
+        lambda s: s.client.post("/g/nosuchgame/delete", data={"csrf_token": s.csrf()}),
+        404,
+        NOT_FOUND,
+    ),
+    ("delete page: unknown game", lambda s: s.client.get("/g/nosuchgame/delete"), 404, NOT_FOUND),
     # pages and methods
     ("game page: unknown game", lambda s: s.client.get("/g/nosuchgame"), 404, NOT_FOUND),
-    ("game page: POST", lambda s: s.client.post(s.trix.url, data={"csrf_token": s.csrf()}),
-     405, NOT_ALLOWED),
+    (
+        "game page: POST",
+        lambda s: s.client.post(s.trix.url, data={"csrf_token": s.csrf()}),
+        405,
+        NOT_ALLOWED,
+    ),
     ("first: GET", lambda s: s.client.get(f"{s.unstarted.url}/first"), 405, NOT_ALLOWED),
     ("undo: GET", lambda s: s.client.get(f"{s.trix.url}/undo"), 405, NOT_ALLOWED),
     ("notes: GET", lambda s: s.client.get(f"{s.trix.url}/notes"), 405, NOT_ALLOWED),
     ("preview: GET", lambda s: s.client.get(f"{s.trix.url}/deal/preview"), 405, NOT_ALLOWED),
     ("edit form: POST", lambda s: s.post(s.trix, "deal/1/edit"), 405, NOT_ALLOWED),
-    ("home: POST", lambda s: s.client.post("/", data={"csrf_token": s.csrf()}), 405,
-     NOT_ALLOWED),
+    ("home: POST", lambda s: s.client.post("/", data={"csrf_token": s.csrf()}), 405, NOT_ALLOWED),
     ("nowhere", lambda s: s.client.get("/nowhere"), 404, NOT_FOUND),
 ]
 
 
-@pytest.mark.parametrize(("case", "send", "status", "message"), CASES,
-                         ids=[case[0] for case in CASES])
-def test_malformed_request(state: State, case: str, send: Callable[[State], TestResponse],
-                           status: int, message: str) -> None:
+@pytest.mark.parametrize(
+    ("case", "send", "status", "message"), CASES, ids=[case[0] for case in CASES]
+)
+def test_malformed_request(
+    state: State, case: str, send: Callable[[State], TestResponse], status: int, message: str
+) -> None:
     before = snapshot(state.app)
     response = send(state)
     assert response.status_code == status, (case, response.get_data(as_text=True)[-2000:])

@@ -64,9 +64,13 @@ def legal_deal(rng: random.Random, table: Table, contract: str) -> dict[str, Any
     raise AssertionError(f"no legal {contract} found")
 
 
-SETUPS = [("trix", "solo", True), ("trix", "partnership", False),
-          ("trix-complex", "solo", False), ("trix-complex", "partnership", True),
-          ("turkish-king", "solo", True)]
+SETUPS = [
+    ("trix", "solo", True),
+    ("trix", "partnership", False),
+    ("trix-complex", "solo", False),
+    ("trix-complex", "partnership", True),
+    ("turkish-king", "solo", True),
+]
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -77,16 +81,18 @@ def test_random_game(table: Table, game: str, mode: str, doubling: bool, seed: i
     while True:
         shown = page(table.game_page())
         result = replay(table.record().game)
-        offered = sorted(href.split("contract=")[1] for href in shown.links
-                         if "/deal?contract=" in href)
+        offered = sorted(
+            href.split("contract=")[1] for href in shown.links if "/deal?contract=" in href
+        )
         if result.next is None:
             assert offered == []
             break
         assert offered == sorted(o.contract for o in result.next.options if o.open)
         contract = rng.choice(offered)
         deal = legal_deal(rng, table, contract)
-        blank = tuple(name for name in ("counts-1", "tricks-3", "order-3", "diamonds-0")
-                      if rng.random() < 0.5)
+        blank = tuple(
+            name for name in ("counts-1", "tricks-3", "order-3", "diamonds-0") if rng.random() < 0.5
+        )
         table.enter(deal, blank=tuple(b for b in blank if b.split("-")[0] in deal))
     for _ in range(6):
         random_edit(rng, table)
@@ -118,5 +124,4 @@ def random_edit(rng: random.Random, table: Table) -> None:
         assert response.status_code == 422
         assert snapshot(table.app) == before
         if evaluation.later is not None and not evaluation.problems:
-            assert f"would make deal {evaluation.later.deal_number} illegal" in page(
-                response).text
+            assert f"would make deal {evaluation.later.deal_number} illegal" in page(response).text

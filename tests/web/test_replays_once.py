@@ -64,8 +64,11 @@ def test_an_inline_save_replays_once(table: Table, replays: Replays) -> None:
     form = table.open_deal("queens")
     replays.taken()
     data = {**form.checked("/deal"), **form_fields(QUEENS)}
-    response = table.client.post(f"{table.url}/deal", data=data,
-                                  headers={"HX-Request": "true", "X-CSRFToken": form.csrf_token})
+    response = table.client.post(
+        f"{table.url}/deal",
+        data=data,
+        headers={"HX-Request": "true", "X-CSRFToken": form.csrf_token},
+    )
     assert response.status_code == 200
     assert replays.taken() == 1
 
@@ -78,8 +81,7 @@ def test_a_preview_of_a_new_deal_replays_nothing(table: Table, replays: Replays)
     assert replays.taken() == 0
 
 
-def test_an_edit_replays_once_to_preview_and_once_to_save(table: Table,
-                                                          replays: Replays) -> None:
+def test_an_edit_replays_once_to_preview_and_once_to_save(table: Table, replays: Replays) -> None:
     _started(table, replays)
     table.enter(QUEENS)
     table.game_page()

@@ -24,8 +24,9 @@ def phone(app: Flask, client: FlaskClient) -> TablePhone:
 
 def player_ids(phone: TablePhone) -> dict[str, int]:
     html = phone.client.get(f"{phone.table_url}/players").get_data(as_text=True)
-    found = re.findall(r'/players/(\d+)/rename".*?<input[^>]*name="name"[^>]*value="([^"]*)"',
-                       html, re.S)
+    found = re.findall(
+        r'/players/(\d+)/rename".*?<input[^>]*name="name"[^>]*value="([^"]*)"', html, re.S
+    )
     return {name: int(player_id) for player_id, name in found}
 
 
@@ -34,8 +35,9 @@ def rename(phone: TablePhone, player_id: int, name: str, version: int | None = N
     fields = roster.hidden(f"/players/{player_id}/rename")
     if version is not None:
         fields["version"] = str(version)
-    return phone.client.post(f"{phone.table_url}/players/{player_id}/rename",
-                             data={**fields, "name": name})
+    return phone.client.post(
+        f"{phone.table_url}/players/{player_id}/rename", data={**fields, "name": name}
+    )
 
 
 def every_game_replays(phone: TablePhone) -> list[tuple[str, ...]]:
@@ -62,8 +64,10 @@ def test_renaming_a_player_renames_them_in_every_game(two_games: TablePhone) -> 
     ids = player_ids(phone)
     response = rename(phone, ids["Omar"], "  Omar Kassem ")
     assert response.status_code == 303  # type: ignore[attr-defined]
-    assert every_game_replays(phone) == [("Rami", "Lina", "Omar Kassem", "Dana"),
-                                         ("Rami", "Lina", "Omar Kassem", "Dina")]
+    assert every_game_replays(phone) == [
+        ("Rami", "Lina", "Omar Kassem", "Dana"),
+        ("Rami", "Lina", "Omar Kassem", "Dina"),
+    ]
     game = phone.game_page()
     assert "Omar Kassem" in page(game).text and totals_shown(game) == totals
     assert "Omar Kassem" in page(phone.client.get(f"{phone.table_url}/stats")).text
@@ -125,9 +129,14 @@ def test_two_people_of_one_game_cannot_be_merged(two_games: TablePhone) -> None:
     confirm = page(phone.client.get(f"{url}?into={ids['Lina']}"))
     assert "cannot be merged" in confirm.text and confirm.forms == []
     before = all_rows(phone.app)
-    response = phone.client.post(url, data={"csrf_token": confirm.csrf_token,
-                                            "into": str(ids["Lina"]),
-                                            "version": str(phone.table_row().version)})
+    response = phone.client.post(
+        url,
+        data={
+            "csrf_token": confirm.csrf_token,
+            "into": str(ids["Lina"]),
+            "version": str(phone.table_row().version),
+        },
+    )
     assert response.status_code == 303
     assert all_rows(phone.app) == before
 
@@ -148,8 +157,8 @@ def test_a_tampered_merge_is_400(two_games: TablePhone, into: str) -> None:
     before = all_rows(phone.app)
     response = phone.client.post(
         f"{phone.table_url}/players/{ids['Dina']}/merge",
-        data={"csrf_token": phone.csrf(), "into": into,
-              "version": str(phone.table_row().version)})
+        data={"csrf_token": phone.csrf(), "into": into, "version": str(phone.table_row().version)},
+    )
     assert response.status_code == 400
     assert all_rows(phone.app) == before
 
@@ -161,8 +170,10 @@ def test_another_tables_player_is_404(two_games: TablePhone) -> None:
     phone.create_table("Other")
     assert phone.table_token != first_table
     assert phone.client.get(f"{phone.table_url}/players/{ids['Rami']}/merge").status_code == 404
-    response = phone.client.post(f"{phone.table_url}/players/{ids['Rami']}/rename",
-                                 data={"csrf_token": phone.csrf(), "name": "X", "version": "1"})
+    response = phone.client.post(
+        f"{phone.table_url}/players/{ids['Rami']}/rename",
+        data={"csrf_token": phone.csrf(), "name": "X", "version": "1"},
+    )
     assert response.status_code == 404
 
 
@@ -183,13 +194,19 @@ def test_a_merge_page_reopened_after_the_merge_says_so(two_games: TablePhone) ->
     phone = two_games
     ids = player_ids(phone)
     page = f"{phone.table_url}/players/{ids['Dina']}/merge"
-    form = {"csrf_token": phone.csrf(), "into": str(ids["Dana"]),
-            "version": str(phone.table_row().version)}
+    form = {
+        "csrf_token": phone.csrf(),
+        "into": str(ids["Dana"]),
+        "version": str(phone.table_row().version),
+    }
     assert phone.client.post(page, data=form).status_code == 303
     before = all_rows(phone.app)
     for method in ("get", "post"):
-        response = (phone.client.get(f"{page}?into={ids['Dana']}") if method == "get"
-                    else phone.client.post(page, data=form))
+        response = (
+            phone.client.get(f"{page}?into={ids['Dana']}")
+            if method == "get"
+            else phone.client.post(page, data=form)
+        )
         assert response.status_code == 303
         assert response.headers["Location"].endswith(f"{phone.table_url}/players")
         shown = phone.client.get(response.headers["Location"]).get_data(as_text=True)

@@ -30,7 +30,11 @@ def test_one_tap_starts_the_same_four_asking_only_who_is_first(table: Table) -> 
     after = table.row()
     assert after.token != before.token and after.table_id is None
     assert (after.players, after.game, after.mode, after.house_rules) == (
-        before.players, before.game, before.mode, before.house_rules)
+        before.players,
+        before.game,
+        before.mode,
+        before.house_rules,
+    )
     assert after.first is None and after.deal_count == 0
     shown = page(table.game_page()).text
     assert all(name in shown for name in before.players)

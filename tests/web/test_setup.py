@@ -7,15 +7,23 @@ import pytest
 from tests.conftest import Table, page
 
 
-@pytest.mark.parametrize(("game", "question"), [("trix", "Who was dealt the 7♥?"),
-                                                ("trix-complex", "Who was dealt the 7♥?"),
-                                                ("turkish-king", "Who declares first?")])
+@pytest.mark.parametrize(
+    ("game", "question"),
+    [
+        ("trix", "Who was dealt the 7♥?"),
+        ("trix-complex", "Who was dealt the 7♥?"),
+        ("turkish-king", "Who declares first?"),
+    ],
+)
 def test_first_chooser_is_asked_with_four_buttons(table: Table, game: str, question: str) -> None:
     table.new_game(game, "solo", ("Rami", "Lina", "Omar", "Dana"))
     asked = page(table.game_page())
     assert question in asked.text
-    seats = [field.get("value") for field in asked.form("/first")["inputs"]
-             if field.get("name") == "seat"]
+    seats = [
+        field.get("value")
+        for field in asked.form("/first")["inputs"]
+        if field.get("name") == "seat"
+    ]
     assert seats == ["0", "1", "2", "3"]
     # no deal can be entered yet
     response = table.client.get(f"{table.url}/deal?contract=trix")
@@ -31,17 +39,27 @@ def test_choosing_the_first_king_starts_the_first_kingdom(table: Table) -> None:
 
 
 def test_house_rules_are_stored_as_chosen(table: Table) -> None:
-    table.new_game("trix", "solo", doubling=False, doubled_self_take="full",
-                   swap_diamonds_ltoosh=True)
-    assert table.row().house_rules == {"doubling": False, "doubled_self_take": "full",
-                                       "swap_diamonds_ltoosh": True}
+    table.new_game(
+        "trix", "solo", doubling=False, doubled_self_take="full", swap_diamonds_ltoosh=True
+    )
+    assert table.row().house_rules == {
+        "doubling": False,
+        "doubled_self_take": "full",
+        "swap_diamonds_ltoosh": True,
+    }
 
 
 def test_house_rules_that_do_not_apply_are_not_stored(table: Table) -> None:
     from scorekeeper.rules import HouseRules
 
-    table.new_game("turkish-king", "solo", doubling=False, doubled_self_take="full",
-                   swap_diamonds_ltoosh=True, first=0)
+    table.new_game(
+        "turkish-king",
+        "solo",
+        doubling=False,
+        doubled_self_take="full",
+        swap_diamonds_ltoosh=True,
+        first=0,
+    )
     assert table.record().game.house_rules == HouseRules()
     table.new_game("trix-complex", "solo", doubling=False, swap_diamonds_ltoosh=True, first=0)
     assert table.record().game.house_rules == HouseRules(doubling=False)
@@ -49,10 +67,19 @@ def test_house_rules_that_do_not_apply_are_not_stored(table: Table) -> None:
 
 def test_new_game_form_keeps_what_was_typed_when_refused(table: Table) -> None:
     form = page(table.client.get("/new"))
-    response = table.client.post("/new", data={
-        "csrf_token": form.hidden("/new")["csrf_token"], "game": "turkish-king",
-        "mode": "partnership", "player_0": "Ayşe", "player_1": "Can", "player_2": "Ece",
-        "player_3": "Efe", "doubled_self_take": "net"})
+    response = table.client.post(
+        "/new",
+        data={
+            "csrf_token": form.hidden("/new")["csrf_token"],
+            "game": "turkish-king",
+            "mode": "partnership",
+            "player_0": "Ayşe",
+            "player_1": "Can",
+            "player_2": "Ece",
+            "player_3": "Efe",
+            "doubled_self_take": "net",
+        },
+    )
     assert response.status_code == 422
     refused = page(response)
     assert "Turkish King is played solo only." in refused.text

@@ -90,8 +90,7 @@ def test_nothing_under_v_accepts_a_write(app: Flask, table: Table) -> None:
         assert rule.methods is not None and rule.methods <= {"GET", "HEAD", "OPTIONS"}, rule
         url = rule.build({"view_token": view_token, "part": "standings"}, append_unknown=False)[1]
         for method in WRITE_METHODS:
-            response = table.client.open(url, method=method,
-                                         headers={"X-CSRFToken": table.csrf()})
+            response = table.client.open(url, method=method, headers={"X-CSRFToken": table.csrf()})
             assert response.status_code == 405, (method, url)
     assert snapshot(app) == before
 
@@ -104,17 +103,31 @@ def test_every_write_route_refuses_the_view_token(app: Flask, table: Table) -> N
     writes = [rule for rule in rules if rule.methods and set(WRITE_METHODS) & rule.methods]
     # the routes the web app has today; a new one is covered automatically
     assert {rule.endpoint for rule in writes} >= {
-        "games.choose_first", "games.undo", "games.notes", "games.delete",
-        "deals.preview", "deals.save_deal"}
-    form = {"seat": "0", "number": "3", "version": str(version), "contract": "queens",
-            "name": "hacked", "notes": "hacked", "editing": "", "takers-S": "0",
-            "csrf_token": token}
+        "games.choose_first",
+        "games.undo",
+        "games.notes",
+        "games.delete",
+        "deals.preview",
+        "deals.save_deal",
+    }
+    form = {
+        "seat": "0",
+        "number": "3",
+        "version": str(version),
+        "contract": "queens",
+        "name": "hacked",
+        "notes": "hacked",
+        "editing": "",
+        "takers-S": "0",
+        "csrf_token": token,
+    }
     before = snapshot(app)
     for rule in rules:
         url = url_for_rule(rule, view_token)
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
-            response = table.client.open(url, method=method, data=form,
-                                         headers={"X-CSRFToken": token})
+            response = table.client.open(
+                url, method=method, data=form, headers={"X-CSRFToken": token}
+            )
             assert response.status_code in (404, 405), (method, url, response.status_code)
     assert snapshot(app) == before
     # the same request with the scorekeeper's token does reach the game
@@ -127,8 +140,11 @@ def test_a_saved_deal_shows_up_in_the_live_fragment(app: Flask, table: Table) ->
     view_token = started(table)
     viewer = app.test_client()
     html = viewer.get(f"/v/{view_token}").get_data(as_text=True)
-    poll = re.search(r'<div class="live" hx-get="([^"]+)" hx-trigger="every 3s" '
-                     r'hx-swap="outerHTML">', html)
+    poll = re.search(
+        r'<div class="live" hx-get="([^"]+)" hx-trigger="every 3s" '
+        r'hx-swap="outerHTML">',
+        html,
+    )
     assert poll is not None
     poll_url = poll.group(1).replace("&amp;", "&")
     live = viewer.get(f"/v/{view_token}/live")
@@ -159,13 +175,15 @@ def test_304_holds_for_compressed_responses(table: Table) -> None:
     browser = {"Accept-Encoding": "gzip, deflate, br"}
     first = table.client.get(f"/v/{view_token}/live", headers=browser)
     assert first.status_code == 200
-    again = table.client.get(f"/v/{view_token}/live",
-                             headers={**browser, "If-None-Match": first.headers["ETag"]})
+    again = table.client.get(
+        f"/v/{view_token}/live", headers={**browser, "If-None-Match": first.headers["ETag"]}
+    )
     assert again.status_code == 304
 
 
 def test_an_unchanged_game_is_answered_without_loading_it(
-        app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from scorekeeper.web.views import live as live_views
 
     view_token = started(table)
@@ -183,11 +201,13 @@ def test_an_unchanged_game_is_answered_without_loading_it(
 def test_the_etag_depends_on_the_language(table: Table) -> None:
     view_token = started(table)
     english = table.client.get(f"/v/{view_token}/live").headers["ETag"]
-    arabic = table.client.get(f"/v/{view_token}/live",
-                              headers={"Accept-Language": "ar"}).headers["ETag"]
+    arabic = table.client.get(f"/v/{view_token}/live", headers={"Accept-Language": "ar"}).headers[
+        "ETag"
+    ]
     assert english != arabic
-    response = table.client.get(f"/v/{view_token}/live",
-                                headers={"Accept-Language": "ar", "If-None-Match": english})
+    response = table.client.get(
+        f"/v/{view_token}/live", headers={"Accept-Language": "ar", "If-None-Match": english}
+    )
     assert response.status_code == 200
 
 
@@ -239,8 +259,13 @@ def test_the_chart_is_on_the_game_page_and_the_finished_game(table: Table) -> No
     table.new_game("trix-complex", "solo", first=0)
     deals = [
         {"contract": "trix", "order": [0, 1, 2, 3]},
-        {"contract": "complex", "tricks": [4, 3, 3, 3], "diamonds": [4, 3, 3, 3],
-         "queens": {"S": 0, "H": 1, "D": 2, "C": 3}, "king_of_hearts": 0},
+        {
+            "contract": "complex",
+            "tricks": [4, 3, 3, 3],
+            "diamonds": [4, 3, 3, 3],
+            "queens": {"S": 0, "H": 1, "D": 2, "C": 3},
+            "king_of_hearts": 0,
+        },
     ]
     for kingdom in range(4):
         for deal in deals:
@@ -258,7 +283,8 @@ def test_the_chart_is_on_the_game_page_and_the_finished_game(table: Table) -> No
 def test_the_chart_follows_the_page_direction(table: Table) -> None:
     view_token = started(table)
     html = table.client.get(f"/v/{view_token}", headers={"Accept-Language": "ar"}).get_data(
-        as_text=True)
+        as_text=True
+    )
     assert 'dir="rtl"' in html
     assert 'class="chart running-totals"' in html
 
@@ -287,10 +313,8 @@ def test_a_viewers_phone_follows_the_game_without_reloading(
         context = browser.new_context(viewport={"width": 360, "height": 740})
         try:
             viewer = context.new_page()
-            viewer.on("response", lambda r: statuses.append(r.status) if "/live" in r.url
-                      else None)
-            viewer.on("console", lambda m: problems.append(m.text) if m.type == "error"
-                      else None)
+            viewer.on("response", lambda r: statuses.append(r.status) if "/live" in r.url else None)
+            viewer.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
             viewer.goto(f"http://127.0.0.1:{server.server_port}/v/{view_token}")
             viewer.evaluate("window.notReloaded = true")
             viewer.wait_for_timeout(3500)  # at least one poll while nothing changed

@@ -43,8 +43,9 @@ def test_a_browser_taking_brotli_gets_brotli(app: Flask) -> None:
     assert brotli.decompress(answer.get_data()) == source
 
 
-def test_behind_a_compressing_proxy_nothing_is_compressed(tmp_path: Path,
-                                                          database_uri: str) -> None:
+def test_behind_a_compressing_proxy_nothing_is_compressed(
+    tmp_path: Path, database_uri: str
+) -> None:
     app = make_app(tmp_path, database_uri, COMPRESS_REGISTER=False)
     try:
         answer = app.test_client().get(_script_url(app), headers={"Accept-Encoding": "gzip"})

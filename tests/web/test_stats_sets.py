@@ -25,8 +25,10 @@ def _captions(html: str) -> list[str]:
 def test_one_kind_played_one_standings_table_and_each_set_named(phone: TablePhone) -> None:
     complete = record_data("trix-complex-partnership-complete.json")
     phone.create_table()
-    assert phone.import_records([complete, {**complete, "deals": complete["deals"][:5]}]
-                                ).status_code == 303
+    assert (
+        phone.import_records([complete, {**complete, "deals": complete["deals"][:5]}]).status_code
+        == 303
+    )
     html = phone.client.get(f"{phone.table_url}/stats").get_data(as_text=True)
     assert _captions(html) == ["Trix Complex"]  # not "All games" beside the same table
     text = page(phone.client.get(f"{phone.table_url}/stats")).text
@@ -37,10 +39,15 @@ def test_one_kind_played_one_standings_table_and_each_set_named(phone: TablePhon
 
 def test_two_kinds_keep_the_all_games_table(phone: TablePhone) -> None:
     phone.create_table()
-    assert phone.import_records([record_data("trix-solo-complete.json"),
-                                 record_data("trix-complex-solo-complete.json")]
-                                ).status_code == 303
+    assert (
+        phone.import_records(
+            [record_data("trix-solo-complete.json"), record_data("trix-complex-solo-complete.json")]
+        ).status_code
+        == 303
+    )
     html = phone.client.get(f"{phone.table_url}/stats").get_data(as_text=True)
     assert _captions(html) == ["All games", "Trix", "Trix Complex"]
-    assert "Points and wins count the 2 finished games." in page(
-        phone.client.get(f"{phone.table_url}/stats")).text
+    assert (
+        "Points and wins count the 2 finished games."
+        in page(phone.client.get(f"{phone.table_url}/stats")).text
+    )

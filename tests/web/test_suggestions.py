@@ -33,19 +33,32 @@ def test_names_of_this_browsers_games_are_offered_newest_first(app: Flask, table
 def test_a_tapped_name_takes_the_first_empty_seat_without_javascript(table: Table) -> None:
     table.new_game(players=("Rami", "Lina", "Omar", "Dana"))
     form = page(table.client.get("/new"))
-    data = {"csrf_token": form.hidden("/new")["csrf_token"], "game": "trix", "mode": "solo",
-            "doubled_self_take": "net", "player_0": "Zeynep", "player_1": "", "player_2": "",
-            "player_3": ""}
+    data = {
+        "csrf_token": form.hidden("/new")["csrf_token"],
+        "game": "trix",
+        "mode": "solo",
+        "doubled_self_take": "net",
+        "player_0": "Zeynep",
+        "player_1": "",
+        "player_2": "",
+        "player_3": "",
+    }
     response = table.client.post("/new", data={**data, "suggest": "Omar"})
     assert response.status_code == 200
-    values = {field["name"]: field.get("value") for field in page(response).form("/new")["inputs"]
-              if field.get("name", "").startswith("player_")}
+    values = {
+        field["name"]: field.get("value")
+        for field in page(response).form("/new")["inputs"]
+        if field.get("name", "").startswith("player_")
+    }
     assert values == {"player_0": "Zeynep", "player_1": "Omar", "player_2": "", "player_3": ""}
     assert "Omar" not in suggestions(response.get_data(as_text=True))  # seated already
     # the same name twice, or a name too long, seats nobody
     again = table.client.post("/new", data={**data, "player_1": "Omar", "suggest": "omar"})
-    seated = [field.get("value") for field in page(again).form("/new")["inputs"]
-              if field.get("name", "").startswith("player_")]
+    seated = [
+        field.get("value")
+        for field in page(again).form("/new")["inputs"]
+        if field.get("name", "").startswith("player_")
+    ]
     assert seated == ["Zeynep", "Omar", "", ""]
     long = table.client.post("/new", data={**data, "suggest": "x" * 41})
     assert long.status_code == 200 and 'value="xxxxxxxx' not in long.get_data(as_text=True)

@@ -30,8 +30,7 @@ def _cards(phone: TablePhone) -> list[str]:
 
 def test_each_card_has_its_date_winner_and_totals(phone: TablePhone) -> None:
     record = record_data("trix-solo-complete.json")
-    result = replay(load_record(json.dumps(
-        {"format": "scorekeeper-game/1", **record})).game)
+    result = replay(load_record(json.dumps({"format": "scorekeeper-game/1", **record})).game)
     phone.create_table()
     phone.pick(PLAYERS, game="trix", mode="solo")
     phone.play(record)
@@ -55,8 +54,7 @@ def test_a_partnership_card_shows_the_teams_totals(phone: TablePhone) -> None:
     phone.import_records([record])
     (card,) = _cards(phone)
     players = record["players"]
-    result = replay(load_record(json.dumps(
-        {"format": "scorekeeper-game/1", **record})).game)
+    result = replay(load_record(json.dumps({"format": "scorekeeper-game/1", **record})).game)
     assert result.team_totals is not None
     for team, (first, second) in enumerate(((0, 2), (1, 3))):
         assert f"{players[first]} & {players[second]} {signed(result.team_totals[team])}" in card

@@ -22,8 +22,12 @@ from tests.web.table_phone import TablePhone, record_data
 from tests.web.test_roster import player_ids
 from tests.web.test_tables import all_rows
 
-FILES = ("trix-solo-complete.json", "trix-partnership-complete.json",
-         "turkish-king-complete.json", "trix-complex-partnership-complete.json")
+FILES = (
+    "trix-solo-complete.json",
+    "trix-partnership-complete.json",
+    "turkish-king-complete.json",
+    "trix-complex-partnership-complete.json",
+)
 
 
 @pytest.fixture
@@ -47,9 +51,16 @@ def standings_shown(html: str, caption: str) -> list[list[str]]:
     finished (as shown)."""
     table = html.split(f"<caption>{caption}</caption>", 1)[1].split("</table>", 1)[0]
     rows = re.findall(r"<tr><th scope=\"row\"><bdi>([^<]*)</bdi></th>(.*?)</tr>", table, re.S)
-    return [[unescape(name), *[re.sub(r"<[^>]+>", "", cell) for cell in
-                               re.findall(r"<td[^>]*>(.*?)</td>", cells, re.S)]]
-            for name, cells in rows]
+    return [
+        [
+            unescape(name),
+            *[
+                re.sub(r"<[^>]+>", "", cell)
+                for cell in re.findall(r"<td[^>]*>(.*?)</td>", cells, re.S)
+            ],
+        ]
+        for name, cells in rows
+    ]
 
 
 def shown(value: int) -> str:
@@ -57,9 +68,17 @@ def shown(value: int) -> str:
 
 
 def expected_rows(players: list[dict[str, Any]]) -> list[list[str]]:
-    return [[p["name"], shown(p["points"]), str(p["wins"]),
-             "–" if p["win_rate"] is None else str(round(p["win_rate"] * 100)),
-             str(p["games"]), str(p["finished"])] for p in players]
+    return [
+        [
+            p["name"],
+            shown(p["points"]),
+            str(p["wins"]),
+            "–" if p["win_rate"] is None else str(round(p["win_rate"] * 100)),
+            str(p["games"]),
+            str(p["finished"]),
+        ]
+        for p in players
+    ]
 
 
 def test_the_statistics_page_agrees_with_the_exported_records(played: TablePhone) -> None:
@@ -68,16 +87,23 @@ def test_the_statistics_page_agrees_with_the_exported_records(played: TablePhone
     assert [p["name"] for p in expected["players"]][:1] and expected["games"] == 4
     html = played.client.get(f"{played.table_url}/stats").get_data(as_text=True)
     assert standings_shown(html, "All games") == expected_rows(expected["players"])
-    for game, caption in (("trix", "Trix"), ("turkish-king", "Turkish King"),
-                          ("trix-complex", "Trix Complex")):
+    for game, caption in (
+        ("trix", "Trix"),
+        ("turkish-king", "Turkish King"),
+        ("trix-complex", "Trix Complex"),
+    ):
         assert standings_shown(html, caption) == expected_rows(expected["standings"][game])
     text = page(played.client.get(f"{played.table_url}/stats")).text
     for pair in expected["partnerships"]:
         assert f"{pair['names'][0]} & {pair['names'][1]}" in text
     assert "Wins over time" in text and "<svg" in html
     # the same figures from the command anyone can run
-    command = subprocess.run([sys.executable, "-m", "scorekeeper.cli", "stats", "-"],
-                             input=exported.encode(), capture_output=True, check=True)
+    command = subprocess.run(
+        [sys.executable, "-m", "scorekeeper.cli", "stats", "-"],
+        input=exported.encode(),
+        capture_output=True,
+        check=True,
+    )
     assert json.loads(command.stdout)["players"] == expected["players"]
 
 
@@ -91,12 +117,11 @@ def test_the_csv_is_the_statistics_of_the_exported_records(played: TablePhone) -
     assert played.client.get(f"/v/t/{view_token}/stats.csv").get_data() == response.get_data()
     for part in ("standings", "contracts", "partnerships"):  # each table its own file
         one = played.client.get(f"{played.table_url}/stats/{part}.csv")
-        assert one.status_code == 200 and f"majlis-{part}-" in one.headers[
-            "Content-Disposition"]
-        assert one.get_data(as_text=True) == stats_csv(compute(load_records(exported)),
-                                                        table=part)
+        assert one.status_code == 200 and f"majlis-{part}-" in one.headers["Content-Disposition"]
+        assert one.get_data(as_text=True) == stats_csv(compute(load_records(exported)), table=part)
         assert played.client.get(f"/v/t/{view_token}/stats/{part}.csv").get_data() == (
-            one.get_data())
+            one.get_data()
+        )
     assert played.client.get(f"{played.table_url}/stats/nothing.csv").status_code == 404
 
 
@@ -117,9 +142,11 @@ def test_statistics_follow_a_rename(played: TablePhone) -> None:
     assert "Rami" in before
     rami = player_ids(played)["Rami"]
     fields = page(played.client.get(f"{played.table_url}/players")).hidden(
-        f"/players/{rami}/rename")
-    played.client.post(f"{played.table_url}/players/{rami}/rename",
-                       data={**fields, "name": "Rami Haddad"})
+        f"/players/{rami}/rename"
+    )
+    played.client.post(
+        f"{played.table_url}/players/{rami}/rename", data={**fields, "name": "Rami Haddad"}
+    )
     after = played.client.get(f"{played.table_url}/stats").get_data(as_text=True)
     assert "Rami Haddad" in after and ">Rami<" not in after
 
@@ -128,8 +155,7 @@ def test_a_refused_import_says_why_and_stores_nothing(phone: TablePhone) -> None
     phone.create_table()
     before = all_rows(phone.app)
     good = record_data("trix-solo-complete.json")
-    bad = {**good, "deals": [*good["deals"][:3], {"contract": "diamonds",
-                                                   "counts": [5, 5, 5, 5]}]}
+    bad = {**good, "deals": [*good["deals"][:3], {"contract": "diamonds", "counts": [5, 5, 5, 5]}]}
     response = phone.import_records([good, bad])
     assert response.status_code == 422
     assert "Nothing was imported. Record 2 of 2" in page(response).text
@@ -157,8 +183,14 @@ def test_a_tables_import_keeps_the_import_pages_caps(phone: TablePhone) -> None:
 
     phone.create_table()
     before = all_rows(phone.app)
-    minimal = {"format": "scorekeeper-game/1", "game": "trix", "mode": "solo",
-               "players": ["Rami", "Lina", "Omar", "Dana"], "first": 0, "deals": []}
+    minimal = {
+        "format": "scorekeeper-game/1",
+        "game": "trix",
+        "mode": "solo",
+        "players": ["Rami", "Lina", "Omar", "Dana"],
+        "first": 0,
+        "deals": [],
+    }
     response = phone.import_records([minimal] * (IMPORT_MAX_RECORDS + 1))
     assert response.status_code == 413
     assert f"one import takes at most {IMPORT_MAX_RECORDS}" in page(response).text

@@ -122,7 +122,8 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Reads]:
 
 
 def test_after_a_save_only_the_saved_game_is_read_and_replayed(
-        phone: TablePhone, monkeypatch: pytest.MonkeyPatch) -> None:
+    phone: TablePhone, monkeypatch: pytest.MonkeyPatch
+) -> None:
     with_games(phone, 12)
     caches.forget_statistics()
     with counted(monkeypatch) as cold:
@@ -142,7 +143,8 @@ def test_after_a_save_only_the_saved_game_is_read_and_replayed(
 
 
 def test_figures_evicted_from_a_small_cache_are_read_from_the_database(
-        phone: TablePhone, monkeypatch: pytest.MonkeyPatch) -> None:
+    phone: TablePhone, monkeypatch: pytest.MonkeyPatch
+) -> None:
     with_games(phone, 6)
     monkeypatch.setattr(caches, "_figures", caches.Kept(2))
     assert_page_agrees(phone)

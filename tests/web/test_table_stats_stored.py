@@ -37,8 +37,12 @@ def _stats(phone: TablePhone) -> None:
 
 def _rows(app: Flask) -> dict[int, int]:
     with app.app_context():
-        return {game_id: version for game_id, version in db.session.execute(
-            select(FiguresRow.game_id, FiguresRow.version)).all()}
+        return {
+            game_id: version
+            for game_id, version in db.session.execute(
+                select(FiguresRow.game_id, FiguresRow.version)
+            ).all()
+        }
 
 
 def _game_id(phone: TablePhone, token: str) -> int:
@@ -49,7 +53,8 @@ def _game_id(phone: TablePhone, token: str) -> int:
 
 
 def test_a_fresh_process_reads_the_stored_figures_and_replays_nothing(
-        phone: TablePhone, monkeypatch: pytest.MonkeyPatch) -> None:
+    phone: TablePhone, monkeypatch: pytest.MonkeyPatch
+) -> None:
     with_games(phone, 12)
     with counted(monkeypatch) as first:
         _stats(phone)
@@ -64,7 +69,8 @@ def test_a_fresh_process_reads_the_stored_figures_and_replays_nothing(
 
 
 def test_a_save_invalidates_by_version_and_only_that_game_is_made_again(
-        phone: TablePhone, monkeypatch: pytest.MonkeyPatch) -> None:
+    phone: TablePhone, monkeypatch: pytest.MonkeyPatch
+) -> None:
     with_games(phone, 6)
     _stats(phone)
     phone.token = phone.game_tokens()[0]
@@ -78,14 +84,16 @@ def test_a_save_invalidates_by_version_and_only_that_game_is_made_again(
     after = _rows(phone.app)
     assert after[saved] > before[saved]
     assert {k: v for k, v in after.items() if k != saved} == {
-        k: v for k, v in before.items() if k != saved}
+        k: v for k, v in before.items() if k != saved
+    }
     caches.forget_statistics()
     assert_page_agrees(phone)
 
 
 @pytest.mark.parametrize("damage", ["missing", "stale", "other format", "short tallies"])
 def test_a_missing_stale_or_unreadable_row_is_made_again(
-        phone: TablePhone, monkeypatch: pytest.MonkeyPatch, damage: str) -> None:
+    phone: TablePhone, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
     with_games(phone, 4)
     _stats(phone)
     game_id = _game_id(phone, phone.game_tokens()[1])
@@ -94,8 +102,9 @@ def test_a_missing_stale_or_unreadable_row_is_made_again(
         if damage == "missing":
             db.session.execute(delete(FiguresRow).where(where))
         elif damage == "stale":
-            db.session.execute(update(FiguresRow).where(where)
-                               .values(version=FiguresRow.version - 1))
+            db.session.execute(
+                update(FiguresRow).where(where).values(version=FiguresRow.version - 1)
+            )
         elif damage == "other format":
             db.session.execute(update(FiguresRow).where(where).values(head='[0,"trix"]'))
         else:
@@ -130,14 +139,14 @@ def test_a_deleted_game_takes_its_figures_with_it(phone: TablePhone) -> None:
     game_id = _game_id(phone, phone.game_tokens()[0])
     with phone.app.app_context():
         from scorekeeper.store.games import delete_game
+
         game = find_game(phone.game_tokens()[0])
         assert game is not None
         delete_game(game)
     assert game_id not in _rows(phone.app) and len(_rows(phone.app)) == 2
 
 
-def test_readers_storing_at_once_leave_one_row_of_the_newest_version(
-        phone: TablePhone) -> None:
+def test_readers_storing_at_once_leave_one_row_of_the_newest_version(phone: TablePhone) -> None:
     with_games(phone, 1)
     app: Any = phone.app
     with app.app_context():
@@ -152,8 +161,7 @@ def test_readers_storing_at_once_leave_one_row_of_the_newest_version(
     def store(at: int) -> None:
         with app.app_context():
             barrier.wait()
-            outcomes.append(store_figures([Stored(game_id, at, figures_head(made),
-                                                  made.tallies)]))
+            outcomes.append(store_figures([Stored(game_id, at, figures_head(made), made.tallies)]))
             db.session.remove()
 
     threads = [threading.Thread(target=store, args=(at,)) for at in versions]

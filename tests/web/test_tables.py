@@ -33,12 +33,17 @@ def all_rows(app: Flask) -> dict[str, list[dict[str, Any]]]:
     from scorekeeper.store.db import db
 
     with app.app_context():
-        found = {name: [dict(row) for row in db.session.execute(
-            text(f"SELECT * FROM {name}")).mappings()]
-            for name in ("games", "tables", "players", "seats")}
+        found = {
+            name: [
+                dict(row) for row in db.session.execute(text(f"SELECT * FROM {name}")).mappings()
+            ]
+            for name in ("games", "tables", "players", "seats")
+        }
         db.session.remove()
-    return {name: [{key: str(value) for key, value in row.items()} for row in rows]
-            for name, rows in found.items()}
+    return {
+        name: [{key: str(value) for key, value in row.items()} for row in rows]
+        for name, rows in found.items()
+    }
 
 
 def seated(response: Any) -> list[str]:
@@ -81,11 +86,15 @@ def test_a_table_plays_three_games_in_a_row_by_taps(phone: TablePhone) -> None:
 
 def test_the_last_games_setup_is_preselected(phone: TablePhone) -> None:
     phone.create_table()
-    phone.pick(PLAYERS, ("doubling",), game="trix-complex", mode="partnership",
-               doubled_self_take="full")
+    phone.pick(
+        PLAYERS, ("doubling",), game="trix-complex", mode="partnership", doubled_self_take="full"
+    )
     setup = sent(page(phone.new_game_page()), f"{phone.table_url}/new")
     assert (setup["game"], setup["mode"], setup["doubled_self_take"]) == (
-        "trix-complex", "partnership", "full")
+        "trix-complex",
+        "partnership",
+        "full",
+    )
     assert "doubling" not in setup  # not ticked in that game
 
 
@@ -98,8 +107,7 @@ def test_a_tapped_player_takes_the_next_seat_and_can_be_removed(phone: TablePhon
     response = phone.tap(response, add=chips["Rami"])
     assert set(phone.chips(response)) == {"Lina", "Dana"}  # a seated player is not offered
     seats = sent(page(response), f"{phone.table_url}/new")
-    assert (seats["seat_0"], seats["seat_1"], seats["seat_2"]) == (chips["Omar"], chips["Rami"],
-                                                                    "")
+    assert (seats["seat_0"], seats["seat_1"], seats["seat_2"]) == (chips["Omar"], chips["Rami"], "")
     response = phone.tap(response, remove="0")
     assert sent(page(response), f"{phone.table_url}/new")["seat_0"] == chips["Rami"]
     # a newcomer typed like a seated player is refused; one typed like a roster name is them
@@ -108,9 +116,10 @@ def test_a_tapped_player_takes_the_next_seat_and_can_be_removed(phone: TablePhon
     response = phone.tap(response, add="new", newcomer="LINA")
     response = phone.tap(response, add="new", newcomer="Zeynep")
     response = phone.tap(response, add=chips["Dana"])
-    start = phone.client.post(f"{phone.table_url}/new",
-                              data={**sent(page(response), f"{phone.table_url}/new"),
-                                    "start": "1"})
+    start = phone.client.post(
+        f"{phone.table_url}/new",
+        data={**sent(page(response), f"{phone.table_url}/new"), "start": "1"},
+    )
     assert start.status_code == 303
     phone.token = start.headers["Location"].rsplit("/", 1)[-1]
     assert phone.row().players == ["Rami", "Lina", "Zeynep", "Dana"]  # the roster's spelling
@@ -133,10 +142,20 @@ def test_start_with_fewer_than_four_is_refused(phone: TablePhone) -> None:
     assert all_rows(phone.app)["games"] == before["games"]
 
 
-@pytest.mark.parametrize("button", [{"add": "p999999"}, {"add": "x1"}, {"remove": "3"},
-                                    {"add": "p²"}, {"add": "p" + "9" * 5000}, {"remove": "٣"},
-                                    {"remove": "-1"}, {"seat_0": "p1x", "add": "new"},
-                                    {"seat_0": "n", "add": "new"}])
+@pytest.mark.parametrize(
+    "button",
+    [
+        {"add": "p999999"},
+        {"add": "x1"},
+        {"remove": "3"},
+        {"add": "p²"},
+        {"add": "p" + "9" * 5000},
+        {"remove": "٣"},
+        {"remove": "-1"},
+        {"seat_0": "p1x", "add": "new"},
+        {"seat_0": "n", "add": "new"},
+    ],
+)
 def test_tampered_seat_buttons_are_400(phone: TablePhone, button: dict[str, str]) -> None:
     phone.create_table()
     before = all_rows(phone.app)
@@ -149,8 +168,13 @@ def test_a_new_game_can_start_a_table(phone: TablePhone) -> None:
     phone.new_game(players=("Rami", "Lina", "Omar", "Dana"))
     assert phone.row().table_id is None
     form = page(phone.client.get("/new"))
-    data = {**sent(form, "/new"), "game": "trix", "mode": "solo", "table_name": "Majlis",
-            **{f"player_{seat}": name for seat, name in enumerate(PLAYERS)}}
+    data = {
+        **sent(form, "/new"),
+        "game": "trix",
+        "mode": "solo",
+        "table_name": "Majlis",
+        **{f"player_{seat}": name for seat, name in enumerate(PLAYERS)},
+    }
     response = phone.client.post("/new", data=data)
     assert response.status_code == 303
     phone.token = response.headers["Location"].rsplit("/", 1)[-1]
@@ -162,8 +186,9 @@ def test_a_new_game_can_start_a_table(phone: TablePhone) -> None:
 def test_a_table_needs_a_name(phone: TablePhone) -> None:
     form = page(phone.client.get("/tables/new"))
     for name in ("", "x" * 81):
-        response = phone.client.post("/tables/new", data={**sent(form, "/tables/new"),
-                                                          "table_name": name})
+        response = phone.client.post(
+            "/tables/new", data={**sent(form, "/tables/new"), "table_name": name}
+        )
         assert response.status_code == 422
     assert all_rows(phone.app)["tables"] == []
 
@@ -184,7 +209,11 @@ def test_a_rematch_tapped_twice_starts_one_game(phone: TablePhone) -> None:
     phone.token = first.headers["Location"].rsplit("/", 1)[-1]
     again = phone.row()
     assert (again.game, again.mode, again.players, again.first) == (
-        "turkish-king", "solo", record["players"], None)
+        "turkish-king",
+        "solo",
+        record["players"],
+        None,
+    )
 
 
 def test_no_rematch_for_an_unfinished_game_or_one_outside_a_table(phone: TablePhone) -> None:
@@ -202,13 +231,19 @@ def test_no_rematch_for_an_unfinished_game_or_one_outside_a_table(phone: TablePh
 
 
 def table_rules(app: Flask) -> list[Rule]:
-    return [rule for rule in app.url_map.iter_rules()
-            if {"token", "view_token"} & set(rule.arguments)]
+    return [
+        rule for rule in app.url_map.iter_rules() if {"token", "view_token"} & set(rule.arguments)
+    ]
 
 
 def url_for_rule(rule: Rule, token: str) -> str:
-    values: dict[str, Any] = {"token": token, "view_token": token, "number": 1,
-                              "player_id": 1, "part": "standings"}
+    values: dict[str, Any] = {
+        "token": token,
+        "view_token": token,
+        "number": 1,
+        "player_id": 1,
+        "part": "standings",
+    }
     return rule.build({k: v for k, v in values.items() if k in rule.arguments})[1]
 
 
@@ -236,21 +271,36 @@ def test_every_write_route_refuses_the_tables_view_token(app: Flask, phone: Tabl
     phone.choose_first(1)
     table = phone.table_row()
     csrf = phone.csrf()
-    writes = [rule for rule in table_rules(app)
-              if rule.methods and set(WRITE_METHODS) & rule.methods]
+    writes = [
+        rule for rule in table_rules(app) if rule.methods and set(WRITE_METHODS) & rule.methods
+    ]
     assert {rule.endpoint for rule in writes} >= {
-        "tables.table_game", "tables.rematch", "roster.rename", "roster.merge",
-        "table_stats.import_page"}
+        "tables.table_game",
+        "tables.rematch",
+        "roster.rename",
+        "roster.merge",
+        "table_stats.import_page",
+    }
     player_id = phone.chips(phone.cleared(phone.new_game_page()))["Rami"][1:]
-    form = {"table_name": "hacked", "name": "hacked", "add": "new", "newcomer": "Eve",
-            "start": "1", "into": "2", "version": str(table.version), "game": "trix",
-            "mode": "solo", "csrf_token": csrf}
+    form = {
+        "table_name": "hacked",
+        "name": "hacked",
+        "add": "new",
+        "newcomer": "Eve",
+        "start": "1",
+        "into": "2",
+        "version": str(table.version),
+        "game": "trix",
+        "mode": "solo",
+        "csrf_token": csrf,
+    }
     before = all_rows(app)
     for rule in table_rules(app):
         url = url_for_rule(rule, table.view_token).replace("/1/", f"/{player_id}/")
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
-            response = phone.client.open(url, method=method, data=form,
-                                         headers={"X-CSRFToken": csrf})
+            response = phone.client.open(
+                url, method=method, data=form, headers={"X-CSRFToken": csrf}
+            )
             if method == "GET" or rule.rule.startswith("/v/"):
                 assert response.status_code in (200, 404, 405), (method, url)
             else:
@@ -275,8 +325,16 @@ def test_nothing_under_v_t_accepts_a_write(app: Flask, phone: TablePhone) -> Non
 
 
 def test_unknown_tables_are_404(client: FlaskClient) -> None:
-    for url in ("/t/nope", "/t/nope/new", "/t/nope/stats", "/t/nope/players",
-                "/v/t/nope", "/v/t/nope/stats", "/v/t/nope/games.json", "/t/" + "x" * 100):
+    for url in (
+        "/t/nope",
+        "/t/nope/new",
+        "/t/nope/stats",
+        "/t/nope/players",
+        "/v/t/nope",
+        "/v/t/nope/stats",
+        "/v/t/nope/games.json",
+        "/t/" + "x" * 100,
+    ):
         assert client.get(url).status_code == 404
 
 
@@ -301,9 +359,16 @@ def test_two_seats_for_one_person_are_refused(phone: TablePhone) -> None:
     # the new-game form keeping its four as a table says so too, and starts nothing
     before = all_rows(phone.app)
     form = page(phone.client.get("/new"))
-    data = {**sent(form, "/new"), "game": "trix", "mode": "solo", "table_name": "Majlis",
-            **{f"player_{seat}": name for seat, name in
-               enumerate(["Lina", composed, "Omar", decomposed])}}
+    data = {
+        **sent(form, "/new"),
+        "game": "trix",
+        "mode": "solo",
+        "table_name": "Majlis",
+        **{
+            f"player_{seat}": name
+            for seat, name in enumerate(["Lina", composed, "Omar", decomposed])
+        },
+    }
     response = phone.client.post("/new", data=data)
     assert response.status_code == 422
     assert "cannot have the same name" in page(response).text

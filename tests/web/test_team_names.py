@@ -13,5 +13,4 @@ def test_the_scoreboard_names_teams_in_the_readers_words(table: Table) -> None:
     assert '<span class="name"><bdi>Rami وعمر</bdi></span>' in html
     assert "Rami &amp; عمر" not in html
     english = table.client.get(f"{table.url}", headers={"Accept-Language": "en"})
-    assert '<span class="name"><bdi>Rami &amp; عمر</bdi></span>' in english.get_data(
-        as_text=True)
+    assert '<span class="name"><bdi>Rami &amp; عمر</bdi></span>' in english.get_data(as_text=True)

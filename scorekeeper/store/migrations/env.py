@@ -30,13 +30,17 @@ def get_metadata() -> MetaData:
 
 
 config.set_main_option(
-    "sqlalchemy.url", get_engine().url.render_as_string(hide_password=False).replace("%", "%%"))
+    "sqlalchemy.url", get_engine().url.render_as_string(hide_password=False).replace("%", "%%")
+)
 
 
 def run_migrations_offline() -> None:
     """Write the migrations as SQL (no database connection needed)."""
-    context.configure(url=config.get_main_option("sqlalchemy.url"),
-                      target_metadata=get_metadata(), literal_binds=True)
+    context.configure(
+        url=config.get_main_option("sqlalchemy.url"),
+        target_metadata=get_metadata(),
+        literal_binds=True,
+    )
     with context.begin_transaction():
         context.run_migrations()
 

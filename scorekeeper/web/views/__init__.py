@@ -11,8 +11,17 @@ from ..caches import history_rows
 from . import deals, exports, games, imports, live, pages, roster, table_stats, tables
 from .common import is_htmx
 
-BLUEPRINTS = (games.bp, deals.bp, live.bp, exports.bp, imports.bp, pages.bp, tables.bp,
-              roster.bp, table_stats.bp)
+BLUEPRINTS = (
+    games.bp,
+    deals.bp,
+    live.bp,
+    exports.bp,
+    imports.bp,
+    pages.bp,
+    tables.bp,
+    roster.bp,
+    table_stats.bp,
+)
 
 
 def register(app: Flask) -> None:
@@ -30,11 +39,13 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def _csrf_error(error: CSRFError) -> tuple[str, int]:
-        return render_template("pages/error.html", code=400, error=error,
-                               message=present.csrf_message()), 400
+        return render_template(
+            "pages/error.html", code=400, error=error, message=present.csrf_message()
+        ), 400
 
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException) -> tuple[str, int]:
         code = error.code or 500
-        return render_template("pages/error.html", code=code, error=error,
-                               message=present.http_message(code)), code
+        return render_template(
+            "pages/error.html", code=code, error=error, message=present.http_message(code)
+        ), code

@@ -118,11 +118,17 @@ class GameView:
         result = self.result
         definition = result.game.definition
         return {
-            "row": self.row, "game": result.game, "result": result, "players": self.players,
-            "definition": definition, "next": result.next,
+            "row": self.row,
+            "game": result.game,
+            "result": result,
+            "players": self.players,
+            "definition": definition,
+            "next": result.next,
             "grid": present.kingdom_grid(result) if definition.kingdoms else None,
-            "standings": present.standings(result), "partnership": result.team_totals is not None,
-            "tag": live_etag(self.row.version, current_language()), "poll": POLL_SECONDS,
+            "standings": present.standings(result),
+            "partnership": result.team_totals is not None,
+            "tag": live_etag(self.row.version, current_language()),
+            "poll": POLL_SECONDS,
             **extra,
         }
 
@@ -136,8 +142,13 @@ def drawable(rows: list[GameRow]) -> list[GameRow]:
     """The games a page can draw: a row whose text holds a lone surrogate (stored before text
     was checked, and not yet repaired by the migration) is left out of a list, so one game
     never takes down the page listing it."""
-    return [row for row in rows if not any(
-        has_lone_surrogate(text) for text in (*row.players, row.name or "", row.notes or ""))]
+    return [
+        row
+        for row in rows
+        if not any(
+            has_lone_surrogate(text) for text in (*row.players, row.name or "", row.notes or "")
+        )
+    ]
 
 
 def is_htmx() -> bool:
@@ -148,14 +159,20 @@ def is_htmx() -> bool:
 def moved_on(row: GameRow, number: int) -> str:
     """What a deal form for deal `number`, made before another phone changed the game, says."""
     if row.deal_count >= number:
-        return gettext("Deal %(number)d was saved on another phone. This form is out of date: "
-                       "cancel to see the game.", number=number)
-    return gettext("The game changed on another phone. This form is out of date: cancel and "
-                   "check the game before you save.")
+        return gettext(
+            "Deal %(number)d was saved on another phone. This form is out of date: "
+            "cancel to see the game.",
+            number=number,
+        )
+    return gettext(
+        "The game changed on another phone. This form is out of date: cancel and "
+        "check the game before you save."
+    )
 
 
-def attachment(body: str, mimetype: str, filename: str, unicode_name: str | None = None
-               ) -> Response:
+def attachment(
+    body: str, mimetype: str, filename: str, unicode_name: str | None = None
+) -> Response:
     """A download: `filename` in ASCII, and `unicode_name` (a name in its own script) beside
     it as RFC 6266's ``filename*``, which browsers prefer."""
     response = Response(body, mimetype=mimetype)

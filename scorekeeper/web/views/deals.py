@@ -33,6 +33,7 @@ from .common import GameView, game_or_404, game_view, is_htmx, moved_on
 
 bp = Blueprint("deals", __name__)
 
+
 def _contract(view: GameView, value: str | None) -> str:
     """A contract of this game, from the request; anything else is a 400."""
     if value not in view.game.definition.contracts:
@@ -54,13 +55,17 @@ def _bound_form(view: GameView) -> DealForm:
     form = make_deal_form(_contract(view, request.form.get("contract")))
     form.validate()
     if form.errors.get("csrf_token") or any(
-            form.errors.get(name) for name in ("number", "version", "editing")):
+        form.errors.get(name) for name in ("number", "version", "editing")
+    ):
         abort(400)
     editing = form.editing.data
     if editing is not None and not 1 <= editing <= len(view.game.deals):
         # a correction of a deal the game no longer holds (undone on another phone)
-        message = gettext("This game has no deal %(number)d (it may have been undone on "
-                          "another phone); nothing was saved.", number=editing)
+        message = gettext(
+            "This game has no deal %(number)d (it may have been undone on "
+            "another phone); nothing was saved.",
+            number=editing,
+        )
         template = "fragments/message.html" if is_htmx() else "pages/error.html"
         abort(make_response(render_template(template, code=409, message=message), 409))
     return form
@@ -79,8 +84,9 @@ def _fill_in(form: DealForm, rules: HouseRules) -> dict[str, Any]:
     return result.raw
 
 
-def _messages(view: GameView, form: DealForm,
-              evaluation: Evaluation | None) -> dict[str, list[str]]:
+def _messages(
+    view: GameView, form: DealForm, evaluation: Evaluation | None
+) -> dict[str, list[str]]:
     """What to say beside each field: WTForms' refusals, else the engine's."""
     errors = form.chip_errors()
     if form.editing.data is None and form.version.data != view.row.version:
@@ -91,26 +97,39 @@ def _messages(view: GameView, form: DealForm,
     early = form.help.problems if form.help is not None else ()
     for problem in early:  # a player placed twice: said at once, naming them
         errors.setdefault(field_group(problem.field), []).append(
-            problem_text(problem, contract, view.players, rules=view.game.house_rules))
+            problem_text(problem, contract, view.players, rules=view.game.house_rules)
+        )
     if evaluation is None:
         return errors
     for problem in evaluation.problems:
         if problem.code == "not_permutation" and problem.field in errors:
             continue  # already said, with the player's name
         errors.setdefault(field_group(problem.field), []).append(
-            problem_text(problem, contract, view.players, rules=view.game.house_rules))
+            problem_text(problem, contract, view.players, rules=view.game.house_rules)
+        )
     if evaluation.later is not None:
         later = evaluation.later
         reason = problem_text(later.problems[0], later.contract or "", view.players)
-        errors.setdefault("contract", []).append(gettext(
-            "This change would make deal %(number)d illegal: %(reason)s",
-            number=later.deal_number or 0, reason=reason))
+        errors.setdefault("contract", []).append(
+            gettext(
+                "This change would make deal %(number)d illegal: %(reason)s",
+                number=later.deal_number or 0,
+                reason=reason,
+            )
+        )
     return errors
 
 
-def _render_form(view: GameView, form: DealForm, evaluation: Evaluation | None = None, *,
-                 status: int = 200, template: str = "pages/deal.html",
-                 preview_on_load: bool = False, inline: bool = False) -> tuple[str, int]:
+def _render_form(
+    view: GameView,
+    form: DealForm,
+    evaluation: Evaluation | None = None,
+    *,
+    status: int = 200,
+    template: str = "pages/deal.html",
+    preview_on_load: bool = False,
+    inline: bool = False,
+) -> tuple[str, int]:
     """The deal form: a whole page, the form alone (inside the game page when `inline`), or
     what a tap changes (`fragments/deal_preview.html`)."""
     editing = form.editing.data
@@ -125,14 +144,30 @@ def _render_form(view: GameView, form: DealForm, evaluation: Evaluation | None =
         form.help = autofill(form.raw(), rules=view.game.house_rules)
     errors = _messages(view, form, evaluation)
     args = view.template_args(
-        form=form, contract=form.contract.data, editing=editing, number=form.number.data,
-        chooser=chooser, kingdom=kingdom, evaluation=evaluation, errors=errors, groups=groups,
-        unset=form.unset(), preview_on_load=preview_on_load, inline=inline,
+        form=form,
+        contract=form.contract.data,
+        editing=editing,
+        number=form.number.data,
+        chooser=chooser,
+        kingdom=kingdom,
+        evaluation=evaluation,
+        errors=errors,
+        groups=groups,
+        unset=form.unset(),
+        preview_on_load=preview_on_load,
+        inline=inline,
         moved=editing is None and form.version.data != view.row.version,
-        doubling=view.game.house_rules.doubling, filled=form.filled, sums=form.help.sums,
-        folded=[group.spec.name for group in groups if inline and group.folded
-                and all(form[name].data is None for name in group.names)
-                and not errors.get(group.spec.name)],
+        doubling=view.game.house_rules.doubling,
+        filled=form.filled,
+        sums=form.help.sums,
+        folded=[
+            group.spec.name
+            for group in groups
+            if inline
+            and group.folded
+            and all(form[name].data is None for name in group.names)
+            and not errors.get(group.spec.name)
+        ],
     )
     return render_template(template, **args), status
 
@@ -155,9 +190,13 @@ DOUBLES = "doubled_by"
 
 def _doubles(form: DealForm) -> dict[str, Any]:
     """The doubles noted in a form, as query arguments (chip field name → seat)."""
-    return {name: str(form[name].data) for group in form.groups()
-            if group.spec.name == DOUBLES for name in group.names
-            if form[name].data is not None}
+    return {
+        name: str(form[name].data)
+        for group in form.groups()
+        if group.spec.name == DOUBLES
+        for name in group.names
+        if form[name].data is not None
+    }
 
 
 def _note_doubles(form: DealForm, args: Any) -> None:
@@ -184,8 +223,10 @@ def new_deal(token: str) -> Any:
         return _to_game(token, inline)
     contract = _contract(view, request.args.get("contract"))
     if not view.result.next.is_open(contract):  # another phone got there first
-        flash(gettext("%(contract)s cannot be chosen now.",
-                      contract=contract_name(contract)), "warning")
+        flash(
+            gettext("%(contract)s cannot be chosen now.", contract=contract_name(contract)),
+            "warning",
+        )
         return _to_game(token, inline)
     form = blank_deal_form(contract, len(view.game.deals) + 1, row.version)
     if view.game.house_rules.doubling:
@@ -207,8 +248,13 @@ def folded_chips(token: str) -> Any:
     groups = [g for g in form.groups() if g.folded and g.spec.name == request.args.get("group")]
     if not groups:
         abort(400)
-    return render_template("fragments/folded_chips.html", form=form, group=groups[0],
-                           players=view.players, contract=contract)
+    return render_template(
+        "fragments/folded_chips.html",
+        form=form,
+        group=groups[0],
+        players=view.players,
+        contract=contract,
+    )
 
 
 @bp.get("/g/<token:token>/deal/<number:number>/edit")
@@ -240,19 +286,28 @@ def preview(token: str) -> Any:
     evaluation = None
     if not form.chip_errors() and not form.unset():
         # a preview writes nothing: a new deal is judged without replaying the game with it
-        evaluation = evaluate(view.result, raw, None if editing is None else editing - 1,
-                              replay_after=False)
+        evaluation = evaluate(
+            view.result, raw, None if editing is None else editing - 1, replay_after=False
+        )
     # a value no chip offers (seat 7, count "abc") comes from a tampered form, not from taps
-    html, status = _render_form(view, form, evaluation,
-                                status=422 if form.chip_errors() else 200,
-                                template="fragments/deal_preview.html" if is_htmx()
-                                else "pages/deal.html")
+    html, status = _render_form(
+        view,
+        form,
+        evaluation,
+        status=422 if form.chip_errors() else 200,
+        template="fragments/deal_preview.html" if is_htmx() else "pages/deal.html",
+    )
     response = make_response(html, status)
-    if (editing is None and is_htmx() and view.game.house_rules.doubling
-            and any(group.spec.name == DOUBLES for group in form.groups())):
+    if (
+        editing is None
+        and is_htmx()
+        and view.game.house_rules.doubling
+        and any(group.spec.name == DOUBLES for group in form.groups())
+    ):
         # the doubles noted before play stay in the address: a reload keeps them
         response.headers["HX-Replace-Url"] = url_for(
-            "deals.new_deal", token=token, contract=form.contract.data, **_doubles(form))
+            "deals.new_deal", token=token, contract=form.contract.data, **_doubles(form)
+        )
     return response
 
 
@@ -276,35 +331,57 @@ def save_deal(token: str) -> Any:
             flash(gettext("Deal %(number)d saved.", number=number), "success")
         case deals.Saved(result=result) if inline:
             assert result is not None
-            html = render_template("fragments/saved.html", **GameView(view.row, result)
-                                   .template_args(message=gettext("Deal %(number)d saved.",
-                                                                  number=number)))
-            return make_response(html, {"HX-Replace-Url": url_for("games.game_page",
-                                                                  token=token)})
+            html = render_template(
+                "fragments/saved.html",
+                **GameView(view.row, result).template_args(
+                    message=gettext("Deal %(number)d saved.", number=number)
+                ),
+            )
+            return make_response(html, {"HX-Replace-Url": url_for("games.game_page", token=token)})
         case deals.Saved():
-            flash(gettext("Deal %(number)d changed.", number=number) if entry.editing
-                  else gettext("Deal %(number)d saved.", number=number), "success")
+            flash(
+                gettext("Deal %(number)d changed.", number=number)
+                if entry.editing
+                else gettext("Deal %(number)d saved.", number=number),
+                "success",
+            )
         case deals.AlreadySaved(same=True):  # saved by an earlier tap whose answer was lost
-            flash(gettext("Deal %(number)d changed.", number=number) if entry.editing
-                  else gettext("Deal %(number)d saved.", number=number), "success")
+            flash(
+                gettext("Deal %(number)d changed.", number=number)
+                if entry.editing
+                else gettext("Deal %(number)d saved.", number=number),
+                "success",
+            )
         case deals.AlreadySaved():
-            flash(gettext("Deal %(number)d was already entered on another phone; yours "
-                          "was not saved. Check the history.", number=number), "warning")
+            flash(
+                gettext(
+                    "Deal %(number)d was already entered on another phone; yours "
+                    "was not saved. Check the history.",
+                    number=number,
+                ),
+                "warning",
+            )
         case deals.Stale(raced=True):
-            flash(gettext("The game changed on another phone; this deal was not saved."),
-                  "warning")
+            flash(gettext("The game changed on another phone; this deal was not saved."), "warning")
         case deals.Stale():
-            flash(gettext("The game changed on another phone. Check the current state and "
-                          "enter the deal again if it is still missing."), "warning")
+            flash(
+                gettext(
+                    "The game changed on another phone. Check the current state and "
+                    "enter the deal again if it is still missing."
+                ),
+                "warning",
+            )
         case deals.Finished():
             if not inline:
-                return render_template("pages/error.html", code=409,
-                                       message=_finished_text(view)), 409
+                return render_template(
+                    "pages/error.html", code=409, message=_finished_text(view)
+                ), 409
             flash(_finished_text(view), "warning")
         case deals.Refused(evaluation=evaluation):
             template = "fragments/deal_form.html" if inline else "pages/deal.html"
-            return _render_form(view, form, evaluation, status=422, template=template,
-                                inline=inline)
+            return _render_form(
+                view, form, evaluation, status=422, template=template, inline=inline
+            )
         case deals.Impossible():
             abort(400)
     return _to_game(token, inline)
@@ -332,14 +409,26 @@ def check_deal(token: str) -> Any:
     held = None if form.chip_errors() else deals.holds_entry(view.row, view.result, entry)
     if held is None:
         reason = gettext(NOT_THROUGH.get(request.form.get("why", ""), NOT_THROUGH["stale"]))
-        return render_template("fragments/not_saved.html", message=gettext(
-            "Not saved. %(reason)s Try again.", reason=reason))
+        return render_template(
+            "fragments/not_saved.html",
+            message=gettext("Not saved. %(reason)s Try again.", reason=reason),
+        )
     if held:
-        flash(gettext("Deal %(number)d changed.", number=entry.number) if entry.editing
-              else gettext("Deal %(number)d saved.", number=entry.number), "success")
+        flash(
+            gettext("Deal %(number)d changed.", number=entry.number)
+            if entry.editing
+            else gettext("Deal %(number)d saved.", number=entry.number),
+            "success",
+        )
     else:
-        flash(gettext("Deal %(number)d was already entered on another phone; yours "
-                      "was not saved. Check the history.", number=entry.number), "warning")
+        flash(
+            gettext(
+                "Deal %(number)d was already entered on another phone; yours "
+                "was not saved. Check the history.",
+                number=entry.number,
+            ),
+            "warning",
+        )
     return make_response("", {"HX-Redirect": url_for("games.game_page", token=token)})
 
 
@@ -353,8 +442,12 @@ def carry(token: str) -> Any:
     contract = form.contract.data or ""
     following = view.result.next
     if form.editing.data is not None or following is None or not following.is_open(contract):
-        flash(_finished_text(view) if following is None else gettext(
-            "%(contract)s cannot be chosen now.", contract=contract_name(contract)), "warning")
+        flash(
+            _finished_text(view)
+            if following is None
+            else gettext("%(contract)s cannot be chosen now.", contract=contract_name(contract)),
+            "warning",
+        )
         return _to_game(token, inline)
     moved = blank_deal_form(contract, len(view.game.deals) + 1, view.row.version)
     moved.fill(form.raw())  # every chip as this phone showed it counts as tapped
@@ -366,6 +459,7 @@ def carry(token: str) -> Any:
     html, status = _render_form(view, moved, evaluation, template=template, inline=inline)
     response = make_response(html, status)
     if inline:
-        response.headers["HX-Replace-Url"] = url_for("deals.new_deal", token=token,
-                                                      contract=contract)
+        response.headers["HX-Replace-Url"] = url_for(
+            "deals.new_deal", token=token, contract=contract
+        )
     return response

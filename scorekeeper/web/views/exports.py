@@ -31,9 +31,12 @@ def _json(row: GameRow) -> Response:
         abort(404)
     record = record_of(row)
     day = _started_on(row).date()
-    return attachment(export_json(record) + "\n", "application/json",
-                       json_filename(record, day, gettext),
-                       unicode_filename(record, day, ".json", gettext))
+    return attachment(
+        export_json(record) + "\n",
+        "application/json",
+        json_filename(record, day, gettext),
+        unicode_filename(record, day, ".json", gettext),
+    )
 
 
 def _csv(row: GameRow) -> Response:
@@ -41,8 +44,12 @@ def _csv(row: GameRow) -> Response:
         abort(404)
     record = record_of(row)
     day = _started_on(row).date()
-    return attachment(csv_text(record, gettext), "text/csv", csv_filename(record, day, gettext),
-                      unicode_filename(record, day, ".csv", gettext))
+    return attachment(
+        csv_text(record, gettext),
+        "text/csv",
+        csv_filename(record, day, gettext),
+        unicode_filename(record, day, ".csv", gettext),
+    )
 
 
 @bp.get("/g/<token:token>/export.json")
@@ -73,5 +80,6 @@ def view_export_csv(view_token: str) -> Response:
 def backup() -> Response:
     """Every game this browser can see, as one JSON array of records."""
     body = records_json(games_for_tokens(remembered()))
-    return attachment(body, "application/json",
-                       f"scorekeeper-backup-{datetime.now(UTC).date().isoformat()}.json")
+    return attachment(
+        body, "application/json", f"scorekeeper-backup-{datetime.now(UTC).date().isoformat()}.json"
+    )

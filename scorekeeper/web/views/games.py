@@ -81,8 +81,11 @@ def restorable(row: GameRow) -> int | None:
     if not isinstance(undone, dict) or undone.get("token") != row.token:
         return None
     number, version = undone.get("number"), undone.get("version")
-    if isinstance(number, int) and isinstance(version, int) and deals.can_restore(
-            row, number, version):
+    if (
+        isinstance(number, int)
+        and isinstance(version, int)
+        and deals.can_restore(row, number, version)
+    ):
         return number
     session.pop(UNDONE)
     return None
@@ -95,8 +98,9 @@ def _to_game(token: str) -> Response:
 @bp.get("/")
 def home() -> str:
     """Games this browser created or opened: in progress first, then finished, newest first."""
-    rows = sorted(drawable(games_for_tokens(remembered())), key=lambda row: row.updated_at,
-                  reverse=True)
+    rows = sorted(
+        drawable(games_for_tokens(remembered())), key=lambda row: row.updated_at, reverse=True
+    )
     # a finished card names who won: the engine's replay, kept per version like the game page's
     winners = {}
     for row in [row for row in rows if row.finished]:
@@ -104,9 +108,13 @@ def home() -> str:
             winners[row.token] = winner_names(replay_of(row))
         except (ValueError, KeyError, TypeError, IndexError):  # a damaged row: not listed
             rows.remove(row)
-    return render_template("pages/home.html", playing=[row for row in rows if not row.finished],
-                           finished=[row for row in rows if row.finished], winners=winners,
-                           tables=tables_for_tokens(remembered_tables()))
+    return render_template(
+        "pages/home.html",
+        playing=[row for row in rows if not row.finished],
+        finished=[row for row in rows if row.finished],
+        winners=winners,
+        tables=tables_for_tokens(remembered_tables()),
+    )
 
 
 SUGGESTED_NAMES = 16
@@ -115,8 +123,9 @@ SUGGESTED_NAMES = 16
 def names_played() -> list[str]:
     """The names of this browser's games, one spelling per person, most recent game first,
     then those of its tables' rosters."""
-    rows = sorted(drawable(games_for_tokens(remembered())), key=lambda row: row.updated_at,
-                  reverse=True)
+    rows = sorted(
+        drawable(games_for_tokens(remembered())), key=lambda row: row.updated_at, reverse=True
+    )
     names: dict[str, str] = {}
     for row in rows:
         for name in row.players:
@@ -152,8 +161,7 @@ def new_game() -> Any:
         if form.table_name.data:  # these four play together: keep them as a table
             table = create_table(form.table_name.data)
             remember_table(table.token)
-            row = start_game(table, form.game.data, form.mode.data, players, rules,
-                             form.name.data)
+            row = start_game(table, form.game.data, form.mode.data, players, rules, form.name.data)
         else:
             row = create_game(form.game.data, form.mode.data, players, rules, form.name.data)
         remember(row.token)
@@ -168,9 +176,15 @@ def game_page(token: str) -> Any:
     row = game_or_404(token)
     if row.first is None:
         return render_template("pages/choose_first.html", row=row, form=_SeatForm())
-    return render_template("pages/game.html", **game_view(row).template_args(
-        notes_form=NotesForm(obj=row), table=table_of(row), rematch_form=ConfirmForm(),
-        restore=restorable(row)))
+    return render_template(
+        "pages/game.html",
+        **game_view(row).template_args(
+            notes_form=NotesForm(obj=row),
+            table=table_of(row),
+            rematch_form=ConfirmForm(),
+            restore=restorable(row),
+        ),
+    )
 
 
 @bp.get("/g/<token:token>/live")
@@ -192,8 +206,12 @@ def follow(token: str) -> Any:
             return Response(status=204)
         number = request.args.get("number", type=int)  # a deal form is open on this phone
         moved = None if number is None else moved_on(row, number)
-        response = Response(render_template("fragments/follow.html", **game_view(
-            row).template_args(restore=restorable(row), moved=moved)))
+        response = Response(
+            render_template(
+                "fragments/follow.html",
+                **game_view(row).template_args(restore=restorable(row), moved=moved),
+            )
+        )
     return response
 
 
@@ -230,8 +248,12 @@ def undo(token: str) -> Response:
         abort(400)
     outcome = deals.undo_deal(row, game_view(row).result, form.number.data, form.version.data)
     if isinstance(outcome, deals.Saved):  # the game page offers to put it back
-        session[UNDONE] = {"token": row.token, "number": form.number.data,
-                           "version": row.version, "deal": outcome.removed}
+        session[UNDONE] = {
+            "token": row.token,
+            "number": form.number.data,
+            "version": row.version,
+            "deal": outcome.removed,
+        }
     elif isinstance(outcome, deals.Stale):
         flash(gettext("The game changed on another phone; nothing was undone."), "warning")
     return _to_game(row.token)
@@ -247,16 +269,26 @@ def restore(token: str) -> Response:
         abort(400)
     undone = session.get(UNDONE)  # kept after the restore: a second tap finds its twin's
     outcome: deals.Outcome = deals.Stale()
-    if (isinstance(undone, dict) and undone.get("token") == row.token
-            and undone.get("number") == number and isinstance(undone.get("deal"), dict)):
-        outcome = deals.restore_deal(row, game_view(row).result,
-                                     deals.Entry(undone["deal"], number, version))
+    if (
+        isinstance(undone, dict)
+        and undone.get("token") == row.token
+        and undone.get("number") == number
+        and isinstance(undone.get("deal"), dict)
+    ):
+        outcome = deals.restore_deal(
+            row, game_view(row).result, deals.Entry(undone["deal"], number, version)
+        )
     if isinstance(outcome, deals.Saved):
         flash(gettext("Deal %(number)d restored.", number=number), "success")
     elif not isinstance(outcome, deals.AlreadySaved):
         session.pop(UNDONE, None)
-        flash(gettext("The game changed on another phone; deal %(number)d was not restored.",
-                      number=number), "warning")
+        flash(
+            gettext(
+                "The game changed on another phone; deal %(number)d was not restored.",
+                number=number,
+            ),
+            "warning",
+        )
     return _to_game(row.token)
 
 
@@ -269,14 +301,17 @@ def notes(token: str) -> Any:
         if row.first is None or form.version.errors:
             abort(400)  # the page that shows this form is not there yet, or a tampered form
         # the game page again, with the messages next to the fields
-        return render_template("pages/game.html", **game_view(row).template_args(
-            notes_form=form, restore=restorable(row))), 422
+        return render_template(
+            "pages/game.html",
+            **game_view(row).template_args(notes_form=form, restore=restorable(row)),
+        ), 422
     try:
         save_text(row, form.name.data, form.notes.data, form.version.data or 0)
     except StaleStateError:
         if (row.name, row.notes) != (form.name.data or None, form.notes.data or None):
-            flash(gettext("The game changed on another phone; your notes were not saved."),
-                  "warning")
+            flash(
+                gettext("The game changed on another phone; your notes were not saved."), "warning"
+            )
     return _to_game(row.token)
 
 

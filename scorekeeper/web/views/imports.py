@@ -40,33 +40,49 @@ CAPS = ImportCaps(records=IMPORT_MAX_RECORDS, deals=IMPORT_MAX_DEALS)
 def limited_text(limited: ImportLimited) -> str:
     """Why an import was refused for its size or for how much was imported lately."""
     if limited.what == "records":
-        reason = ngettext("The file holds %(num)d game; one import takes at most %(maximum)d.",
-                          "The file holds %(num)d games; one import takes at most %(maximum)d.",
-                          limited.count, maximum=limited.maximum)
+        reason = ngettext(
+            "The file holds %(num)d game; one import takes at most %(maximum)d.",
+            "The file holds %(num)d games; one import takes at most %(maximum)d.",
+            limited.count,
+            maximum=limited.maximum,
+        )
     elif limited.what == "deals":
-        reason = ngettext("The file holds %(num)d deal; one import takes at most %(maximum)d.",
-                          "The file holds %(num)d deals; one import takes at most %(maximum)d.",
-                          limited.count, maximum=limited.maximum)
+        reason = ngettext(
+            "The file holds %(num)d deal; one import takes at most %(maximum)d.",
+            "The file holds %(num)d deals; one import takes at most %(maximum)d.",
+            limited.count,
+            maximum=limited.maximum,
+        )
     elif limited.what == "bytes":
-        reason = gettext("The file is larger than %(megabytes)d MB, more than one import takes.",
-                         megabytes=limited.maximum // (1024 * 1024))
+        reason = gettext(
+            "The file is larger than %(megabytes)d MB, more than one import takes.",
+            megabytes=limited.maximum // (1024 * 1024),
+        )
     elif limited.what == "requests":
-        reason = gettext("This network has imported too often in the last hour. Try again "
-                         "later, or ask the host to import the file.")
+        reason = gettext(
+            "This network has imported too often in the last hour. Try again "
+            "later, or ask the host to import the file."
+        )
     else:
-        reason = ngettext("With this file, this network would import more than %(num)d game "
-                          "within an hour. Try again later, or ask the host to import the file.",
-                          "With this file, this network would import more than %(num)d games "
-                          "within an hour. Try again later, or ask the host to import the file.",
-                          limited.maximum)
+        reason = ngettext(
+            "With this file, this network would import more than %(num)d game "
+            "within an hour. Try again later, or ask the host to import the file.",
+            "With this file, this network would import more than %(num)d games "
+            "within an hour. Try again later, or ask the host to import the file.",
+            limited.maximum,
+        )
     return gettext("Nothing was imported. %(reason)s", reason=reason)
 
 
 def record_field_label(path: str) -> str | None:
     """A top-level field of a record named as the forms name it (None: its key says it)."""
-    labels = {**{f"players[{seat}]": gettext(label) for seat, label in enumerate(SEAT_LABELS)},
-              "name": gettext("Name"), "notes": gettext("Notes"),
-              "players": gettext("Players, in order of play"), "game": gettext("Game")}
+    labels = {
+        **{f"players[{seat}]": gettext(label) for seat, label in enumerate(SEAT_LABELS)},
+        "name": gettext("Name"),
+        "notes": gettext("Notes"),
+        "players": gettext("Players, in order of play"),
+        "game": gettext("Game"),
+    }
     return labels.get(path)
 
 
@@ -80,8 +96,9 @@ def refusal_text(refused: RecordsRefused) -> str:
     else:
         problem = error.problems[0]
         if error.deal_number is None:
-            reason = problem.render(gettext, translate_plural=plural_form,
-                                    field_label=record_field_label(problem.field))
+            reason = problem.render(
+                gettext, translate_plural=plural_form, field_label=record_field_label(problem.field)
+            )
         else:
             contract = error.contract or ""
             label = None
@@ -92,13 +109,18 @@ def refusal_text(refused: RecordsRefused) -> str:
                     label = None
             text = problem.render(gettext, field_label=label, translate_plural=plural_form)
             name = contract_name(contract) if contract in CONTRACTS else contract
-            where = (gettext("deal %(number)d (%(contract)s)", number=error.deal_number,
-                             contract=name) if name
-                     else gettext("deal %(number)d", number=error.deal_number))
+            where = (
+                gettext("deal %(number)d (%(contract)s)", number=error.deal_number, contract=name)
+                if name
+                else gettext("deal %(number)d", number=error.deal_number)
+            )
             reason = f"{where}: {text}"
     if refused.record is not None:
-        reason = gettext("record %(number)d of %(count)d", number=refused.record,
-                         count=refused.count) + ", " + reason
+        reason = (
+            gettext("record %(number)d of %(count)d", number=refused.record, count=refused.count)
+            + ", "
+            + reason
+        )
     return gettext("Nothing was imported. %(reason)s", reason=reason[:1].upper() + reason[1:])
 
 
@@ -131,12 +153,19 @@ def receive_upload(store: Callable[[list[Record]], list[GameRow]] = store_record
             raise too_large
         rows = import_from(limits.address_key(request.remote_addr), data, CAPS, store)
     except ImportLimited as limited:
-        return Upload(form, error=limited_text(limited),
-                      status=429 if limited.what in ("requests", "games") else 413)
+        return Upload(
+            form,
+            error=limited_text(limited),
+            status=429 if limited.what in ("requests", "games") else 413,
+        )
     except RecordsRefused as refused:
         return Upload(form, error=refusal_text(refused), status=422)
-    flash(ngettext("%(num)d game imported.", "%(num)d games imported.", len(rows))
-          if len(rows) != 1 else gettext("The game was imported."), "success")
+    flash(
+        ngettext("%(num)d game imported.", "%(num)d games imported.", len(rows))
+        if len(rows) != 1
+        else gettext("The game was imported."),
+        "success",
+    )
     return Upload(form, rows=rows)
 
 
@@ -146,8 +175,9 @@ def import_page() -> Any:
     """Upload a game record, or a backup holding several, and store them as new games."""
     upload = receive_upload()
     if upload.rows is None:
-        return render_template("pages/import.html", form=upload.form,
-                               error=upload.error), upload.status
+        return render_template(
+            "pages/import.html", form=upload.form, error=upload.error
+        ), upload.status
     for row in reversed(upload.rows):
         remember(row.token)
     if len(upload.rows) == 1:

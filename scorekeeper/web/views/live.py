@@ -20,8 +20,11 @@ bp = Blueprint("live", __name__)
 
 
 def _live_args(row: GameRow) -> dict[str, Any]:
-    args: dict[str, Any] = {"row": row, "tag": live_etag(row.version, current_language()),
-                            "poll": POLL_SECONDS}
+    args: dict[str, Any] = {
+        "row": row,
+        "tag": live_etag(row.version, current_language()),
+        "poll": POLL_SECONDS,
+    }
     if row.first is not None:
         args.update(game_view(row).template_args())
     return args

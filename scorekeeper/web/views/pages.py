@@ -39,6 +39,7 @@ from .common import game_or_404
 
 bp = Blueprint("pages", __name__)
 
+
 @dataclass(frozen=True)
 class ContractRule:
     """One row of the rules page: the contract, its home name, and how it scores."""
@@ -56,25 +57,38 @@ def contract_rules(game: str, rules: HouseRules) -> list[ContractRule]:
     for contract_id in GAMES[game].contracts:
         text = for_rules(contract_id, CONTRACT_SCORES, RULED_CONTRACT_SCORES, rules)
         assert text is not None  # every contract says how it scores
-        rows.append(ContractRule(contract_id, contract_native_name(contract_id),
-                                 CONTRACTS[contract_id].kind,
-                                 rule_text(text, contract_numbers(contract_id, rules))))
+        rows.append(
+            ContractRule(
+                contract_id,
+                contract_native_name(contract_id),
+                CONTRACTS[contract_id].kind,
+                rule_text(text, contract_numbers(contract_id, rules)),
+            )
+        )
     return rows
 
 
 def contract_notes(game: str, rules: HouseRules) -> list[Markup]:
     """The notes under the table of scores for the contracts of `game`."""
-    notes = [(contract_id, for_rules(contract_id, CONTRACT_NOTES, RULED_CONTRACT_NOTES, rules))
-             for contract_id in GAMES[game].contracts]
-    return [rule_text(text, contract_numbers(contract_id, rules))
-            for contract_id, text in notes if text is not None]
+    notes = [
+        (contract_id, for_rules(contract_id, CONTRACT_NOTES, RULED_CONTRACT_NOTES, rules))
+        for contract_id in GAMES[game].contracts
+    ]
+    return [
+        rule_text(text, contract_numbers(contract_id, rules))
+        for contract_id, text in notes
+        if text is not None
+    ]
 
 
 def contract_checks(game: str, rules: HouseRules) -> list[Markup]:
     """What the app checks in the deals of `game`'s contracts (a Trix game's), in order."""
     contracts = GAMES[game].contracts
-    found = [for_rules(contract_id, CONTRACT_CHECKS, RULED_CONTRACT_CHECKS, rules)
-             for contract_id in CONTRACT_CHECKS if contract_id in contracts]
+    found = [
+        for_rules(contract_id, CONTRACT_CHECKS, RULED_CONTRACT_CHECKS, rules)
+        for contract_id in CONTRACT_CHECKS
+        if contract_id in contracts
+    ]
     return [rule_text(text, {}) for texts in found if texts is not None for text in texts]
 
 
@@ -83,13 +97,22 @@ def _rules_page(game: str, rules: HouseRules | None, row: Any = None) -> str:
     definition = GAMES[game]
     shown = rules or HouseRules()
     return render_template(
-        "pages/rules.html", game_id=game, definition=definition, row=row, house_rules=rules,
+        "pages/rules.html",
+        game_id=game,
+        definition=definition,
+        row=row,
+        house_rules=rules,
         shown_rules=shown,
-        contracts=contract_rules(game, shown), notes=contract_notes(game, shown),
-        checks=contract_checks(game, shown), doubling=doubling_scores(shown),
+        contracts=contract_rules(game, shown),
+        notes=contract_notes(game, shown),
+        checks=contract_checks(game, shown),
+        doubling=doubling_scores(shown),
         zero_sum=adds_up_to_zero(game, shown),
-        quotas={"trumps": TRUMPS_PER_PLAYER, "negatives": NEGATIVES_PER_PLAYER,
-                "plays": PLAYS_PER_NEGATIVE},
+        quotas={
+            "trumps": TRUMPS_PER_PLAYER,
+            "negatives": NEGATIVES_PER_PLAYER,
+            "plays": PLAYS_PER_NEGATIVE,
+        },
         turkish=game == TURKISH_KING,
     )
 

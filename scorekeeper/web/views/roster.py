@@ -23,8 +23,10 @@ def _gone(table: TableRow, player_id: int) -> Response:
     roster (another table's player stays a 404)."""
     if not store.player_gone(player_id):
         abort(404)
-    flash(gettext("That player is no longer on the roster: they were merged into another "
-                  "entry."), "warning")
+    flash(
+        gettext("That player is no longer on the roster: they were merged into another entry."),
+        "warning",
+    )
     return _to_players(table)
 
 
@@ -36,9 +38,15 @@ def _players_page(table: TableRow, forms: dict[int, PlayerNameForm] | None = Non
     roster = store.roster(table)
     forms = forms or {}
     return render_template(
-        "pages/players.html", table=table, roster=roster, played=store.games_played(table),
-        forms={player.id: forms.get(player.id) or PlayerNameForm(formdata=None, obj=player)
-               for player in roster})
+        "pages/players.html",
+        table=table,
+        roster=roster,
+        played=store.games_played(table),
+        forms={
+            player.id: forms.get(player.id) or PlayerNameForm(formdata=None, obj=player)
+            for player in roster
+        },
+    )
 
 
 @bp.get("/t/<token:token>/players")
@@ -48,8 +56,9 @@ def players(token: str) -> str:
 
 
 def _stale() -> None:
-    flash(gettext("The players changed on another phone; nothing was changed. Try again."),
-          "warning")
+    flash(
+        gettext("The players changed on another phone; nothing was changed. Try again."), "warning"
+    )
 
 
 @bp.route("/t/<token:token>/players/<number:player_id>/rename", methods=["GET", "POST"])
@@ -73,9 +82,12 @@ def rename(token: str, player_id: int) -> Any:
         return _players_page(table, {player.id: form}), 422
     outcome = store.rename_player(table, player, name, form.version.data or 0)
     if isinstance(outcome, store.NameTaken):
-        form.name.errors = [gettext(
-            "%(name)s is already on the roster. If they are the same person, merge them.",
-            name=outcome.other.name)]
+        form.name.errors = [
+            gettext(
+                "%(name)s is already on the roster. If they are the same person, merge them.",
+                name=outcome.other.name,
+            )
+        ]
         return _players_page(table, {player.id: form}), 409
     if isinstance(outcome, store.TableStale):
         _stale()
@@ -93,15 +105,25 @@ def merge(token: str, player_id: int) -> Any:
         return _gone(table, player_id)
     if request.method == "GET":
         into_id = request.args.get("into", "")
-        into = (store.player_of(table, int(into_id))
-                if into_id.isascii() and into_id.isdigit() and len(into_id) < 12 else None)
+        into = (
+            store.player_of(table, int(into_id))
+            if into_id.isascii() and into_id.isdigit() and len(into_id) < 12
+            else None
+        )
         if into_id and (into is None or into.id == player.id):
             abort(404)
         others = [other for other in store.roster(table) if other.id != player.id]
         together = store.shared_games(player, into) if into else 0
-        return render_template("pages/merge.html", table=table, player=player, into=into,
-                               others=others, played=store.games_played(table),
-                               together=together, form=MergeForm(formdata=None))
+        return render_template(
+            "pages/merge.html",
+            table=table,
+            player=player,
+            into=into,
+            others=others,
+            played=store.games_played(table),
+            together=together,
+            form=MergeForm(formdata=None),
+        )
     form = MergeForm()
     if not form.validate() or form.into.data is None:
         abort(400)
@@ -110,8 +132,14 @@ def merge(token: str, player_id: int) -> Any:
         abort(400)
     outcome = store.merge_players(table, player, into, form.version.data or 0)
     if isinstance(outcome, store.PlayedTogether):
-        flash(gettext("%(first)s and %(second)s played in the same game: they are two people.",
-                      first=player.name, second=into.name), "error")
+        flash(
+            gettext(
+                "%(first)s and %(second)s played in the same game: they are two people.",
+                first=player.name,
+                second=into.name,
+            ),
+            "error",
+        )
         return redirect(url_for("roster.merge", token=table.token, player_id=player.id), 303)
     if isinstance(outcome, store.TableStale):
         _stale()

@@ -28,11 +28,17 @@ from .imports import receive_upload
 
 bp = Blueprint("table_stats", __name__)
 
+
 def _stats_page(table: TableRow, viewing: bool) -> str:
     stats = table_statistics(table)
-    return render_template("pages/table_stats.html", table=table, stats=stats,
-                           viewing=viewing, item_labels=ITEM_AVERAGES,
-                           win_rate_label=gettext(WIN_RATE))
+    return render_template(
+        "pages/table_stats.html",
+        table=table,
+        stats=stats,
+        viewing=viewing,
+        item_labels=ITEM_AVERAGES,
+        win_rate_label=gettext(WIN_RATE),
+    )
 
 
 @bp.get("/t/<token:token>/stats")
@@ -52,17 +58,23 @@ def _today() -> str:
 
 
 def _games_json(table: TableRow) -> Response:
-    return attachment(records_json(store.table_games(table)), "application/json",
-                       f"scorekeeper-table-{_today()}.json")
+    return attachment(
+        records_json(store.table_games(table)),
+        "application/json",
+        f"scorekeeper-table-{_today()}.json",
+    )
 
 
 def _stats_csv(table: TableRow, part: str) -> Response:
     if part not in TABLES:
         abort(404)
     today = datetime.now(UTC).date()
-    return attachment(stats_csv(table_statistics(table), gettext, part), "text/csv",
-                      stats_csv_filename(table.name, today, part, gettext),
-                      stats_unicode_filename(table.name, today, part, gettext))
+    return attachment(
+        stats_csv(table_statistics(table), gettext, part),
+        "text/csv",
+        stats_csv_filename(table.name, today, part, gettext),
+        stats_unicode_filename(table.name, today, part, gettext),
+    )
 
 
 @bp.get("/t/<token:token>/stats.csv")
@@ -108,11 +120,11 @@ def import_page(token: str) -> Any:
     """Upload game records: they become games of this table, their players join its roster."""
     # the upload (and its form's token) is judged before the table is looked up, as for
     # every other form; its records are kept only once the table is found
-    upload = receive_upload(lambda records: store.store_table_records(table_or_404(token),
-                                                                      records))
+    upload = receive_upload(lambda records: store.store_table_records(table_or_404(token), records))
     table = table_or_404(token)
     if upload.rows is None:
-        return render_template("pages/table_import.html", table=table, form=upload.form,
-                               error=upload.error), upload.status
+        return render_template(
+            "pages/table_import.html", table=table, form=upload.form, error=upload.error
+        ), upload.status
     remember_table(table.token)
     return redirect(url_for("tables.table_page", token=table.token), 303)

@@ -41,12 +41,18 @@ def _table_page(table: TableRow, viewing: bool) -> str:
     # each card tells its game apart: who won and the totals (the replay, kept per version)
     results = {row.token: replay_of(row) for row in games if row.first is not None}
     return render_template(
-        "pages/table.html", table=table, viewing=viewing, roster=store.roster(table),
-        played=store.games_played(table), playing=[row for row in games if not row.finished],
+        "pages/table.html",
+        table=table,
+        viewing=viewing,
+        roster=store.roster(table),
+        played=store.games_played(table),
+        playing=[row for row in games if not row.finished],
         finished=[row for row in games if row.finished],
-        winners={token: winner_names(result) for token, result in results.items()
-                 if result.finished},
-        totals={token: card_totals(result) for token, result in results.items()})
+        winners={
+            token: winner_names(result) for token, result in results.items() if result.finished
+        },
+        totals={token: card_totals(result) for token, result in results.items()},
+    )
 
 
 @bp.get("/t/<token:token>")
@@ -76,8 +82,9 @@ def _seat_names(table: TableRow, picks: list[Pick]) -> list[str] | None:
     return names
 
 
-def _add(table: TableRow, form: TableGameForm, picks: list[Pick], names: list[str],
-         value: str) -> bool:
+def _add(
+    table: TableRow, form: TableGameForm, picks: list[Pick], names: list[str], value: str
+) -> bool:
     """Put a tapped roster name (or the newcomer typed) in the next seat; False if refused."""
     if len(picks) >= SEATS:
         return True
@@ -158,29 +165,46 @@ def _start(table: TableRow, form: TableGameForm, picks: list[Pick], names: list[
     if not form.judged(names):  # the engine's checks, said under their fields
         form.set_picks(picks)
         return _table_game_page(table, form, picks, names), 422
-    seats = [pick.player_id if pick.player_id is not None else pick.name or ""
-             for pick in picks]
+    seats = [pick.player_id if pick.player_id is not None else pick.name or "" for pick in picks]
     try:
-        row = store.start_game(table, form.game.data, form.mode.data, seats,
-                               form.house_rules(), form.name.data, newcomers=True)
+        row = store.start_game(
+            table,
+            form.game.data,
+            form.mode.data,
+            seats,
+            form.house_rules(),
+            form.name.data,
+            newcomers=True,
+        )
     except store.RosterMoved as moved:
         return _roster_moved(table, form, picks, moved)
     remember(row.token)
     return redirect(url_for("games.game_page", token=row.token), 303)
 
 
-def _roster_moved(table: TableRow, form: TableGameForm, picks: list[Pick],
-                  moved: store.RosterMoved) -> tuple[str, int]:
+def _roster_moved(
+    table: TableRow, form: TableGameForm, picks: list[Pick], moved: store.RosterMoved
+) -> tuple[str, int]:
     """Another phone changed the roster while the seats were picked: nothing was started;
     the page again (409), the seat in question empty, with what happened."""
     if moved.joined is not None:
-        flash(gettext("%(name)s joined this table a moment ago; pick them from the roster.",
-                      name=moved.joined), "error")
+        flash(
+            gettext(
+                "%(name)s joined this table a moment ago; pick them from the roster.",
+                name=moved.joined,
+            ),
+            "error",
+        )
         key = player_key(moved.joined)
         picks = [pick for pick in picks if pick.name is None or player_key(pick.name) != key]
     else:
-        flash(gettext("A player you picked was merged into another on another phone; pick "
-                      "the seats again."), "error")
+        flash(
+            gettext(
+                "A player you picked was merged into another on another phone; pick "
+                "the seats again."
+            ),
+            "error",
+        )
     names = _seat_names(table, picks)
     if names is None:
         picks, names = [], []
@@ -188,14 +212,25 @@ def _roster_moved(table: TableRow, form: TableGameForm, picks: list[Pick],
     return _table_game_page(table, form, picks, names), 409
 
 
-def _table_game_page(table: TableRow, form: TableGameForm, picks: list[Pick],
-                     names: list[str], *, missing: bool = False) -> str:
+def _table_game_page(
+    table: TableRow,
+    form: TableGameForm,
+    picks: list[Pick],
+    names: list[str],
+    *,
+    missing: bool = False,
+) -> str:
     picked = {pick.player_id for pick in picks}
     return render_template(
-        "pages/table_game.html", table=table, form=form, seats=list(zip(picks, names,
-                                                                       strict=True)),
-        full=len(picks) >= SEATS, missing=missing, seat_labels=SEAT_LABELS,
-        roster=[player for player in store.roster(table) if player.id not in picked])
+        "pages/table_game.html",
+        table=table,
+        form=form,
+        seats=list(zip(picks, names, strict=True)),
+        full=len(picks) >= SEATS,
+        missing=missing,
+        seat_labels=SEAT_LABELS,
+        roster=[player for player in store.roster(table) if player.id not in picked],
+    )
 
 
 @bp.post("/g/<token:token>/rematch")

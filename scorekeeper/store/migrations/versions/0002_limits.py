@@ -5,6 +5,7 @@ Revises: a38eda85ebd0
 Create Date: 2026-12-01 21:40:00
 
 """
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -26,8 +27,9 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id"),
     )
     with op.batch_alter_table("limit_events", schema=None) as batch_op:
-        batch_op.create_index("ix_limit_events_kind_address_at", ["kind", "address", "at"],
-                              unique=False)
+        batch_op.create_index(
+            "ix_limit_events_kind_address_at", ["kind", "address", "at"], unique=False
+        )
         batch_op.create_index("ix_limit_events_kind_at", ["kind", "at"], unique=False)
     op.create_table(
         "limit_slots",

@@ -5,6 +5,7 @@ Revises: b2_limits
 Create Date: 2026-12-01 21:30:00
 
 """
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -42,8 +43,9 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("games", schema=None) as batch_op:
         batch_op.add_column(sa.Column("table_id", sa.Integer(), nullable=True))
-        batch_op.create_foreign_key("fk_games_table_id", "tables", ["table_id"], ["id"],
-                                    ondelete="SET NULL")
+        batch_op.create_foreign_key(
+            "fk_games_table_id", "tables", ["table_id"], ["id"], ondelete="SET NULL"
+        )
         batch_op.create_index("ix_games_table_id", ["table_id", "created_at"], unique=False)
     op.create_table(
         "seats",

@@ -5,6 +5,7 @@ Revises: c3_tables
 Create Date: 2026-12-02 05:20:00
 
 """
+
 import sqlalchemy as sa
 from alembic import op
 
