@@ -17,7 +17,10 @@ import pytest
 import scorekeeper
 
 PACKAGE = Path(scorekeeper.__file__).resolve().parent
-MAX_LINES = 400
+# The limit was 400 lines of the old hand-packed style; ruff format writes a long call one
+# argument a line (the package grew 13 %, its largest modules 20-30 %), so the same size of
+# module is about 500 formatted lines.
+MAX_LINES = 500
 MAX_TOP_LEVEL = 8
 
 
