@@ -61,6 +61,17 @@ def _bound_form(view: GameView) -> DealForm:
     editing = form.editing.data
     if editing is not None and not 1 <= editing <= len(view.game.deals):
         # a correction of a deal the game no longer holds (undone on another phone)
+        if request.endpoint == "deals.save_deal" and form.version.data != view.row.version:
+            # the form is older than the undo: the game page shows what changed, as for any
+            # save from an out-of-date form
+            flash(
+                gettext(
+                    "The game changed on another phone. Check the current state and "
+                    "enter the deal again if it is still missing."
+                ),
+                "warning",
+            )
+            abort(_to_game(view.row.token, inline=False))
         message = gettext(
             "This game has no deal %(number)d (it may have been undone on "
             "another phone); nothing was saved.",
