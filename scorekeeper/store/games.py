@@ -21,6 +21,7 @@ from ..rules.record import dump_house_rules
 from ..rules.record import parse_timestamp as record_timestamp
 from .db import db
 from .models import GameRow, utcnow
+from .versions import VERSION_BY_TOKEN, VERSION_BY_VIEW_TOKEN, changed_here
 
 TOKEN_BYTES = 16  # 128 bits from secrets: links cannot be guessed
 TOKEN_PATTERN = r"[A-Za-z0-9_-]{1,64}"
@@ -58,20 +59,12 @@ def find_game_by_view_token(token: str) -> GameRow | None:
     ).scalar_one_or_none()
 
 
-VERSION_BY_VIEW_TOKEN = select(GameRow.version).where(GameRow.view_token == bindparam("token"))
-"""Only the version of the game behind a view link: one indexed read (the live view's poll)."""
-
-
 def version_by_view_token(token: str) -> int | None:
     """The version of the game behind a view link, or None."""
     if not is_token(token):
         return None
     version = db.session.execute(VERSION_BY_VIEW_TOKEN, {"token": token}).scalar_one_or_none()
     return None if version is None else int(version)
-
-
-VERSION_BY_TOKEN = select(GameRow.version).where(GameRow.token == bindparam("token"))
-"""Only the version of the game behind a scorekeeper link (a game page's follow poll)."""
 
 
 def version_by_token(token: str) -> int | None:
@@ -218,6 +211,7 @@ def write(row: GameRow, expected_version: int, **values: Any) -> None:
         db.session.rollback()  # (expires the row: whoever looks again reads what won)
         raise StaleStateError
     db.session.commit()
+    changed_here(db.engine, row.token, row.view_token)
     for key, value in {"version": expected_version + 1, **values}.items():
         set_committed_value(row, key, value)  # what the row now holds, without reading it
 
@@ -261,3 +255,4 @@ def delete_game(row: GameRow) -> None:
     """Remove a game for good."""
     db.session.delete(row)
     db.session.commit()
+    changed_here(db.engine, row.token, row.view_token)

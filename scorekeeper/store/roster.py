@@ -15,6 +15,7 @@ from sqlalchemy import delete, func, select, update
 from ..rules.text import player_key
 from .db import db
 from .models import GameRow, PlayerRow, SeatRow, TableRow, utcnow
+from .versions import changed_here
 
 
 @dataclass(frozen=True)
@@ -57,30 +58,33 @@ def _claim(table: TableRow, expected_version: int) -> bool:
     return bool(result.rowcount == 1)  # type: ignore[attr-defined]
 
 
-def _rename_seats(player: PlayerRow, name: str) -> int:
+def _rename_seats(player: PlayerRow, name: str) -> list[str]:
     """Write `name` into every game's record where `player` sits; bump each game's version
-    (caches and the live view key on it). Returns how many games changed."""
+    (caches and the live view key on it). Returns the changed games' tokens (both of each)."""
     seats = db.session.execute(
         select(SeatRow.game_id, SeatRow.seat).where(SeatRow.player_id == player.id)
     ).all()
     by_game: dict[int, list[int]] = {}
+    tokens: list[str] = []
     for game_id, seat in seats:
         by_game.setdefault(int(game_id), []).append(int(seat))
     for game in db.session.execute(select(GameRow).where(GameRow.id.in_(by_game))).scalars():
         names = list(game.players)
         for seat in by_game[game.id]:
             names[seat] = name
+        tokens += (game.token, game.view_token)
         db.session.execute(
             update(GameRow)
             .where(GameRow.id == game.id)
             .values(players=names, version=GameRow.version + 1)
             .execution_options(synchronize_session=False)
         )
-    return len(by_game)
+    return tokens
 
 
-def _finish() -> None:
+def _finish(tokens: list[str]) -> None:
     db.session.commit()
+    changed_here(db.engine, *tokens)
     db.session.expire_all()  # the games' rows were written behind the session's back
 
 
@@ -110,11 +114,11 @@ def rename_player(
             .execution_options(synchronize_session=False)
         )
         changed = _rename_seats(player, name)
-        _finish()
+        _finish(changed)
     except BaseException:
         db.session.rollback()
         raise
-    return Changed(changed)
+    return Changed(len(changed) // 2)
 
 
 def shared_games(first: PlayerRow, second: PlayerRow) -> int:
@@ -156,8 +160,8 @@ def merge_players(
             .where(PlayerRow.id == source.id)
             .execution_options(synchronize_session=False)
         )
-        _finish()
+        _finish(changed)
     except BaseException:
         db.session.rollback()
         raise
-    return Changed(changed)
+    return Changed(len(changed) // 2)

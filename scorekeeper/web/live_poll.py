@@ -3,8 +3,9 @@
 Every phone showing a game asks every few seconds whether it changed, with the version it shows:
 a view link `/v/<view_token>/live` (`?v=` from htmx, `If-None-Match` from the browser cache)
 and a scorekeeping page `/g/<token>/live?v=` (htmx only). While the game is unchanged the
-answer is an empty 304 or 204; this WSGI middleware gives it with one indexed lookup of the
-version and none of the rest of a Flask request (no view function, no session save, no
+answer is an empty 304 or 204; this WSGI middleware gives it with the game's version
+(`store.versions`: kept in this process while PostgreSQL reports no change, else one indexed
+read) and none of the rest of a Flask request (no view function, no session save, no
 after-request hooks).
 
 It answers only what Flask would answer the same way:
@@ -29,7 +30,8 @@ from flask import Flask
 from werkzeug.http import HTTP_STATUS_CODES, parse_cookie, parse_etags
 
 from ..store.db import db
-from ..store.games import VERSION_BY_TOKEN, VERSION_BY_VIEW_TOKEN, is_token
+from ..store.games import is_token
+from ..store.versions import Versions, versions_for
 from .access import has_access
 from .languages import LANGUAGE_COOKIE, LANGUAGE_PARAMETER, choose_language, live_etag
 
@@ -46,7 +48,7 @@ class _Poll:
     how it is asked."""
 
     prefix: str
-    version: Any  # a SELECT of the version by :token
+    kind: str  # the token's column: "token" or "view_token"
     etag: bool
     """The view link's: an ETag on the answer, and If-None-Match (304) besides `?v=` (204)."""
     htmx_only: bool
@@ -54,8 +56,8 @@ class _Poll:
 
 
 POLLS = (
-    _Poll("/v/", VERSION_BY_VIEW_TOKEN, etag=True, htmx_only=False),
-    _Poll("/g/", VERSION_BY_TOKEN, etag=False, htmx_only=True),
+    _Poll("/v/", "view_token", etag=True, htmx_only=False),
+    _Poll("/g/", "token", etag=False, htmx_only=True),
 )
 
 
@@ -68,7 +70,7 @@ class LivePollShortcut:
         # Flask's own headers per (route, status), as first seen in this worker
         self.headers: dict[tuple[str, int], list[tuple[str, str]]] = {}
         self.weak = True  # as Flask's own ETag for the view link's poll, once one has been seen
-        self.engine: Any = None
+        self.versions: Versions | None = None
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         poll = self._poll(environ)
@@ -151,13 +153,12 @@ class LivePollShortcut:
             return has_access()
 
     def _version(self, poll: _Poll, token: str) -> int | None:
-        """The game's version by the route's token (one indexed read), or None."""
-        if self.engine is None:
+        """The game's version by the route's token, or None: kept by this process while the
+        database reports no change to it (PostgreSQL), else one indexed read."""
+        if self.versions is None:
             with self.app.app_context():
-                self.engine = db.engine
-        with self.engine.connect() as connection:
-            version = connection.execute(poll.version, {"token": token}).scalar_one_or_none()
-        return None if version is None else int(version)
+                self.versions = versions_for(db.engine)
+        return self.versions.version(poll.kind, token)
 
     def _through_flask(
         self, environ: dict[str, Any], start_response: StartResponse, poll: _Poll

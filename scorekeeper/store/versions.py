@@ -1,0 +1,189 @@
+"""The versions of the games this process's phones poll, kept while the database says nothing.
+
+Every open game page asks every few seconds whether its game changed; almost always it has not.
+On PostgreSQL this process listens on a channel the database writes to after any change of a
+game (migration `f6_changes`: a trigger, so every writer is heard, whatever its process or
+server), and keeps each polled game's version until it hears of that game: an unchanged game's
+poll then asks the database nothing. SQLite has no such channel: every poll reads the version
+(one indexed read in this process's own file, which costs about what a lookup here would).
+
+The answers stay exact:
+
+- a version is kept only if no notification arrived while it was read (one may have been about
+  that game, and the read may have been from before it);
+- until the listener is connected and listening, and from the moment its connection fails until
+  it listens again, nothing is kept and every poll reads the database;
+- the listener's connection is checked every few seconds, so a silently dead one is noticed.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from typing import Any
+
+from cachetools import LRUCache
+from sqlalchemy import Engine, bindparam, select
+
+from .models import GameRow
+
+CHANNEL = "scorekeeper_games"
+"""The channel migration `f6_changes`'s trigger notifies: a game's two tokens, or `*`."""
+HEARTBEAT_SECONDS = 5.0
+"""How often a quiet listener checks that its connection is alive."""
+RETRY_SECONDS = (0.5, 1.0, 2.0, 5.0)
+"""Waits before connecting again after a failure (the last repeats)."""
+KEPT = 100_000
+"""Games whose versions one process keeps (least recently polled first out): a few MB."""
+
+VERSION_BY_TOKEN = select(GameRow.version).where(GameRow.token == bindparam("token"))
+"""Only the version of the game behind a scorekeeper link (a game page's follow poll)."""
+VERSION_BY_VIEW_TOKEN = select(GameRow.version).where(GameRow.view_token == bindparam("token"))
+"""Only the version of the game behind a view link: one indexed read (the live view's poll)."""
+BY_KIND = {"token": VERSION_BY_TOKEN, "view_token": VERSION_BY_VIEW_TOKEN}
+"""One indexed read of a game's version by its scorekeeper link or its view link."""
+
+log = logging.getLogger(__name__)
+
+
+class Versions:
+    """Game versions by token for one database in one process (see the module's text)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.listens = engine.dialect.name == "postgresql"
+        self._changed = threading.Condition()  # guards what follows; notified on any change
+        self._kept: LRUCache[tuple[str, str], int] = LRUCache(maxsize=KEPT)
+        self.heard = 0
+        """Notifications heard and listener restarts: a read that spans one is not kept."""
+        self.listener_pid: int | None = None
+        """The listening connection's server process while it listens, else None."""
+        self._started = False
+        self._stop = threading.Event()
+        self.reads = 0
+        """Versions read from the database (tests and benches count them)."""
+
+    def version(self, kind: str, token: str) -> int | None:
+        """The version of the game whose `kind` ("token" or "view_token") is `token`, or None."""
+        if self.listens and not self._started:
+            self._start()
+        with self._changed:
+            known = self._kept.get((kind, token))
+            heard, listening = self.heard, self.listener_pid is not None
+        if known is not None:
+            return known
+        found = self.read(kind, token)
+        if found is not None and listening:
+            with self._changed:
+                if self.heard == heard:
+                    self._kept[kind, token] = found
+        return found
+
+    def read(self, kind: str, token: str) -> int | None:
+        """The version in the database (one indexed read)."""
+        with self.engine.connect() as connection:
+            found = connection.execute(BY_KIND[kind], {"token": token}).scalar_one_or_none()
+        self.reads += 1
+        return None if found is None else int(found)
+
+    def close(self) -> None:
+        """Stop listening (the listener's thread ends within a heartbeat)."""
+        self._stop.set()
+
+    def wait_listening(self, seconds: float) -> bool:
+        """Whether the listener listens within `seconds` (tests and benches wait for it)."""
+        if self.listens and not self._started:
+            self._start()
+        with self._changed:
+            return self._changed.wait_for(lambda: self.listener_pid is not None, seconds)
+
+    def heard_wait(self, since: int, seconds: float) -> bool:
+        """Whether something more than `since` is heard within `seconds` (a confirmation)."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self.heard > since, seconds)
+
+    def relistened_wait(self, old_pid: int, seconds: float) -> bool:
+        """Whether a new connection (not `old_pid`) listens within `seconds`."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self.listener_pid not in (None, old_pid), seconds)
+
+    def _start(self) -> None:
+        with self._changed:
+            if self._started:
+                return
+            self._started = True
+        threading.Thread(target=self._listen, name="scorekeeper-versions", daemon=True).start()
+
+    def heard_of(self, payload: str) -> None:
+        """A notification: the two tokens of a changed or deleted game, or `*` (all)."""
+        self.forget(payload.split())
+
+    def forget(self, tokens: list[str]) -> None:
+        """Forget these games' versions (heard of a change, or made one here)."""
+        with self._changed:
+            self.heard += 1
+            if tokens == ["*"]:
+                self._kept.clear()
+            for token in tokens:
+                self._kept.pop(("token", token), None)
+                self._kept.pop(("view_token", token), None)
+            self._changed.notify_all()
+
+    def _listening(self, pid: int | None) -> None:
+        """Listening from now on (by `pid`), or not: either way nothing kept is trusted."""
+        with self._changed:
+            self.listener_pid = pid
+            self.heard += 1
+            self._kept.clear()
+            self._changed.notify_all()
+
+    def _listen(self) -> None:
+        """Listen on the channel until stopped; after any failure, forget and reconnect."""
+        failures = 0
+        while not self._stop.is_set():
+            try:
+                self._listen_once()
+                failures = 0
+            except Exception:  # a lost connection, a restarted server
+                log.warning("game changes: the listener lost its connection", exc_info=True)
+            self._listening(None)
+            self._stop.wait(RETRY_SECONDS[min(failures, len(RETRY_SECONDS) - 1)])
+            failures += 1
+
+    def _listen_once(self) -> None:
+        proxied = self.engine.raw_connection()
+        connection: Any = proxied.driver_connection  # psycopg's Connection
+        proxied.detach()  # the listener's for good, not the pool's
+        try:
+            connection.autocommit = True
+            connection.execute(f"LISTEN {CHANNEL}")
+            self._listening(int(connection.info.backend_pid))
+            while not self._stop.is_set():
+                for note in connection.notifies(timeout=HEARTBEAT_SECONDS):
+                    self.heard_of(note.payload)
+                connection.execute("SELECT 1")  # raises if the connection died silently
+        finally:
+            proxied.close()
+
+
+_by_process: dict[tuple[int, str], Versions] = {}
+_by_process_lock = threading.Lock()
+
+
+def versions_for(engine: Engine) -> Versions:
+    """This process's versions of the games in `engine`'s database (one listener a database)."""
+    key = (os.getpid(), engine.url.render_as_string(hide_password=False))
+    with _by_process_lock:
+        found = _by_process.get(key)
+        if found is None:
+            found = _by_process[key] = Versions(engine)
+    return found
+
+
+def changed_here(engine: Engine, *tokens: str) -> None:
+    """This process committed a change to the games with these tokens: forget them now, so its
+    next poll reads what it wrote (other processes hear of it from the database)."""
+    found = _by_process.get((os.getpid(), engine.url.render_as_string(hide_password=False)))
+    if found is not None:
+        found.forget(list(tokens))
