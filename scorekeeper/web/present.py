@@ -257,12 +257,12 @@ def team_box(players: Sequence[str], team: int) -> Markup:
     shortened alike."""
     forms = _name_forms(tuple(players))
     first, second = TEAMS[team]
-    words = gettext(labels.TEAM)
     levels = max(len(forms[first]), len(forms[second]))
     texts = [
-        words.format(
-            first=forms[first][min(level, len(forms[first]) - 1)],
-            second=forms[second][min(level, len(forms[second]) - 1)],
+        labels.pair_label(
+            forms[first][min(level, len(forms[first]) - 1)],
+            forms[second][min(level, len(forms[second]) - 1)],
+            gettext,
         )
         for level in range(levels)
     ]
@@ -280,9 +280,19 @@ def team_name(players: Sequence[str], team: int, *, isolated: bool = True) -> Ma
     if not isolated:
         return labels.team_label(players, team, gettext)
     first, second = TEAMS[team]
-    return Markup(Markup.escape(gettext(labels.TEAM))).format(
-        first=bidi(players[first]), second=bidi(players[second])
-    )
+    return pair_name(players[first], players[second])
+
+
+def pair_name(first: str, second: str) -> Markup:
+    """Two partners as one team in the reader's words, each name isolated (a partnership of
+    the table's statistics, a team of a game)."""
+    return Markup(labels.pair_label(bidi(first), bidi(second), _markup))
+
+
+def _markup(text: str) -> Markup:
+    """`text` in the reader's language as a Markup template: what it is formatted with is
+    escaped unless it is Markup already (the catalogue's own text is escaped too)."""
+    return Markup.escape(gettext(text))
 
 
 def csrf_message() -> str:
@@ -337,6 +347,7 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "zero_side": zero_side,
     "bidi": bidi,
     "team_name": team_name,
+    "pair_name": pair_name,
     "suited": suited,
     "short_names": short_names,
     "player_name": player_name,

@@ -327,6 +327,7 @@ CONTRACT_FIELD = N_("Contract")
 SENTENCE_END = N_("{sentence}.")
 """A refusal closed as a sentence in the reader's script (Hindi "।")."""
 TEAM = N_("{first} & {second}")
+"""A partnership team: its two players' names (:func:`pair_label` is its one user)."""
 
 
 def contract_label(contract_id: str, translate: Translate = identity) -> str:
@@ -366,10 +367,17 @@ def signed(value: int) -> str:
     return "0"
 
 
+def pair_label(first: str, second: str, translate: Translate = identity) -> str:
+    """Two partners named as one team, "Rami & Omar": the one wording of a team, whatever form
+    its two names come in (whole, shortened, isolated; a `translate` that returns Markup
+    escapes names that are not Markup already)."""
+    return translate(TEAM).format(first=first, second=second)
+
+
 def team_label(players: Sequence[str], team: int, translate: Translate = identity) -> str:
     """A partnership team named by its players, e.g. "Rami & Omar" for team 0."""
     first, second = TEAMS[team]
-    return translate(TEAM).format(first=players[first], second=players[second])
+    return pair_label(players[first], players[second], translate)
 
 
 def reason_label(reason: str | None, translate: Translate = identity) -> str:
