@@ -19,7 +19,7 @@ from ..rules.examples import house_rule_numbers
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
 from ..rules.house_rules import HouseRules, Winners
 from ..stats import TableStats
-from ..words import labels, names
+from ..words import counts, labels, names
 from ..words.chart import chart_summary, running_totals_svg
 from ..words.share import result_text
 from ..words.takes import short_takes
@@ -152,6 +152,18 @@ def number(value: int) -> Markup:
     """A number about the rules as every page shows it: signed, kept whole in a line (the one
     helper for them; the numbers themselves are the engine's)."""
     return Markup('<span class="signed">%s</span>') % signed(value)
+
+
+def game_outline(game: str) -> str:
+    """A game's length in one sentence in the reader's words, every count the engine's and in
+    the language's plural form ("Trix: 4 kingdoms of 5 contracts, 20 deals.")."""
+    return counts.game_outline(game, gettext, plural_form)
+
+
+def counts_add_up(game: str, rules: HouseRules) -> str:
+    """What a deal's counts add up to in `game` (Turkish King's rules page), each total the
+    engine's, counted in the reader's words."""
+    return counts.counts_add_up(game, rules, gettext, plural_form)
 
 
 def rule_text(text: str, numbers: Mapping[str, int]) -> Markup:
@@ -344,6 +356,7 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "running_wins_summary": running_wins_summary,
     "house_rule_words": HOUSE_RULE_WORDS,
     "number": number,
+    "game_outline": game_outline,
     "zero_side": zero_side,
     "bidi": bidi,
     "team_name": team_name,

@@ -34,7 +34,7 @@ from ...words.labels import (
 )
 from ..languages import LANGUAGES, remember_language, use_words_of
 from ..links import local_path
-from ..present import rule_text
+from ..present import counts_add_up, rule_text
 from .common import game_or_404
 
 bp = Blueprint("pages", __name__)
@@ -106,6 +106,7 @@ def _rules_page(game: str, rules: HouseRules | None, row: Any = None) -> str:
         contracts=contract_rules(game, shown),
         notes=contract_notes(game, shown),
         checks=contract_checks(game, shown),
+        counts_add_up=counts_add_up(game, shown),
         doubling=doubling_scores(shown),
         zero_sum=adds_up_to_zero(game, shown),
         quotas={
