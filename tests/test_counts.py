@@ -17,6 +17,7 @@ from scorekeeper.rules.examples import count_totals
 from scorekeeper.rules.games import TRIX, TRIX_COMPLEX, TURKISH_KING
 from scorekeeper.rules.house_rules import ComplexTricks
 from scorekeeper.words.counts import counts_add_up, game_outline
+from scorekeeper.words.labels import CONTRACT_CHECKS, RULED_CONTRACT_CHECKS
 
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "scorekeeper" / "translations"
 
@@ -54,6 +55,7 @@ def test_a_ceiling_is_not_a_total() -> None:
     penalty = HouseRules(complex_tricks=ComplexTricks.PENALTY)
     assert count_totals(TRIX_COMPLEX, HouseRules()) == {"tricks": 13, "diamonds": 13}
     assert count_totals(TRIX_COMPLEX, penalty) == {"diamonds": 13}
+    assert count_totals(TRIX_COMPLEX, penalty, ceilings=True) == {"tricks": 13, "diamonds": 13}
 
 
 @pytest.mark.parametrize(
@@ -118,9 +120,32 @@ def test_a_changed_definition_changes_the_setup_and_the_rules_pages(
     assert "مملكة واحدة" in arabic and "21 يدًا" in arabic
 
 
+def test_the_trix_checks_show_the_contracts_totals(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = unescape(client.get("/rules/trix").get_data(as_text=True))
+    assert "Diamonds add up to 13 and tricks add up to 13;" in before
+    diamonds = CONTRACTS["diamonds"]
+    (counts,) = diamonds.fields
+    twelve = FieldSpec(counts.name, counts.kind, maximum=12, total=12, unit=counts.unit)
+    monkeypatch.setitem(CONTRACTS, "diamonds", dataclasses.replace(diamonds, fields=(twelve,)))
+    after = unescape(client.get("/rules/trix").get_data(as_text=True))
+    assert "Diamonds add up to 12 and tricks add up to 13;" in after
+    russian = client.get("/rules/trix", headers={"Accept-Language": "ru"}).get_data(as_text=True)
+    assert "Бубен в сумме 12 и взяток 13" in russian
+
+
+def test_no_count_of_the_rules_is_typed_in_the_checks() -> None:
+    for texts in (*CONTRACT_CHECKS.values(), *RULED_CONTRACT_CHECKS.values()):
+        for text in texts:
+            assert "13" not in text, text
+
+
 def test_no_count_of_the_rules_is_typed_in_the_setup_and_rules_templates() -> None:
     templates = Path(__file__).resolve().parent.parent / "templates"
     for name in ("partials/setup.html", "pages/rules.html"):
         text = (templates / name).read_text(encoding="utf-8")
         for typed in ("20 deals", "20 hands", "4 kingdoms", "13 tricks", "13 hearts", "4 queens"):
             assert typed not in text, (name, typed)
+    macros = (templates / "partials" / "macros.html").read_text(encoding="utf-8")
+    assert "of 4" not in macros  # the kingdoms of a game are its definition's

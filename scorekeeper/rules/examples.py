@@ -110,13 +110,13 @@ def adds_up_to_zero(game: str, rules: HouseRules) -> bool:
     )
 
 
-def count_totals(game: str, rules: HouseRules) -> dict[str, int]:
+def count_totals(game: str, rules: HouseRules, *, ceilings: bool = False) -> dict[str, int]:
     """What a deal's counts add up to in `game` under `rules`, by what they count ("tricks": 13,
     "queens": 4, ...), in the order its contracts first count each; a count whose total is only
-    a ceiling (Complex's tricks that held a penalty card) is left out."""
+    a ceiling (Complex's tricks that held a penalty card) only with `ceilings`."""
     totals: dict[str, int] = {}
     for contract in GAMES[game].contracts:
         for spec in CONTRACTS[contract].specs(rules):
-            if spec.kind == FieldKind.COUNTS and not spec.at_most:
+            if spec.kind == FieldKind.COUNTS and (ceilings or not spec.at_most):
                 totals.setdefault(spec.unit, spec.total)
     return totals

@@ -166,6 +166,12 @@ def counts_add_up(game: str, rules: HouseRules) -> str:
     return counts.counts_add_up(game, rules, gettext, plural_form)
 
 
+def count_text(text: str, totals: Mapping[str, int]) -> Markup:
+    """A sentence about the rules in the reader's language whose %(name)s numbers are what
+    counts add up to (`totals` by unit: "tricks", "diamonds"), shown plain: counts, not scores."""
+    return Markup(gettext(text)) % {unit.replace(" ", "_"): total for unit, total in totals.items()}
+
+
 def rule_text(text: str, numbers: Mapping[str, int]) -> Markup:
     """A sentence about the rules in the reader's language (`text`: its English, marked for the
     catalogues), each of its %(name)s numbers given by `numbers` and shown by :func:`number`."""

@@ -99,14 +99,14 @@ CONTRACT_NOTES: dict[str, str] = {
 CONTRACT_CHECKS: dict[str, tuple[str, ...]] = {
     "diamonds": (
         N_(
-            "Diamonds add up to 13 and tricks add up to 13; the K♥ and each queen have "
-            "exactly one taker."
+            "Diamonds add up to %(diamonds)s and tricks add up to %(tricks)s; the K♥ and each "
+            "queen have exactly one taker."
         ),
     ),
     "complex": (
         N_(
-            "Complex: tricks add up to 13 and diamonds to 13; the K♥ and each queen have exactly "
-            "one taker."
+            "Complex: tricks add up to %(tricks)s and diamonds to %(diamonds)s; the K♥ and each "
+            "queen have exactly one taker."
         ),
         N_(
             "A player who took no tricks took no cards, and the cards a player took fit in their "
@@ -117,7 +117,8 @@ CONTRACT_CHECKS: dict[str, tuple[str, ...]] = {
     "trix": (N_("The Trix finishing order names each player exactly once."),),
 }
 """Contract id → what the app checks in its deals, for a Trix game's rules page (in this order,
-for the contracts the game plays)."""
+for the contracts the game plays); %(tricks)s, %(diamonds)s: what those counts add up to (or
+at most), the engine's :func:`~scorekeeper.rules.examples.count_totals`."""
 
 RULED_CONTRACT_SCORES: dict[tuple[str, str, str], str] = {
     ("complex", "complex_tricks", "penalty"): N_(
@@ -137,8 +138,9 @@ RULED_CONTRACT_NOTES: dict[tuple[str, str, str], str] = {
 RULED_CONTRACT_CHECKS: dict[tuple[str, str, str], tuple[str, ...]] = {
     ("complex", "complex_tricks", "penalty"): (
         N_(
-            "Complex: each player's tricks that held a penalty card are 0 to 13, at most 13 in "
-            "all; diamonds add up to 13; the K♥ and each queen have exactly one taker."
+            "Complex: each player's tricks that held a penalty card are 0 to %(tricks)s, at most "
+            "%(tricks)s in all; diamonds add up to %(diamonds)s; the K♥ and each queen have "
+            "exactly one taker."
         ),
         N_(
             "A player with no such trick took no penalty card; the cards a player took fit in "
