@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .contracts import CONTRACTS, Item
-from .deal import Deal, Value
+from .deal import Deal, FieldKind, Value
 from .games import GAMES
 from .house_rules import FULL, ComplexTricks, HouseRules, QueenOfDiamonds
 
@@ -108,3 +108,15 @@ def adds_up_to_zero(game: str, rules: HouseRules) -> bool:
     return not (
         "complex" in GAMES[game].contracts and rules.complex_tricks == ComplexTricks.PENALTY
     )
+
+
+def count_totals(game: str, rules: HouseRules, *, ceilings: bool = False) -> dict[str, int]:
+    """What a deal's counts add up to in `game` under `rules`, by what they count ("tricks": 13,
+    "queens": 4, ...), in the order its contracts first count each; a count whose total is only
+    a ceiling (Complex's tricks that held a penalty card) only with `ceilings`."""
+    totals: dict[str, int] = {}
+    for contract in GAMES[game].contracts:
+        for spec in CONTRACTS[contract].specs(rules):
+            if spec.kind == FieldKind.COUNTS and (ceilings or not spec.at_most):
+                totals.setdefault(spec.unit, spec.total)
+    return totals

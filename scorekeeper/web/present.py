@@ -19,7 +19,7 @@ from ..rules.examples import house_rule_numbers
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
 from ..rules.house_rules import HouseRules, Winners
 from ..stats import TableStats
-from ..words import labels, names
+from ..words import counts, labels, names
 from ..words.chart import chart_summary, running_totals_svg
 from ..words.share import result_text
 from ..words.takes import short_takes
@@ -154,6 +154,24 @@ def number(value: int) -> Markup:
     return Markup('<span class="signed">%s</span>') % signed(value)
 
 
+def game_outline(game: str) -> str:
+    """A game's length in one sentence in the reader's words, every count the engine's and in
+    the language's plural form ("Trix: 4 kingdoms of 5 contracts, 20 deals.")."""
+    return counts.game_outline(game, gettext, plural_form)
+
+
+def counts_add_up(game: str, rules: HouseRules) -> str:
+    """What a deal's counts add up to in `game` (Turkish King's rules page), each total the
+    engine's, counted in the reader's words."""
+    return counts.counts_add_up(game, rules, gettext, plural_form)
+
+
+def count_text(text: str, totals: Mapping[str, int]) -> Markup:
+    """A sentence about the rules in the reader's language whose %(name)s numbers are what
+    counts add up to (`totals` by unit: "tricks", "diamonds"), shown plain: counts, not scores."""
+    return Markup(gettext(text)) % {unit.replace(" ", "_"): total for unit, total in totals.items()}
+
+
 def rule_text(text: str, numbers: Mapping[str, int]) -> Markup:
     """A sentence about the rules in the reader's language (`text`: its English, marked for the
     catalogues), each of its %(name)s numbers given by `numbers` and shown by :func:`number`."""
@@ -257,12 +275,12 @@ def team_box(players: Sequence[str], team: int) -> Markup:
     shortened alike."""
     forms = _name_forms(tuple(players))
     first, second = TEAMS[team]
-    words = gettext(labels.TEAM)
     levels = max(len(forms[first]), len(forms[second]))
     texts = [
-        words.format(
-            first=forms[first][min(level, len(forms[first]) - 1)],
-            second=forms[second][min(level, len(forms[second]) - 1)],
+        labels.pair_label(
+            forms[first][min(level, len(forms[first]) - 1)],
+            forms[second][min(level, len(forms[second]) - 1)],
+            gettext,
         )
         for level in range(levels)
     ]
@@ -280,9 +298,19 @@ def team_name(players: Sequence[str], team: int, *, isolated: bool = True) -> Ma
     if not isolated:
         return labels.team_label(players, team, gettext)
     first, second = TEAMS[team]
-    return Markup(Markup.escape(gettext(labels.TEAM))).format(
-        first=bidi(players[first]), second=bidi(players[second])
-    )
+    return pair_name(players[first], players[second])
+
+
+def pair_name(first: str, second: str) -> Markup:
+    """Two partners as one team in the reader's words, each name isolated (a partnership of
+    the table's statistics, a team of a game)."""
+    return Markup(labels.pair_label(bidi(first), bidi(second), _markup))
+
+
+def _markup(text: str) -> Markup:
+    """`text` in the reader's language as a Markup template: what it is formatted with is
+    escaped unless it is Markup already (the catalogue's own text is escaped too)."""
+    return Markup.escape(gettext(text))
 
 
 def csrf_message() -> str:
@@ -334,9 +362,11 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "running_wins_summary": running_wins_summary,
     "house_rule_words": HOUSE_RULE_WORDS,
     "number": number,
+    "game_outline": game_outline,
     "zero_side": zero_side,
     "bidi": bidi,
     "team_name": team_name,
+    "pair_name": pair_name,
     "suited": suited,
     "short_names": short_names,
     "player_name": player_name,

@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from functools import lru_cache
 from xml.sax.saxutils import escape
 
-from ..rules.cards import team_totals
+from ..rules.cards import TEAMS, team_totals
 from ..rules.games import PARTNERSHIP
 from ..rules.messages import N_
 from ..rules.replay import Replay
-from .labels import TEAM, Translate, identity, signed, team_label
+from .labels import Translate, identity, pair_label, signed, team_label
 from .names import name_forms
 
 TITLE = N_("Running totals")
@@ -74,10 +74,7 @@ def legend_names(
     if not partnership:
         return list(name_forms(players, LEGEND_NAME_ROOM))
     short = name_forms(players, LEGEND_NAME_ROOM / 2 - 1.5)
-    return [
-        translate(TEAM).format(first=short[first], second=short[second])
-        for first, second in ((0, 2), (1, 3))
-    ]
+    return [pair_label(short[first], short[second], translate) for first, second in TEAMS]
 
 
 def series(

@@ -99,14 +99,14 @@ CONTRACT_NOTES: dict[str, str] = {
 CONTRACT_CHECKS: dict[str, tuple[str, ...]] = {
     "diamonds": (
         N_(
-            "Diamonds add up to 13 and tricks add up to 13; the K♥ and each queen have "
-            "exactly one taker."
+            "Diamonds add up to %(diamonds)s and tricks add up to %(tricks)s; the K♥ and each "
+            "queen have exactly one taker."
         ),
     ),
     "complex": (
         N_(
-            "Complex: tricks add up to 13 and diamonds to 13; the K♥ and each queen have exactly "
-            "one taker."
+            "Complex: tricks add up to %(tricks)s and diamonds to %(diamonds)s; the K♥ and each "
+            "queen have exactly one taker."
         ),
         N_(
             "A player who took no tricks took no cards, and the cards a player took fit in their "
@@ -117,7 +117,8 @@ CONTRACT_CHECKS: dict[str, tuple[str, ...]] = {
     "trix": (N_("The Trix finishing order names each player exactly once."),),
 }
 """Contract id → what the app checks in its deals, for a Trix game's rules page (in this order,
-for the contracts the game plays)."""
+for the contracts the game plays); %(tricks)s, %(diamonds)s: what those counts add up to (or
+at most), the engine's :func:`~scorekeeper.rules.examples.count_totals`."""
 
 RULED_CONTRACT_SCORES: dict[tuple[str, str, str], str] = {
     ("complex", "complex_tricks", "penalty"): N_(
@@ -137,8 +138,9 @@ RULED_CONTRACT_NOTES: dict[tuple[str, str, str], str] = {
 RULED_CONTRACT_CHECKS: dict[tuple[str, str, str], tuple[str, ...]] = {
     ("complex", "complex_tricks", "penalty"): (
         N_(
-            "Complex: each player's tricks that held a penalty card are 0 to 13, at most 13 in "
-            "all; diamonds add up to 13; the K♥ and each queen have exactly one taker."
+            "Complex: each player's tricks that held a penalty card are 0 to %(tricks)s, at most "
+            "%(tricks)s in all; diamonds add up to %(diamonds)s; the K♥ and each queen have "
+            "exactly one taker."
         ),
         N_(
             "A player with no such trick took no penalty card; the cards a player took fit in "
@@ -327,6 +329,7 @@ CONTRACT_FIELD = N_("Contract")
 SENTENCE_END = N_("{sentence}.")
 """A refusal closed as a sentence in the reader's script (Hindi "।")."""
 TEAM = N_("{first} & {second}")
+"""A partnership team: its two players' names (:func:`pair_label` is its one user)."""
 
 
 def contract_label(contract_id: str, translate: Translate = identity) -> str:
@@ -366,10 +369,17 @@ def signed(value: int) -> str:
     return "0"
 
 
+def pair_label(first: str, second: str, translate: Translate = identity) -> str:
+    """Two partners named as one team, "Rami & Omar": the one wording of a team, whatever form
+    its two names come in (whole, shortened, isolated; a `translate` that returns Markup
+    escapes names that are not Markup already)."""
+    return translate(TEAM).format(first=first, second=second)
+
+
 def team_label(players: Sequence[str], team: int, translate: Translate = identity) -> str:
     """A partnership team named by its players, e.g. "Rami & Omar" for team 0."""
     first, second = TEAMS[team]
-    return translate(TEAM).format(first=players[first], second=players[second])
+    return pair_label(players[first], players[second], translate)
 
 
 def reason_label(reason: str | None, translate: Translate = identity) -> str:

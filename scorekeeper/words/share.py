@@ -13,14 +13,10 @@ from collections.abc import Sequence
 from ..rules import Replay
 from ..rules.cards import TEAMS
 from ..rules.messages import N_
-from .labels import TEAM, Translate, identity
+from .labels import Translate, identity, pair_label, signed
 
 WINNER = N_("Winner")
 RLM, LRI, FSI, PDI = "\u200f", "\u2066", "\u2068", "\u2069"
-
-
-def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
 
 
 def _ranked(totals: Sequence[int], winners: Sequence[int]) -> list[int]:
@@ -41,14 +37,14 @@ def result_text(
         return f"{FSI}{text}{PDI}"
 
     def score(value: int) -> str:
-        return f"{LRI}{_signed(value)}{PDI}"
+        return f"{LRI}{signed(value)}{PDI}"
 
     lines = [title]
     winners = result.winners or ()
     if result.team_totals is not None:
         teams = result.winning_teams or ()
         team_names = [
-            translate(TEAM).format(first=name(players[first]), second=name(players[second]))
+            pair_label(name(players[first]), name(players[second]), translate)
             for first, second in TEAMS
         ]
         for place, team in enumerate(_ranked(result.team_totals, teams), start=1):

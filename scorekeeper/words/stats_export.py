@@ -16,7 +16,7 @@ from ..rules.games import GAMES
 from ..rules.messages import N_
 from ..stats.model import ContractStats, PlayerStats, TableStats
 from .exports import BOM, Cell, neutralise, slug, unicode_stem
-from .labels import Translate, contract_label, game_label, identity
+from .labels import Translate, contract_label, game_label, identity, pair_label
 
 GAME = N_("Game")
 ALL_GAMES = N_("All games")
@@ -34,7 +34,6 @@ AVERAGE_PLACE = N_("Average place")
 DOUBLES = N_("Doubles")
 DOUBLES_GAIN = N_("Points gained by doubling")
 PARTNERSHIP = N_("Partnership")
-TEAM = N_("{first} & {second}")
 
 ITEM_AVERAGES: dict[Item, str] = {
     Item.KING_OF_HEARTS: N_("K♥ per deal"),
@@ -159,7 +158,7 @@ def stats_csv_rows(
         header = (PARTNERSHIP, GAMES_PLAYED, FINISHED, WINS, WIN_RATE, POINTS)
         rows = [
             [
-                translate(TEAM).format(first=pair.names[0], second=pair.names[1]),
+                pair_label(pair.names[0], pair.names[1], translate),
                 pair.games,
                 pair.finished,
                 pair.wins,

@@ -7,7 +7,7 @@ import json
 import re
 import subprocess
 import sys
-from html import unescape
+from html import escape, unescape
 from typing import Any
 
 import pytest
@@ -105,6 +105,18 @@ def test_the_statistics_page_agrees_with_the_exported_records(played: TablePhone
         check=True,
     )
     assert json.loads(command.stdout)["players"] == expected["players"]
+
+
+def test_a_partnership_is_named_in_the_readers_words(played: TablePhone) -> None:
+    # the one wording of a team (labels.pair_label), each name isolated: Arabic joins with "و"
+    exported = played.client.get(f"{played.table_url}/games.json").get_data(as_text=True)
+    pairs = to_json(compute(load_records(exported)))["partnerships"]
+    arabic = played.client.get(f"{played.table_url}/stats", headers={"Accept-Language": "ar"})
+    html = arabic.get_data(as_text=True)
+    for pair in pairs:
+        first, second = (escape(name) for name in pair["names"])
+        assert f"<bdi>{first}</bdi> و<bdi>{second}</bdi>" in html
+        assert f"<bdi>{first}</bdi> &amp; <bdi>{second}</bdi>" not in html
 
 
 def test_the_csv_is_the_statistics_of_the_exported_records(played: TablePhone) -> None:

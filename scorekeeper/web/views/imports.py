@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
-from ...rules import CONTRACTS, NotARecordError, Record
+from ...rules import CONTRACTS, GAMES, NotARecordError, Record
 from ...rules.record import RecordsRefused
 from ...store import limits
 from ...store.models import GameRow
@@ -29,8 +29,8 @@ bp = Blueprint("imports", __name__)
 
 IMPORT_MAX_RECORDS = 500
 """Games in one import from the web (a phone's backup holds at most 60)."""
-IMPORT_MAX_DEALS = IMPORT_MAX_RECORDS * 20
-"""Deals in one import from the web: 500 complete games of 20 deals."""
+IMPORT_MAX_DEALS = IMPORT_MAX_RECORDS * max(game.deals_total for game in GAMES.values())
+"""Deals in one import from the web: 500 complete games of the longest game (20 deals)."""
 IMPORT_MAX_BYTES = 2 * 1024 * 1024
 """The file's size: 500 complete games, exported, fit with room to spare."""
 _FORM_SLACK = 16 * 1024  # the multipart framing and the form's token around the file

@@ -14,7 +14,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from ...rules import CONTRACTS, GAMES, HouseRules
-from ...rules.examples import adds_up_to_zero, contract_numbers, doubling_scores
+from ...rules.examples import adds_up_to_zero, contract_numbers, count_totals, doubling_scores
 from ...rules.games import (
     NEGATIVES_PER_PLAYER,
     PLAYS_PER_NEGATIVE,
@@ -34,7 +34,7 @@ from ...words.labels import (
 )
 from ..languages import LANGUAGES, remember_language, use_words_of
 from ..links import local_path
-from ..present import rule_text
+from ..present import count_text, counts_add_up, rule_text
 from .common import game_or_404
 
 bp = Blueprint("pages", __name__)
@@ -89,7 +89,8 @@ def contract_checks(game: str, rules: HouseRules) -> list[Markup]:
         for contract_id in CONTRACT_CHECKS
         if contract_id in contracts
     ]
-    return [rule_text(text, {}) for texts in found if texts is not None for text in texts]
+    totals = count_totals(game, rules, ceilings=True)
+    return [count_text(text, totals) for texts in found if texts is not None for text in texts]
 
 
 def _rules_page(game: str, rules: HouseRules | None, row: Any = None) -> str:
@@ -106,6 +107,7 @@ def _rules_page(game: str, rules: HouseRules | None, row: Any = None) -> str:
         contracts=contract_rules(game, shown),
         notes=contract_notes(game, shown),
         checks=contract_checks(game, shown),
+        counts_add_up=counts_add_up(game, shown),
         doubling=doubling_scores(shown),
         zero_sum=adds_up_to_zero(game, shown),
         quotas={
