@@ -20,8 +20,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from ...rules import Evaluation, HouseRules, Problem, evaluate
-from ...rules.autofill import autofill
+from ...rules import Evaluation, Problem, evaluate
 from ...rules.messages import N_
 from ...store import deals
 from ...words.labels import field_group
@@ -82,19 +81,6 @@ def _bound_form(view: GameView) -> DealForm:
     return form
 
 
-def _fill_in(form: DealForm, rules: HouseRules) -> dict[str, Any]:
-    """The entry with what it determines filled in (the last count, the 4th place), what the
-    app filled before recomputed; the chips it changed are left in `form.filled` (the preview
-    sends those rows again), the engine's running sums and early refusals in `form.help`."""
-    before = {name: form[name].data for group in form.groups() for name in group.names}
-    result = autofill(form.raw(), form.still_filled(), rules)
-    form.fill(result.raw)
-    form.mark_filled(result.filled)
-    form.filled = sorted(name for name, value in before.items() if form[name].data != value)
-    form.help = result
-    return result.raw
-
-
 def _messages(
     view: GameView, form: DealForm, evaluation: Evaluation | None
 ) -> dict[str, list[str]]:
@@ -151,8 +137,7 @@ def _render_form(
         past = view.result.deals[editing - 1]
         chooser, kingdom = past.chooser, past.kingdom
     groups = form.groups()
-    if form.help is None:  # nothing filled in yet: only the running sums
-        form.help = autofill(form.raw(), rules=view.game.house_rules)
+    sums = form.helped(view.game.house_rules).sums
     errors = _messages(view, form, evaluation)
     args = view.template_args(
         form=form,
@@ -170,7 +155,7 @@ def _render_form(
         moved=editing is None and form.version.data != view.row.version,
         doubling=view.game.house_rules.doubling,
         filled=form.filled,
-        sums=form.help.sums,
+        sums=sums,
         folded=[
             group.spec.name
             for group in groups
@@ -293,7 +278,7 @@ def preview(token: str) -> Any:
         if is_htmx():  # a form left open on another phone: say so where the scores would be
             return render_template("fragments/message.html", message=_finished_text(view)), 409
         return render_template("pages/error.html", code=409, message=_finished_text(view)), 409
-    raw = _fill_in(form, view.game.house_rules)
+    raw = form.fill_in(view.game.house_rules)
     evaluation = None
     if not form.chip_errors() and not form.unset():
         # a preview writes nothing: a new deal is judged without replaying the game with it
@@ -328,7 +313,7 @@ def save_deal(token: str) -> Any:
     view = _started(token)
     form = _bound_form(view)
     inline = is_htmx() and form.editing.data is None  # the form inside the game page
-    _fill_in(form, view.game.house_rules)
+    form.fill_in(view.game.house_rules)
     if form.chip_errors():  # a value no chip offers: refused before anything is judged
         template = "fragments/deal_form.html" if inline else "pages/deal.html"
         return _render_form(view, form, status=422, template=template, inline=inline)
@@ -415,7 +400,7 @@ def check_deal(token: str) -> Any:
     says so; else "Not saved" above Save, with why (a save sent again is never stored twice)."""
     view = _started(token)
     form = _bound_form(view)
-    _fill_in(form, view.game.house_rules)
+    form.fill_in(view.game.house_rules)
     entry = form.entry()
     held = None if form.chip_errors() else deals.holds_entry(view.row, view.result, entry)
     if held is None:
@@ -462,7 +447,7 @@ def carry(token: str) -> Any:
         return _to_game(token, inline)
     moved = blank_deal_form(contract, len(view.game.deals) + 1, view.row.version)
     moved.fill(form.raw())  # every chip as this phone showed it counts as tapped
-    raw = _fill_in(moved, view.game.house_rules)
+    raw = moved.fill_in(view.game.house_rules)
     evaluation = None
     if not moved.chip_errors() and not moved.unset():
         evaluation = evaluate(view.result, raw, replay_after=False)  # nothing is written
