@@ -20,14 +20,13 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from ...rules import Evaluation, Problem, evaluate
+from ...rules import Evaluation, evaluate
 from ...rules.messages import N_
 from ...store import deals
-from ...words.labels import field_group
 from ..caches import keep_replay
 from ..forms import DealForm, blank_deal_form, make_deal_form
 from ..languages import gettext
-from ..present import contract_name, problem_text
+from ..present import contract_name, deal_messages, finished_text
 from .common import GameView, game_or_404, game_view, is_htmx, moved_on
 
 bp = Blueprint("deals", __name__)
@@ -81,42 +80,6 @@ def _bound_form(view: GameView) -> DealForm:
     return form
 
 
-def _messages(
-    view: GameView, form: DealForm, evaluation: Evaluation | None
-) -> dict[str, list[str]]:
-    """What to say beside each field: WTForms' refusals, else the engine's."""
-    errors = form.chip_errors()
-    if form.editing.data is None and form.version.data != view.row.version:
-        errors.setdefault("contract", []).append(moved_on(view.row, form.number.data or 0))
-    if errors:
-        return errors
-    contract = form.contract.data or ""
-    early = form.help.problems if form.help is not None else ()
-    for problem in early:  # a player placed twice: said at once, naming them
-        errors.setdefault(field_group(problem.field), []).append(
-            problem_text(problem, contract, view.players, rules=view.game.house_rules)
-        )
-    if evaluation is None:
-        return errors
-    for problem in evaluation.problems:
-        if problem.code == "not_permutation" and problem.field in errors:
-            continue  # already said, with the player's name
-        errors.setdefault(field_group(problem.field), []).append(
-            problem_text(problem, contract, view.players, rules=view.game.house_rules)
-        )
-    if evaluation.later is not None:
-        later = evaluation.later
-        reason = problem_text(later.problems[0], later.contract or "", view.players)
-        errors.setdefault("contract", []).append(
-            gettext(
-                "This change would make deal %(number)d illegal: %(reason)s",
-                number=later.deal_number or 0,
-                reason=reason,
-            )
-        )
-    return errors
-
-
 def _render_form(
     view: GameView,
     form: DealForm,
@@ -137,8 +100,20 @@ def _render_form(
         past = view.result.deals[editing - 1]
         chooser, kingdom = past.chooser, past.kingdom
     groups = form.groups()
-    sums = form.helped(view.game.house_rules).sums
-    errors = _messages(view, form, evaluation)
+    helped = form.helped(view.game.house_rules)
+    moved = editing is None and form.version.data != view.row.version
+    # WTForms' refusals (a value no chip offers) and an out-of-date form, else the engine's
+    errors = form.chip_errors()
+    if moved:
+        errors.setdefault("contract", []).append(moved_on(view.row, form.number.data or 0))
+    if not errors:
+        errors = deal_messages(
+            helped.problems,
+            evaluation,
+            form.contract.data or "",
+            view.players,
+            view.game.house_rules,
+        )
     args = view.template_args(
         form=form,
         contract=form.contract.data,
@@ -152,10 +127,10 @@ def _render_form(
         unset=form.unset(),
         preview_on_load=preview_on_load,
         inline=inline,
-        moved=editing is None and form.version.data != view.row.version,
+        moved=moved,
         doubling=view.game.house_rules.doubling,
         filled=form.filled,
-        sums=sums,
+        sums=helped.sums,
         folded=[
             group.spec.name
             for group in groups
@@ -174,10 +149,6 @@ def _to_game(token: str, inline: bool) -> Response:
     if inline:
         return make_response("", {"HX-Redirect": url})
     return redirect(url, 303)
-
-
-def _finished_text(view: GameView) -> str:
-    return problem_text(Problem("contract", "game_finished"), "", view.players)
 
 
 DOUBLES = "doubled_by"
@@ -275,9 +246,10 @@ def preview(token: str) -> Any:
     form = _bound_form(view)
     editing = form.editing.data
     if editing is None and view.result.next is None:
+        message = finished_text(view.players)
         if is_htmx():  # a form left open on another phone: say so where the scores would be
-            return render_template("fragments/message.html", message=_finished_text(view)), 409
-        return render_template("pages/error.html", code=409, message=_finished_text(view)), 409
+            return render_template("fragments/message.html", message=message), 409
+        return render_template("pages/error.html", code=409, message=message), 409
     raw = form.fill_in(view.game.house_rules)
     evaluation = None
     if not form.chip_errors() and not form.unset():
@@ -370,9 +342,9 @@ def save_deal(token: str) -> Any:
         case deals.Finished():
             if not inline:
                 return render_template(
-                    "pages/error.html", code=409, message=_finished_text(view)
+                    "pages/error.html", code=409, message=finished_text(view.players)
                 ), 409
-            flash(_finished_text(view), "warning")
+            flash(finished_text(view.players), "warning")
         case deals.Refused(evaluation=evaluation):
             template = "fragments/deal_form.html" if inline else "pages/deal.html"
             return _render_form(
@@ -439,7 +411,7 @@ def carry(token: str) -> Any:
     following = view.result.next
     if form.editing.data is not None or following is None or not following.is_open(contract):
         flash(
-            _finished_text(view)
+            finished_text(view.players)
             if following is None
             else gettext("%(contract)s cannot be chosen now.", contract=contract_name(contract)),
             "warning",
