@@ -6,7 +6,7 @@ a save only what the deal changed. Without JavaScript the same URLs answer whole
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from flask import (
     Blueprint,
@@ -20,9 +20,10 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from ...rules import Evaluation, evaluate
+from ...rules import Evaluation, Replay, evaluate
 from ...rules.messages import N_
 from ...store import deals
+from ...store.deals import Entry
 from ..caches import keep_replay
 from ..forms import DealForm, blank_deal_form, make_deal_form
 from ..languages import gettext
@@ -30,6 +31,13 @@ from ..present import contract_name, deal_messages, finished_text
 from .common import GameView, game_or_404, game_view, is_htmx, moved_on
 
 bp = Blueprint("deals", __name__)
+
+
+STALE = N_(
+    "The game changed on another phone. Check the current state and "
+    "enter the deal again if it is still missing."
+)
+"""What a save from a form older than the game's last change is told, on the game page."""
 
 
 def _contract(view: GameView, value: str | None) -> str:
@@ -62,13 +70,7 @@ def _bound_form(view: GameView) -> DealForm:
         if request.endpoint == "deals.save_deal" and form.version.data != view.row.version:
             # the form is older than the undo: the game page shows what changed, as for any
             # save from an out-of-date form
-            flash(
-                gettext(
-                    "The game changed on another phone. Check the current state and "
-                    "enter the deal again if it is still missing."
-                ),
-                "warning",
-            )
+            flash(gettext(STALE), "warning")
             abort(_to_game(view.row.token, inline=False))
         message = gettext(
             "This game has no deal %(number)d (it may have been undone on "
@@ -279,6 +281,44 @@ def preview(token: str) -> Any:
     return response
 
 
+def _said(outcome: deals.Outcome, entry: Entry, players: tuple[str, ...]) -> tuple[str, str]:
+    """What the game page says after a save (its words and their kind), for every outcome
+    that goes back there."""
+    number = entry.number
+    match outcome:
+        case deals.Saved(result=None):  # a double tap: its twin's answer updated the page
+            return gettext("Deal %(number)d saved.", number=number), "success"
+        case deals.Saved() | deals.AlreadySaved(same=True):
+            # AlreadySaved: saved by an earlier tap whose answer was lost
+            if entry.editing:
+                return gettext("Deal %(number)d changed.", number=number), "success"
+            return gettext("Deal %(number)d saved.", number=number), "success"
+        case deals.AlreadySaved():
+            return gettext(
+                "Deal %(number)d was already entered on another phone; yours "
+                "was not saved. Check the history.",
+                number=number,
+            ), "warning"
+        case deals.Stale(raced=True):
+            return gettext("The game changed on another phone; this deal was not saved."), "warning"
+        case deals.Stale():
+            return gettext(STALE), "warning"
+        case deals.Finished():
+            return finished_text(players), "warning"
+        case deals.Refused() | deals.Impossible():
+            raise ValueError("a refused save is answered where it was sent")
+        case _:
+            assert_never(outcome)
+
+
+def _form_again(
+    view: GameView, form: DealForm, evaluation: Evaluation | None, inline: bool
+) -> tuple[str, int]:
+    """A refused save: the form again, with why beside the fields."""
+    template = "fragments/deal_form.html" if inline else "pages/deal.html"
+    return _render_form(view, form, evaluation, status=422, template=template, inline=inline)
+
+
 @bp.post("/g/<token:token>/deal")
 def save_deal(token: str) -> Any:
     """Save the next deal (or a correction of a past one) if the engine accepts it."""
@@ -287,71 +327,29 @@ def save_deal(token: str) -> Any:
     inline = is_htmx() and form.editing.data is None  # the form inside the game page
     form.fill_in(view.game.house_rules)
     if form.chip_errors():  # a value no chip offers: refused before anything is judged
-        template = "fragments/deal_form.html" if inline else "pages/deal.html"
-        return _render_form(view, form, status=422, template=template, inline=inline)
+        return _form_again(view, form, None, inline)
     entry = form.entry()
     outcome = deals.enter_deal(view.row, view.result, entry)
-    number = entry.number
-    if isinstance(outcome, deals.Saved) and outcome.result is not None:
-        keep_replay(view.row, outcome.result)  # the page that follows shows it: not replayed
     match outcome:
-        case deals.Saved(result=None):  # a double tap: its twin's answer updated the page
-            flash(gettext("Deal %(number)d saved.", number=number), "success")
-        case deals.Saved(result=result) if inline:
-            assert result is not None
-            html = render_template(
-                "fragments/saved.html",
-                **GameView(view.row, result).template_args(
-                    message=gettext("Deal %(number)d saved.", number=number)
-                ),
-            )
-            return make_response(html, {"HX-Replace-Url": url_for("games.game_page", token=token)})
-        case deals.Saved():
-            flash(
-                gettext("Deal %(number)d changed.", number=number)
-                if entry.editing
-                else gettext("Deal %(number)d saved.", number=number),
-                "success",
-            )
-        case deals.AlreadySaved(same=True):  # saved by an earlier tap whose answer was lost
-            flash(
-                gettext("Deal %(number)d changed.", number=number)
-                if entry.editing
-                else gettext("Deal %(number)d saved.", number=number),
-                "success",
-            )
-        case deals.AlreadySaved():
-            flash(
-                gettext(
-                    "Deal %(number)d was already entered on another phone; yours "
-                    "was not saved. Check the history.",
-                    number=number,
-                ),
-                "warning",
-            )
-        case deals.Stale(raced=True):
-            flash(gettext("The game changed on another phone; this deal was not saved."), "warning")
-        case deals.Stale():
-            flash(
-                gettext(
-                    "The game changed on another phone. Check the current state and "
-                    "enter the deal again if it is still missing."
-                ),
-                "warning",
-            )
-        case deals.Finished():
-            if not inline:
-                return render_template(
-                    "pages/error.html", code=409, message=finished_text(view.players)
-                ), 409
-            flash(finished_text(view.players), "warning")
+        case deals.Saved(result=Replay() as result):
+            keep_replay(view.row, result)  # the page that follows shows it: not replayed
+            if inline:  # the next step, the scoreboard and the history, in one answer
+                message = gettext("Deal %(number)d saved.", number=entry.number)
+                html = render_template(
+                    "fragments/saved.html",
+                    **GameView(view.row, result).template_args(message=message),
+                )
+                return make_response(
+                    html, {"HX-Replace-Url": url_for("games.game_page", token=token)}
+                )
         case deals.Refused(evaluation=evaluation):
-            template = "fragments/deal_form.html" if inline else "pages/deal.html"
-            return _render_form(
-                view, form, evaluation, status=422, template=template, inline=inline
-            )
+            return _form_again(view, form, evaluation, inline)
+        case deals.Finished() if not inline:
+            message = finished_text(view.players)
+            return render_template("pages/error.html", code=409, message=message), 409
         case deals.Impossible():
             abort(400)
+    flash(*_said(outcome, entry, view.players))
     return _to_game(token, inline)
 
 
@@ -381,22 +379,7 @@ def check_deal(token: str) -> Any:
             "fragments/not_saved.html",
             message=gettext("Not saved. %(reason)s Try again.", reason=reason),
         )
-    if held:
-        flash(
-            gettext("Deal %(number)d changed.", number=entry.number)
-            if entry.editing
-            else gettext("Deal %(number)d saved.", number=entry.number),
-            "success",
-        )
-    else:
-        flash(
-            gettext(
-                "Deal %(number)d was already entered on another phone; yours "
-                "was not saved. Check the history.",
-                number=entry.number,
-            ),
-            "warning",
-        )
+    flash(*_said(deals.AlreadySaved(same=held), entry, view.players))
     return make_response("", {"HX-Redirect": url_for("games.game_page", token=token)})
 
 
