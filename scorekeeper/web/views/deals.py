@@ -330,11 +330,16 @@ def save_deal(token: str) -> Any:
         return _form_again(view, form, None, inline)
     entry = form.entry()
     outcome = deals.enter_deal(view.row, view.result, entry)
+    match outcome:  # refused: answered where it was sent
+        case deals.Refused(evaluation=evaluation):
+            return _form_again(view, form, evaluation, inline)
+        case deals.Impossible():
+            abort(400)
+    message, kind = _said(outcome, entry, view.players)
     match outcome:
         case deals.Saved(result=Replay() as result):
             keep_replay(view.row, result)  # the page that follows shows it: not replayed
             if inline:  # the next step, the scoreboard and the history, in one answer
-                message = gettext("Deal %(number)d saved.", number=entry.number)
                 html = render_template(
                     "fragments/saved.html",
                     **GameView(view.row, result).template_args(message=message),
@@ -342,14 +347,9 @@ def save_deal(token: str) -> Any:
                 return make_response(
                     html, {"HX-Replace-Url": url_for("games.game_page", token=token)}
                 )
-        case deals.Refused(evaluation=evaluation):
-            return _form_again(view, form, evaluation, inline)
         case deals.Finished() if not inline:
-            message = finished_text(view.players)
             return render_template("pages/error.html", code=409, message=message), 409
-        case deals.Impossible():
-            abort(400)
-    flash(*_said(outcome, entry, view.players))
+    flash(message, kind)
     return _to_game(token, inline)
 
 
