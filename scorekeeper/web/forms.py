@@ -251,13 +251,6 @@ class DealForm(FlaskForm):
         self.help = result
         return result.raw
 
-    def helped(self, rules: HouseRules) -> Filled:
-        """The engine's help with this entry: as filled in, else (nothing filled in yet) only
-        the running sums."""
-        if self.help is None:
-            self.help = autofill(self.raw(), rules=rules)
-        return self.help
-
     def chip_errors(self) -> dict[str, list[str]]:
         """WTForms' messages of the chip fields, by the engine's field name."""
         errors: dict[str, list[str]] = {}

@@ -102,7 +102,8 @@ def _render_form(
         past = view.result.deals[editing - 1]
         chooser, kingdom = past.chooser, past.kingdom
     groups = form.groups()
-    helped = form.helped(view.game.house_rules)
+    helped = form.help
+    assert helped is not None  # every deal form is filled in before it is shown
     moved = editing is None and form.version.data != view.row.version
     # WTForms' refusals (a value no chip offers) and an out-of-date form, else the engine's
     errors = form.chip_errors()
@@ -200,6 +201,7 @@ def new_deal(token: str) -> Any:
     form = blank_deal_form(contract, len(view.game.deals) + 1, row.version)
     if view.game.house_rules.doubling:
         _note_doubles(form, request.args)
+    form.fill_in(view.game.house_rules)  # nothing to fill yet: the running sums
     if inline:
         return _render_form(view, form, template="fragments/deal_form.html", inline=True)
     return _render_form(view, form, preview_on_load=True)
@@ -238,6 +240,7 @@ def edit_deal(token: str, number: int) -> Any:
     form = blank_deal_form(contract, number, row.version, editing=number)
     if contract == past.contract:
         form.fill(row.deals[number - 1])
+    form.fill_in(view.game.house_rules)  # a whole deal: nothing to fill, the sums
     return _render_form(view, form, preview_on_load=True)
 
 
