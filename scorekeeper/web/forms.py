@@ -23,8 +23,9 @@ from ..rules import (
     CONTRACTS,
     SUITS,
     FieldSpec,
+    HouseRules,
 )
-from ..rules.autofill import Filled
+from ..rules.autofill import Filled, autofill
 from ..rules.deal import FieldKind
 from ..rules.text import table_text
 from ..store.deals import Entry
@@ -236,6 +237,19 @@ class DealForm(FlaskForm):
             self.version.data or 0,
             editing is not None,
         )
+
+    def fill_in(self, rules: HouseRules) -> dict[str, Any]:
+        """Fill in what the entry determines (the last count, the 4th place), what the app filled
+        before recomputed; the chips it changed are left in `filled` (the preview sends those
+        rows again), the engine's running sums and early refusals in `help`. Returns the entry
+        as the engine reads it."""
+        before = {name: self[name].data for group in self.groups() for name in group.names}
+        result = autofill(self.raw(), self.still_filled(), rules)
+        self.fill(result.raw)
+        self.mark_filled(result.filled)
+        self.filled = sorted(name for name, value in before.items() if self[name].data != value)
+        self.help = result
+        return result.raw
 
     def chip_errors(self) -> dict[str, list[str]]:
         """WTForms' messages of the chip fields, by the engine's field name."""

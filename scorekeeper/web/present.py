@@ -12,7 +12,7 @@ from typing import Any
 import segno
 from markupsafe import Markup
 
-from ..rules import CONTRACTS, GAMES, SUIT_SYMBOLS, SUITS, TEAMS, Problem, Replay
+from ..rules import CONTRACTS, GAMES, SUIT_SYMBOLS, SUITS, TEAMS, Evaluation, Problem, Replay
 from ..rules.contracts import ContractKind
 from ..rules.deal import FieldKind
 from ..rules.examples import house_rule_numbers
@@ -52,6 +52,47 @@ def problem_text(
 ) -> str:
     """A refusal as a sentence in the reader's language (`label` names the field instead)."""
     return labels.problem_text(problem, contract, players, gettext, label, plural_form, rules)
+
+
+def deal_messages(
+    early: Sequence[Problem],
+    evaluation: Evaluation | None,
+    contract: str,
+    players: Sequence[str],
+    rules: HouseRules,
+) -> dict[str, list[str]]:
+    """What a deal form says beside each field, as the engine judged it: a player placed
+    twice (said at once, naming them), the deal's problems, and for a correction the later
+    deal it would make illegal."""
+    errors: dict[str, list[str]] = {}
+    for problem in early:
+        errors.setdefault(labels.field_group(problem.field), []).append(
+            problem_text(problem, contract, players, rules=rules)
+        )
+    if evaluation is None:
+        return errors
+    for problem in evaluation.problems:
+        if problem.code == "not_permutation" and problem.field in errors:
+            continue  # already said, with the player's name
+        errors.setdefault(labels.field_group(problem.field), []).append(
+            problem_text(problem, contract, players, rules=rules)
+        )
+    if evaluation.later is not None:
+        later = evaluation.later
+        reason = problem_text(later.problems[0], later.contract or "", players)
+        errors.setdefault("contract", []).append(
+            gettext(
+                "This change would make deal %(number)d illegal: %(reason)s",
+                number=later.deal_number or 0,
+                reason=reason,
+            )
+        )
+    return errors
+
+
+def finished_text(players: Sequence[str]) -> str:
+    """What a deal sent to a finished game is told."""
+    return problem_text(Problem("contract", "game_finished"), "", players)
 
 
 def reason_label(reason: str | None) -> str:

@@ -6,7 +6,7 @@ a save only what the deal changed. Without JavaScript the same URLs answer whole
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from flask import (
     Blueprint,
@@ -20,18 +20,24 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from ...rules import Evaluation, HouseRules, Problem, evaluate
-from ...rules.autofill import autofill
+from ...rules import Evaluation, Replay, evaluate
 from ...rules.messages import N_
 from ...store import deals
-from ...words.labels import field_group
+from ...store.deals import Entry
 from ..caches import keep_replay
 from ..forms import DealForm, blank_deal_form, make_deal_form
 from ..languages import gettext
-from ..present import contract_name, problem_text
+from ..present import contract_name, deal_messages, finished_text
 from .common import GameView, game_or_404, game_view, is_htmx, moved_on
 
 bp = Blueprint("deals", __name__)
+
+
+STALE = N_(
+    "The game changed on another phone. Check the current state and "
+    "enter the deal again if it is still missing."
+)
+"""What a save from a form older than the game's last change is told, on the game page."""
 
 
 def _contract(view: GameView, value: str | None) -> str:
@@ -64,13 +70,7 @@ def _bound_form(view: GameView) -> DealForm:
         if request.endpoint == "deals.save_deal" and form.version.data != view.row.version:
             # the form is older than the undo: the game page shows what changed, as for any
             # save from an out-of-date form
-            flash(
-                gettext(
-                    "The game changed on another phone. Check the current state and "
-                    "enter the deal again if it is still missing."
-                ),
-                "warning",
-            )
+            flash(gettext(STALE), "warning")
             abort(_to_game(view.row.token, inline=False))
         message = gettext(
             "This game has no deal %(number)d (it may have been undone on "
@@ -80,55 +80,6 @@ def _bound_form(view: GameView) -> DealForm:
         template = "fragments/message.html" if is_htmx() else "pages/error.html"
         abort(make_response(render_template(template, code=409, message=message), 409))
     return form
-
-
-def _fill_in(form: DealForm, rules: HouseRules) -> dict[str, Any]:
-    """The entry with what it determines filled in (the last count, the 4th place), what the
-    app filled before recomputed; the chips it changed are left in `form.filled` (the preview
-    sends those rows again), the engine's running sums and early refusals in `form.help`."""
-    before = {name: form[name].data for group in form.groups() for name in group.names}
-    result = autofill(form.raw(), form.still_filled(), rules)
-    form.fill(result.raw)
-    form.mark_filled(result.filled)
-    form.filled = sorted(name for name, value in before.items() if form[name].data != value)
-    form.help = result
-    return result.raw
-
-
-def _messages(
-    view: GameView, form: DealForm, evaluation: Evaluation | None
-) -> dict[str, list[str]]:
-    """What to say beside each field: WTForms' refusals, else the engine's."""
-    errors = form.chip_errors()
-    if form.editing.data is None and form.version.data != view.row.version:
-        errors.setdefault("contract", []).append(moved_on(view.row, form.number.data or 0))
-    if errors:
-        return errors
-    contract = form.contract.data or ""
-    early = form.help.problems if form.help is not None else ()
-    for problem in early:  # a player placed twice: said at once, naming them
-        errors.setdefault(field_group(problem.field), []).append(
-            problem_text(problem, contract, view.players, rules=view.game.house_rules)
-        )
-    if evaluation is None:
-        return errors
-    for problem in evaluation.problems:
-        if problem.code == "not_permutation" and problem.field in errors:
-            continue  # already said, with the player's name
-        errors.setdefault(field_group(problem.field), []).append(
-            problem_text(problem, contract, view.players, rules=view.game.house_rules)
-        )
-    if evaluation.later is not None:
-        later = evaluation.later
-        reason = problem_text(later.problems[0], later.contract or "", view.players)
-        errors.setdefault("contract", []).append(
-            gettext(
-                "This change would make deal %(number)d illegal: %(reason)s",
-                number=later.deal_number or 0,
-                reason=reason,
-            )
-        )
-    return errors
 
 
 def _render_form(
@@ -151,9 +102,21 @@ def _render_form(
         past = view.result.deals[editing - 1]
         chooser, kingdom = past.chooser, past.kingdom
     groups = form.groups()
-    if form.help is None:  # nothing filled in yet: only the running sums
-        form.help = autofill(form.raw(), rules=view.game.house_rules)
-    errors = _messages(view, form, evaluation)
+    helped = form.help
+    assert helped is not None  # every deal form is filled in before it is shown
+    moved = editing is None and form.version.data != view.row.version
+    # WTForms' refusals (a value no chip offers) and an out-of-date form, else the engine's
+    errors = form.chip_errors()
+    if moved:
+        errors.setdefault("contract", []).append(moved_on(view.row, form.number.data or 0))
+    if not errors:
+        errors = deal_messages(
+            helped.problems,
+            evaluation,
+            form.contract.data or "",
+            view.players,
+            view.game.house_rules,
+        )
     args = view.template_args(
         form=form,
         contract=form.contract.data,
@@ -167,10 +130,10 @@ def _render_form(
         unset=form.unset(),
         preview_on_load=preview_on_load,
         inline=inline,
-        moved=editing is None and form.version.data != view.row.version,
+        moved=moved,
         doubling=view.game.house_rules.doubling,
         filled=form.filled,
-        sums=form.help.sums,
+        sums=helped.sums,
         folded=[
             group.spec.name
             for group in groups
@@ -189,10 +152,6 @@ def _to_game(token: str, inline: bool) -> Response:
     if inline:
         return make_response("", {"HX-Redirect": url})
     return redirect(url, 303)
-
-
-def _finished_text(view: GameView) -> str:
-    return problem_text(Problem("contract", "game_finished"), "", view.players)
 
 
 DOUBLES = "doubled_by"
@@ -242,6 +201,7 @@ def new_deal(token: str) -> Any:
     form = blank_deal_form(contract, len(view.game.deals) + 1, row.version)
     if view.game.house_rules.doubling:
         _note_doubles(form, request.args)
+    form.fill_in(view.game.house_rules)  # nothing to fill yet: the running sums
     if inline:
         return _render_form(view, form, template="fragments/deal_form.html", inline=True)
     return _render_form(view, form, preview_on_load=True)
@@ -280,6 +240,7 @@ def edit_deal(token: str, number: int) -> Any:
     form = blank_deal_form(contract, number, row.version, editing=number)
     if contract == past.contract:
         form.fill(row.deals[number - 1])
+    form.fill_in(view.game.house_rules)  # a whole deal: nothing to fill, the sums
     return _render_form(view, form, preview_on_load=True)
 
 
@@ -290,10 +251,11 @@ def preview(token: str) -> Any:
     form = _bound_form(view)
     editing = form.editing.data
     if editing is None and view.result.next is None:
+        message = finished_text(view.players)
         if is_htmx():  # a form left open on another phone: say so where the scores would be
-            return render_template("fragments/message.html", message=_finished_text(view)), 409
-        return render_template("pages/error.html", code=409, message=_finished_text(view)), 409
-    raw = _fill_in(form, view.game.house_rules)
+            return render_template("fragments/message.html", message=message), 409
+        return render_template("pages/error.html", code=409, message=message), 409
+    raw = form.fill_in(view.game.house_rules)
     evaluation = None
     if not form.chip_errors() and not form.unset():
         # a preview writes nothing: a new deal is judged without replaying the game with it
@@ -322,79 +284,75 @@ def preview(token: str) -> Any:
     return response
 
 
+def _said(outcome: deals.Outcome, entry: Entry, players: tuple[str, ...]) -> tuple[str, str]:
+    """What the game page says after a save (its words and their kind), for every outcome
+    that goes back there."""
+    number = entry.number
+    match outcome:
+        case deals.Saved(result=None):  # a double tap: its twin's answer updated the page
+            return gettext("Deal %(number)d saved.", number=number), "success"
+        case deals.Saved() | deals.AlreadySaved(same=True):
+            # AlreadySaved: saved by an earlier tap whose answer was lost
+            if entry.editing:
+                return gettext("Deal %(number)d changed.", number=number), "success"
+            return gettext("Deal %(number)d saved.", number=number), "success"
+        case deals.AlreadySaved():
+            return gettext(
+                "Deal %(number)d was already entered on another phone; yours "
+                "was not saved. Check the history.",
+                number=number,
+            ), "warning"
+        case deals.Stale(raced=True):
+            return gettext("The game changed on another phone; this deal was not saved."), "warning"
+        case deals.Stale():
+            return gettext(STALE), "warning"
+        case deals.Finished():
+            return finished_text(players), "warning"
+        case deals.Refused() | deals.Impossible():
+            raise ValueError("a refused save is answered where it was sent")
+        case _:
+            assert_never(outcome)
+
+
+def _form_again(
+    view: GameView, form: DealForm, evaluation: Evaluation | None, inline: bool
+) -> tuple[str, int]:
+    """A refused save: the form again, with why beside the fields."""
+    template = "fragments/deal_form.html" if inline else "pages/deal.html"
+    return _render_form(view, form, evaluation, status=422, template=template, inline=inline)
+
+
 @bp.post("/g/<token:token>/deal")
 def save_deal(token: str) -> Any:
     """Save the next deal (or a correction of a past one) if the engine accepts it."""
     view = _started(token)
     form = _bound_form(view)
     inline = is_htmx() and form.editing.data is None  # the form inside the game page
-    _fill_in(form, view.game.house_rules)
+    form.fill_in(view.game.house_rules)
     if form.chip_errors():  # a value no chip offers: refused before anything is judged
-        template = "fragments/deal_form.html" if inline else "pages/deal.html"
-        return _render_form(view, form, status=422, template=template, inline=inline)
+        return _form_again(view, form, None, inline)
     entry = form.entry()
     outcome = deals.enter_deal(view.row, view.result, entry)
-    number = entry.number
-    if isinstance(outcome, deals.Saved) and outcome.result is not None:
-        keep_replay(view.row, outcome.result)  # the page that follows shows it: not replayed
-    match outcome:
-        case deals.Saved(result=None):  # a double tap: its twin's answer updated the page
-            flash(gettext("Deal %(number)d saved.", number=number), "success")
-        case deals.Saved(result=result) if inline:
-            assert result is not None
-            html = render_template(
-                "fragments/saved.html",
-                **GameView(view.row, result).template_args(
-                    message=gettext("Deal %(number)d saved.", number=number)
-                ),
-            )
-            return make_response(html, {"HX-Replace-Url": url_for("games.game_page", token=token)})
-        case deals.Saved():
-            flash(
-                gettext("Deal %(number)d changed.", number=number)
-                if entry.editing
-                else gettext("Deal %(number)d saved.", number=number),
-                "success",
-            )
-        case deals.AlreadySaved(same=True):  # saved by an earlier tap whose answer was lost
-            flash(
-                gettext("Deal %(number)d changed.", number=number)
-                if entry.editing
-                else gettext("Deal %(number)d saved.", number=number),
-                "success",
-            )
-        case deals.AlreadySaved():
-            flash(
-                gettext(
-                    "Deal %(number)d was already entered on another phone; yours "
-                    "was not saved. Check the history.",
-                    number=number,
-                ),
-                "warning",
-            )
-        case deals.Stale(raced=True):
-            flash(gettext("The game changed on another phone; this deal was not saved."), "warning")
-        case deals.Stale():
-            flash(
-                gettext(
-                    "The game changed on another phone. Check the current state and "
-                    "enter the deal again if it is still missing."
-                ),
-                "warning",
-            )
-        case deals.Finished():
-            if not inline:
-                return render_template(
-                    "pages/error.html", code=409, message=_finished_text(view)
-                ), 409
-            flash(_finished_text(view), "warning")
+    match outcome:  # refused: answered where it was sent
         case deals.Refused(evaluation=evaluation):
-            template = "fragments/deal_form.html" if inline else "pages/deal.html"
-            return _render_form(
-                view, form, evaluation, status=422, template=template, inline=inline
-            )
+            return _form_again(view, form, evaluation, inline)
         case deals.Impossible():
             abort(400)
+    message, kind = _said(outcome, entry, view.players)
+    match outcome:
+        case deals.Saved(result=Replay() as result):
+            keep_replay(view.row, result)  # the page that follows shows it: not replayed
+            if inline:  # the next step, the scoreboard and the history, in one answer
+                html = render_template(
+                    "fragments/saved.html",
+                    **GameView(view.row, result).template_args(message=message),
+                )
+                return make_response(
+                    html, {"HX-Replace-Url": url_for("games.game_page", token=token)}
+                )
+        case deals.Finished() if not inline:
+            return render_template("pages/error.html", code=409, message=message), 409
+    flash(message, kind)
     return _to_game(token, inline)
 
 
@@ -415,7 +373,7 @@ def check_deal(token: str) -> Any:
     says so; else "Not saved" above Save, with why (a save sent again is never stored twice)."""
     view = _started(token)
     form = _bound_form(view)
-    _fill_in(form, view.game.house_rules)
+    form.fill_in(view.game.house_rules)
     entry = form.entry()
     held = None if form.chip_errors() else deals.holds_entry(view.row, view.result, entry)
     if held is None:
@@ -424,22 +382,7 @@ def check_deal(token: str) -> Any:
             "fragments/not_saved.html",
             message=gettext("Not saved. %(reason)s Try again.", reason=reason),
         )
-    if held:
-        flash(
-            gettext("Deal %(number)d changed.", number=entry.number)
-            if entry.editing
-            else gettext("Deal %(number)d saved.", number=entry.number),
-            "success",
-        )
-    else:
-        flash(
-            gettext(
-                "Deal %(number)d was already entered on another phone; yours "
-                "was not saved. Check the history.",
-                number=entry.number,
-            ),
-            "warning",
-        )
+    flash(*_said(deals.AlreadySaved(same=held), entry, view.players))
     return make_response("", {"HX-Redirect": url_for("games.game_page", token=token)})
 
 
@@ -454,7 +397,7 @@ def carry(token: str) -> Any:
     following = view.result.next
     if form.editing.data is not None or following is None or not following.is_open(contract):
         flash(
-            _finished_text(view)
+            finished_text(view.players)
             if following is None
             else gettext("%(contract)s cannot be chosen now.", contract=contract_name(contract)),
             "warning",
@@ -462,7 +405,7 @@ def carry(token: str) -> Any:
         return _to_game(token, inline)
     moved = blank_deal_form(contract, len(view.game.deals) + 1, view.row.version)
     moved.fill(form.raw())  # every chip as this phone showed it counts as tapped
-    raw = _fill_in(moved, view.game.house_rules)
+    raw = moved.fill_in(view.game.house_rules)
     evaluation = None
     if not moved.chip_errors() and not moved.unset():
         evaluation = evaluate(view.result, raw, replay_after=False)  # nothing is written
