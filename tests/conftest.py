@@ -1,4 +1,4 @@
-"""Fixtures for the web tests: the app on a migrated database, a client, and a `Table` helper.
+"""Fixtures for the web tests: the app on a migrated database, a client, and a `Phone` helper.
 
 The schema is always created through the committed Alembic migration (``flask_migrate.upgrade``),
 so the migration is tested too. CSRF stays on: the helpers read the token from the rendered form
@@ -179,9 +179,9 @@ def runner(app: Flask) -> FlaskCliRunner:
 
 
 @pytest.fixture
-def table(app: Flask, client: FlaskClient) -> Table:
-    """A `Table` driving the app like a phone at the card table."""
-    return Table(app, client)
+def phone(app: Flask, client: FlaskClient) -> Phone:
+    """A `Phone` driving the app as one phone at the card table does (one browser, its cookies)."""
+    return Phone(app, client)
 
 
 def snapshot(app: Flask) -> list[dict[str, Any]]:
@@ -350,8 +350,9 @@ def form_fields(deal: Mapping[str, Any]) -> dict[str, str]:
     return fields
 
 
-class Table:
-    """One phone at the card table: starts a game and enters deals through the forms only."""
+class Phone:
+    """One phone at the card table (a test client and its cookies): starts a game and enters deals
+    through the forms only. A table of the app (a group of players) is `TablePhone`'s."""
 
     def __init__(self, app: Flask, client: FlaskClient) -> None:
         self.app = app

@@ -118,10 +118,10 @@ def test_scores_on_the_rules_page_come_from_the_engine() -> None:
     assert whole_full["queen_diamond_self"] == -70
 
 
-def test_a_games_rules_show_its_house_rules(table) -> None:  # type: ignore[no-untyped-def]
-    table.new_game("trix", doubling=False, first=0)
-    html = table.client.get(table.url + "/rules").get_data(as_text=True)
+def test_a_games_rules_show_its_house_rules(phone) -> None:  # type: ignore[no-untyped-def]
+    phone.new_game("trix", doubling=False, first=0)
+    html = phone.client.get(phone.url + "/rules").get_data(as_text=True)
     assert "Doubling is switched off in this game" in html
     assert "This game&#39;s house rules" in html or "This game's house rules" in html
-    game_page = table.client.get(table.url).get_data(as_text=True)
-    assert table.url + "/rules" in game_page
+    game_page = phone.client.get(phone.url).get_data(as_text=True)
+    assert phone.url + "/rules" in game_page

@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 
 from scorekeeper.store import deals as store_deals
-from tests.conftest import Table, form_fields, page
+from tests.conftest import Phone, form_fields, page
 from tests.reliability.test_saves import DIAMONDS, KING, LTOOSH, QUEENS, second_phone, started
 
 
@@ -41,82 +41,82 @@ def at_once(*posts: Callable[[], Any]) -> list[Any]:
     return results
 
 
-def shown(table: Table) -> str:
-    return page(table.client.get(table.url)).text
+def shown(phone: Phone) -> str:
+    return page(phone.client.get(phone.url)).text
 
 
 def test_simultaneous_identical_saves_store_one_deal_and_both_say_saved(
-    app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch
+    app: Flask, phone: Phone, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    started(table)
-    phone_b = second_phone(app, table)
-    form_a, form_b = table.open_deal("diamonds"), phone_b.open_deal("diamonds")
+    started(phone)
+    phone_b = second_phone(app, phone)
+    form_a, form_b = phone.open_deal("diamonds"), phone_b.open_deal("diamonds")
     in_lockstep(monkeypatch)
     results = at_once(
-        lambda: table.save(form_a, form_fields(DIAMONDS)),
+        lambda: phone.save(form_a, form_fields(DIAMONDS)),
         lambda: phone_b.save(form_b, form_fields(DIAMONDS)),
     )
     assert [r.status_code for r in results] == [303, 303]
-    assert table.row().deals == [KING, QUEENS, DIAMONDS]
-    for phone in (table, phone_b):  # the loser must not say "not saved": it was
-        text = shown(phone)
+    assert phone.row().deals == [KING, QUEENS, DIAMONDS]
+    for each in (phone, phone_b):  # the loser must not say "not saved": it was
+        text = shown(each)
         assert "Deal 3 saved" in text
         assert "not saved" not in text
 
 
 def test_simultaneous_different_saves_keep_one_and_warn_the_other(
-    app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch
+    app: Flask, phone: Phone, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    started(table)
-    phone_b = second_phone(app, table)
-    form_a, form_b = table.open_deal("diamonds"), phone_b.open_deal("ltoosh")
+    started(phone)
+    phone_b = second_phone(app, phone)
+    form_a, form_b = phone.open_deal("diamonds"), phone_b.open_deal("ltoosh")
     in_lockstep(monkeypatch)
     at_once(
-        lambda: table.save(form_a, form_fields(DIAMONDS)),
+        lambda: phone.save(form_a, form_fields(DIAMONDS)),
         lambda: phone_b.save(form_b, form_fields(LTOOSH)),
     )
-    stored = table.row().deals
+    stored = phone.row().deals
     assert len(stored) == 3 and stored[:2] == [KING, QUEENS] and stored[2] in (DIAMONDS, LTOOSH)
-    loser = phone_b if stored[2] == DIAMONDS else table
+    loser = phone_b if stored[2] == DIAMONDS else phone
     assert "not saved" in shown(loser)
 
 
 def test_simultaneous_different_edits_keep_one_and_warn_the_other(
-    app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch
+    app: Flask, phone: Phone, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    started(table, deals=3)
-    phone_b = second_phone(app, table)
+    started(phone, deals=3)
+    phone_b = second_phone(app, phone)
     one = {"contract": "king-of-hearts", "taker": 2}
     other = {"contract": "king-of-hearts", "taker": 3}
-    form_a = table.open_edit(1, "king-of-hearts")
+    form_a = phone.open_edit(1, "king-of-hearts")
     form_b = phone_b.open_edit(1, "king-of-hearts")
     in_lockstep(monkeypatch)
     at_once(
-        lambda: table.save(form_a, form_fields(one)),
+        lambda: phone.save(form_a, form_fields(one)),
         lambda: phone_b.save(form_b, form_fields(other)),
     )
-    stored = table.row().deals
+    stored = phone.row().deals
     assert stored[0] in (one, other) and stored[1:] == [QUEENS, DIAMONDS]
-    loser = phone_b if stored[0] == one else table
+    loser = phone_b if stored[0] == one else phone
     assert "not saved" in shown(loser)
 
 
 @pytest.mark.parametrize("action", ["undo", "notes", "first"])
 def test_simultaneous_twin_taps_say_nothing_false(
-    app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch, action: str
+    app: Flask, phone: Phone, monkeypatch: pytest.MonkeyPatch, action: str
 ) -> None:
     """Undo, notes and the first seat sent twice at once: done once, and no false warning."""
     from scorekeeper.store import deals as store_deals
     from scorekeeper.web.views import games as game_views
 
     if action == "first":
-        table.new_game()
+        phone.new_game()
     else:
-        started(table, deals=3)
-    phone_b = second_phone(app, table)
+        started(phone, deals=3)
+    phone_b = second_phone(app, phone)
     part = {"undo": "/undo", "notes": "/notes", "first": "/first"}[action]
     extra = {"undo": {}, "notes": {"notes": "Friday"}, "first": {"seat": "2"}}[action]
-    fields_a = {**page(table.game_page()).hidden(part), **extra}
+    fields_a = {**page(phone.game_page()).hidden(part), **extra}
     fields_b = {**page(phone_b.game_page()).hidden(part), **extra}
     barrier = threading.Barrier(2, timeout=10)
     for module, name in (
@@ -132,17 +132,17 @@ def test_simultaneous_twin_taps_say_nothing_false(
 
         monkeypatch.setattr(module, name, together)
     results = at_once(
-        lambda: table.client.post(table.url + part, data=fields_a),
-        lambda: phone_b.client.post(table.url + part, data=fields_b),
+        lambda: phone.client.post(phone.url + part, data=fields_a),
+        lambda: phone_b.client.post(phone.url + part, data=fields_b),
     )
     assert [r.status_code for r in results] == [303, 303]
-    row = table.row()
+    row = phone.row()
     if action == "undo":
         assert row.deals == [KING, QUEENS]
     elif action == "notes":
         assert row.notes == "Friday"
     else:
         assert row.first == 2
-    for phone in (table, phone_b):
-        text = shown(phone)
+    for each in (phone, phone_b):
+        text = shown(each)
         assert "another phone" not in text and "Someone else" not in text

@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.routing import Rule
 
-from tests.conftest import Table
+from tests.conftest import Phone
 
 # One kingdom of Trix (king: seat 0), each deal legal after the ones before it.
 TRIX_KINGDOM: tuple[dict[str, Any], ...] = (
@@ -31,15 +31,15 @@ class Games:
     fresh: str
 
 
-def seed_games(table: Table, deals: int = 2) -> Games:
+def seed_games(phone: Phone, deals: int = 2) -> Games:
     """Start two games through the forms; the first gets `deals` deals."""
-    table.new_game(players=("Rami", "Lina", "Omar", "Dana"), first=0)
+    phone.new_game(players=("Rami", "Lina", "Omar", "Dana"), first=0)
     for deal in TRIX_KINGDOM[:deals]:
-        table.enter(deal)
-    playing, playing_view = table.token, table.row().view_token
-    table.new_game(players=("Ana", "Ben", "Cem", "Dua"))
-    fresh = table.token
-    table.token = playing
+        phone.enter(deal)
+    playing, playing_view = phone.token, phone.row().view_token
+    phone.new_game(players=("Ana", "Ben", "Cem", "Dua"))
+    fresh = phone.token
+    phone.token = playing
     return Games(playing, playing_view, fresh)
 
 

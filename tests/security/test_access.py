@@ -11,17 +11,17 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from tests.conftest import Table, make_app, page, snapshot
+from tests.conftest import Phone, make_app, page, snapshot
 from tests.security.helpers import GARBAGE_TOKEN, routes, seed_games, url_for_rule
 
 CODE = "blue tiger 42"
 
 
-def test_links_are_unguessable(table: Table) -> None:
+def test_links_are_unguessable(phone: Phone) -> None:
     tokens = set()
     for _ in range(5):
-        table.new_game()
-        row = table.row()
+        phone.new_game()
+        row = phone.row()
         for token in (row.token, row.view_token):
             assert re.fullmatch(r"[A-Za-z0-9_-]{22,}", token)  # ≥ 128 bits of base64url
             assert not token.isdigit()
@@ -29,8 +29,8 @@ def test_links_are_unguessable(table: Table) -> None:
     assert len(tokens) == 10
 
 
-def test_unknown_token_is_a_404_that_says_nothing(app: Flask, table: Table) -> None:
-    games = seed_games(table)
+def test_unknown_token_is_a_404_that_says_nothing(app: Flask, phone: Phone) -> None:
+    games = seed_games(phone)
     bodies = set()
     for rule in routes(app):
         if "token" not in rule.arguments and "view_token" not in rule.arguments:
@@ -39,7 +39,7 @@ def test_unknown_token_is_a_404_that_says_nothing(app: Flask, table: Table) -> N
         for token in (GARBAGE_TOKEN, near_miss, "1", "x" * 200):
             url = url_for_rule(rule, token)
             method = "GET" if "GET" in (rule.methods or ()) else "POST"
-            response = table.client.open(url, method=method, headers={"X-CSRFToken": table.csrf()})
+            response = phone.client.open(url, method=method, headers={"X-CSRFToken": phone.csrf()})
             assert response.status_code == 404, (method, url)
             text = page(response).text
             assert token not in text
@@ -47,9 +47,9 @@ def test_unknown_token_is_a_404_that_says_nothing(app: Flask, table: Table) -> N
     assert len(bodies) == 1  # the same page whatever the token
 
 
-def test_home_lists_only_this_browsers_games(app: Flask, table: Table) -> None:
-    games = seed_games(table)
-    mine = table.client.get("/").get_data(as_text=True)
+def test_home_lists_only_this_browsers_games(app: Flask, phone: Phone) -> None:
+    games = seed_games(phone)
+    mine = phone.client.get("/").get_data(as_text=True)
     assert games.playing in mine and games.fresh in mine
     stranger = app.test_client().get("/").get_data(as_text=True)
     for token in (games.playing, games.fresh, games.playing_view):
@@ -57,8 +57,8 @@ def test_home_lists_only_this_browsers_games(app: Flask, table: Table) -> None:
     assert "Rami" not in stranger and "Ana" not in stranger
 
 
-def test_opening_a_link_adds_the_game_to_home(app: Flask, table: Table) -> None:
-    games = seed_games(table)
+def test_opening_a_link_adds_the_game_to_home(app: Flask, phone: Phone) -> None:
+    games = seed_games(phone)
     friend = app.test_client()
     assert friend.get(f"/g/{games.playing}").status_code == 200
     home = friend.get("/").get_data(as_text=True)
@@ -79,8 +79,8 @@ def test_without_a_code_the_server_is_open(client: FlaskClient) -> None:
     assert client.get("/access").status_code == 303
 
 
-def test_access_code_is_asked_once_per_browser(app: Flask, table: Table) -> None:
-    games = seed_games(table)
+def test_access_code_is_asked_once_per_browser(app: Flask, phone: Phone) -> None:
+    games = seed_games(phone)
     app.config["ACCESS_CODE"] = CODE
     stranger = app.test_client()
     before = snapshot(app)
@@ -165,10 +165,10 @@ def test_access_code_from_the_environment(
     assert client.get("/").status_code == 200
 
 
-def test_links_with_impossible_tokens_are_404s(app: Flask, table: Table) -> None:
+def test_links_with_impossible_tokens_are_404s(app: Flask, phone: Phone) -> None:
     """A NUL byte or invalid UTF-8 in a link is a 404 like any unknown token (PostgreSQL would
     refuse to compare a NUL; the fuzzer found that 500)."""
-    seed_games(table)
+    seed_games(phone)
     for rule in routes(app):
         if not rule.arguments & {"token", "view_token"}:
             continue
@@ -176,8 +176,8 @@ def test_links_with_impossible_tokens_are_404s(app: Flask, table: Table) -> None
             url = url_for_rule(rule, "PLACEHOLDER").replace("PLACEHOLDER", raw)
             for headers in ({}, {"If-None-Match": 'W/"3-en"'}):
                 method = "GET" if "GET" in (rule.methods or ()) else "POST"
-                response = table.client.open(
-                    url + "?v=3-en", method=method, headers={**headers, "X-CSRFToken": table.csrf()}
+                response = phone.client.open(
+                    url + "?v=3-en", method=method, headers={**headers, "X-CSRFToken": phone.csrf()}
                 )
                 assert response.status_code == 404, (method, url)
 

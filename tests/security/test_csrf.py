@@ -8,7 +8,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.conftest import Table, make_app, page, snapshot
+from tests.conftest import Phone, make_app, page, snapshot
 from tests.security.helpers import post_routes, seed_games, url_for_rule
 
 WRONG_TOKEN = (
@@ -57,13 +57,13 @@ def test_there_are_post_routes_to_check(app: Flask) -> None:
 @pytest.mark.parametrize(
     "how", ["no token", "wrong token in form", "wrong token in header", "token of another browser"]
 )
-def test_every_post_route_refuses_without_a_valid_token(app: Flask, table: Table, how: str) -> None:
-    games = seed_games(table)
+def test_every_post_route_refuses_without_a_valid_token(app: Flask, phone: Phone, how: str) -> None:
+    games = seed_games(phone)
     other = app.test_client()
     other_token = page(other.get("/")).csrf_token
     before = snapshot(app)
     attacker = app.test_client()  # a fresh browser: no session, like a cross-site request
-    client: FlaskClient = attacker if how != "token of another browser" else table.client
+    client: FlaskClient = attacker if how != "token of another browser" else phone.client
     for rule in post_routes(app):
         for token in (games.playing, games.fresh):
             for method in sorted((rule.methods or set()) & {"POST", "PUT", "PATCH", "DELETE"}):
@@ -81,40 +81,40 @@ def test_every_post_route_refuses_without_a_valid_token(app: Flask, table: Table
     assert snapshot(app) == before
 
 
-def test_htmx_token_in_hx_headers_is_accepted(app: Flask, table: Table) -> None:
+def test_htmx_token_in_hx_headers_is_accepted(app: Flask, phone: Phone) -> None:
     """htmx sends the token from <body hx-headers>; Flask-WTF reads X-CSRFToken."""
-    games = seed_games(table)
-    token = table.csrf()
+    games = seed_games(phone)
+    token = phone.csrf()
     data = {
         "contract": "diamonds",
         "number": "3",
-        "version": str(table.row().version),
+        "version": str(phone.row().version),
         "counts-0": "4",
         "counts-1": "3",
         "counts-2": "3",
         "counts-3": "3",
     }
-    response = table.client.post(
+    response = phone.client.post(
         f"/g/{games.playing}/deal/preview",
         data=data,
         headers={"HX-Request": "true", "X-CSRFToken": token},
     )
     assert response.status_code == 200
-    without = table.client.post(
+    without = phone.client.post(
         f"/g/{games.playing}/deal/preview", data=data, headers={"HX-Request": "true"}
     )
     assert without.status_code == 400
-    saved = table.client.post(f"/g/{games.playing}/deal", data=data, headers={"X-CSRFToken": token})
+    saved = phone.client.post(f"/g/{games.playing}/deal", data=data, headers={"X-CSRFToken": token})
     assert saved.status_code == 303
-    assert table.row().deal_count == 3
+    assert phone.row().deal_count == 3
 
 
-def test_get_never_changes_state(app: Flask, table: Table) -> None:
+def test_get_never_changes_state(app: Flask, phone: Phone) -> None:
     """Following a link (GET) to a state-changing URL changes nothing."""
-    games = seed_games(table)
+    games = seed_games(phone)
     before = snapshot(app)
     for rule in post_routes(app):
-        response = table.client.get(url_for_rule(rule, games.playing) + "?seat=1&version=3")
+        response = phone.client.get(url_for_rule(rule, games.playing) + "?seat=1&version=3")
         assert response.status_code < 500, rule.rule
     assert snapshot(app) == before
 

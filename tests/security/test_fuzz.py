@@ -20,7 +20,7 @@ from werkzeug.routing import Rule
 
 from scorekeeper.rules import CONTRACTS
 from scorekeeper.web.forms import chip_groups
-from tests.conftest import Table, snapshot
+from tests.conftest import Phone, snapshot
 from tests.security.helpers import STATE_CHANGING, Games, routes, seed_games
 
 FUZZ_EXAMPLES = int(os.environ.get("SCOREKEEPER_FUZZ_EXAMPLES", "300"))
@@ -238,18 +238,18 @@ def url_of(request: dict[str, Any], games: Games) -> str:
 _CSRF: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
 
 
-def csrf_of(table: Table) -> str:
+def csrf_of(phone: Phone) -> str:
     """The browser's CSRF token (it lasts as long as its session: read it once)."""
-    if table.client not in _CSRF:
-        _CSRF[table.client] = table.csrf()
-    return _CSRF[table.client]
+    if phone.client not in _CSRF:
+        _CSRF[phone.client] = phone.csrf()
+    return _CSRF[phone.client]
 
 
-def send(table: Table, request: dict[str, Any], games: Games) -> Any:
+def send(phone: Phone, request: dict[str, Any], games: Games) -> Any:
     """Send a drawn request the way its encoding says, with the CSRF token it drew."""
     fields: dict[str, Any] = dict(request["fields"])
     headers = dict(request["headers"])
-    token = csrf_of(table) if request["csrf"] in ("form", "header") else "garbage.token"
+    token = csrf_of(phone) if request["csrf"] in ("form", "header") else "garbage.token"
     if request["csrf"] in ("form", "garbage"):
         fields["csrf_token"] = token
     elif request["csrf"] == "header":
@@ -277,13 +277,13 @@ def send(table: Table, request: dict[str, Any], games: Games) -> Any:
         )
         kwargs["data"] = body.encode("latin-1", errors="replace")
         kwargs["content_type"] = "application/x-www-form-urlencoded; charset=latin-1"
-    return table.client.open(url_of(request, games), method=request["method"], **kwargs)
+    return phone.client.open(url_of(request, games), method=request["method"], **kwargs)
 
 
-def fuzz(app: Flask, table: Table, max_examples: int) -> Fuzzed:
+def fuzz(app: Flask, phone: Phone, max_examples: int) -> Fuzzed:
     """Run the fuzzer against the app; seed games again whenever a request deleted one."""
     figures = Fuzzed()
-    holder: dict[str, Games] = {"games": seed_games(table, deals=3)}
+    holder: dict[str, Games] = {"games": seed_games(phone, deals=3)}
     requests = st.lists(request_strategy(routes(app)), min_size=1, max_size=3)
 
     @settings(
@@ -297,7 +297,7 @@ def fuzz(app: Flask, table: Table, max_examples: int) -> Fuzzed:
         games = holder["games"]
         for request in drawn:
             before = snapshot(app)
-            response = send(table, request, games)
+            response = send(phone, request, games)
             status = response.status_code
             figures.requests += 1
             figures.statuses[status] = figures.statuses.get(status, 0) + 1
@@ -307,14 +307,14 @@ def fuzz(app: Flask, table: Table, max_examples: int) -> Fuzzed:
                 assert snapshot(app) == before, (status, request)
         tokens = {row["token"] for row in snapshot(app)}
         if games.playing not in tokens or games.fresh not in tokens:
-            holder["games"] = seed_games(table, deals=3)
+            holder["games"] = seed_games(phone, deals=3)
 
     run()
     return figures
 
 
-def test_fuzz_every_route(app: Flask, table: Table) -> None:
-    figures = fuzz(app, table, max_examples=FUZZ_EXAMPLES)
+def test_fuzz_every_route(app: Flask, phone: Phone) -> None:
+    figures = fuzz(app, phone, max_examples=FUZZ_EXAMPLES)
     assert figures.requests >= FUZZ_EXAMPLES
     assert {200, 400, 404} <= set(figures.statuses), figures.statuses
     print(
@@ -323,11 +323,11 @@ def test_fuzz_every_route(app: Flask, table: Table) -> None:
     )
 
 
-def test_fuzz_behind_the_access_code(app: Flask, table: Table) -> None:
+def test_fuzz_behind_the_access_code(app: Flask, phone: Phone) -> None:
     """With an access code set, a browser without it changes nothing, whatever it sends."""
-    games = seed_games(table, deals=3)
+    games = seed_games(phone, deals=3)
     app.config["ACCESS_CODE"] = "correct horse"
-    stranger = type(table)(app, app.test_client())
+    stranger = type(phone)(app, app.test_client())
     before = snapshot(app)
     count = 0
 

@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from tests.conftest import Table, make_app
+from tests.conftest import Phone, make_app
 from tests.security.helpers import route_urls, seed_games
 
 
@@ -27,9 +27,9 @@ def assert_secured(response: TestResponse, what: str) -> None:
     assert response.headers.get("Referrer-Policy") == "no-referrer", what
 
 
-def test_every_route_and_method(app: Flask, table: Table) -> None:
-    games = seed_games(table)
-    client = table.client
+def test_every_route_and_method(app: Flask, phone: Phone) -> None:
+    games = seed_games(phone)
+    client = phone.client
     seen: set[int] = set()
     for rule, url in route_urls(app, games):
         for method in sorted(rule.methods or ()):
@@ -70,22 +70,22 @@ def test_error_pages(client: FlaskClient, method: str, url: str, status: int) ->
     assert "text/html" in response.headers["Content-Type"]
 
 
-def test_too_large_a_body_gets_a_page(app: Flask, table: Table) -> None:
+def test_too_large_a_body_gets_a_page(app: Flask, phone: Phone) -> None:
     """Over MAX_CONTENT_LENGTH: 413 with the error page, not a 500, and nothing stored."""
-    games = seed_games(table)
+    games = seed_games(phone)
     limit = app.config["MAX_CONTENT_LENGTH"]
     assert limit and limit <= 1024 * 1024
     big = "x" * (limit + 1)
     for url in (f"/g/{games.playing}/notes", f"/g/{games.playing}/deal", "/new"):
-        response = table.client.post(url, data={"notes": big, "csrf_token": table.csrf()})
+        response = phone.client.post(url, data={"notes": big, "csrf_token": phone.csrf()})
         assert response.status_code == 413, url
         assert_secured(response, url)
         assert "too much" in response.get_data(as_text=True)
-        raw = table.client.post(
+        raw = phone.client.post(
             url, data=big.encode(), headers={"Content-Type": "application/octet-stream"}
         )
         assert raw.status_code in (400, 413), url
-    assert table.row().notes is None
+    assert phone.row().notes is None
 
 
 def test_server_error_page(app: Flask) -> None:
@@ -102,11 +102,11 @@ def test_server_error_page(app: Flask) -> None:
     assert "boom" not in response.get_data(as_text=True)
 
 
-def test_redirects(app: Flask, table: Table) -> None:
-    games = seed_games(table)
-    response = table.client.post(
+def test_redirects(app: Flask, phone: Phone) -> None:
+    games = seed_games(phone)
+    response = phone.client.post(
         f"/g/{games.playing}/undo",
-        data={"csrf_token": table.csrf(), "number": "99", "version": "1"},
+        data={"csrf_token": phone.csrf(), "number": "99", "version": "1"},
     )
     assert response.status_code == 303
     assert_secured(response, "303")
@@ -136,9 +136,9 @@ def test_session_cookie_secure_over_https(
     assert {"secure", "httponly", "samesite=lax"} <= set(flags)
 
 
-def test_live_poll_not_modified_and_no_content(app: Flask, table: Table) -> None:
+def test_live_poll_not_modified_and_no_content(app: Flask, phone: Phone) -> None:
     """The view page's poll answers 304/204 while nothing changed: those carry headers too."""
-    games = seed_games(table)
+    games = seed_games(phone)
     viewer = app.test_client()
     url = f"/v/{games.playing_view}/live"
     first = viewer.get(url, headers={"HX-Request": "true"})
@@ -157,11 +157,11 @@ def test_live_poll_not_modified_and_no_content(app: Flask, table: Table) -> None
     assert_secured(unknown, "live 404")
 
 
-def test_live_poll_behind_the_access_code(app: Flask, table: Table) -> None:
+def test_live_poll_behind_the_access_code(app: Flask, phone: Phone) -> None:
     """The poll's shortcut must not skip the access code."""
-    games = seed_games(table)
+    games = seed_games(phone)
     url = f"/v/{games.playing_view}/live"
-    tag = table.client.get(url).headers["ETag"]
+    tag = phone.client.get(url).headers["ETag"]
     app.config["ACCESS_CODE"] = "correct horse"
     stranger = app.test_client()
     for headers in ({}, {"If-None-Match": tag}):
@@ -197,15 +197,15 @@ class _InlineCode(HTMLParser):
             self.found.append("<style>")
 
 
-def test_pages_need_no_inline_script_or_style(app: Flask, table: Table) -> None:
+def test_pages_need_no_inline_script_or_style(app: Flask, phone: Phone) -> None:
     """Every page works under the strict policy: nothing inline for the CSP to block."""
-    games = seed_games(table, deals=5)
+    games = seed_games(phone, deals=5)
     checked = 0
     for rule, url in route_urls(app, games):
         if "GET" not in (rule.methods or ()) or rule.endpoint == "static":
             continue
         for headers in ({}, {"HX-Request": "true"}):
-            response = table.client.get(url, headers=headers)
+            response = phone.client.get(url, headers=headers)
             if response.status_code != 200 or not response.mimetype.endswith("html"):
                 continue
             parser = _InlineCode()

@@ -18,7 +18,7 @@ from werkzeug.datastructures import MultiDict
 
 from scorekeeper.cli import main
 from scorekeeper.rules.text import clean_text, has_lone_surrogate, name_problem, table_text
-from tests.conftest import Table, page, snapshot
+from tests.conftest import Phone, page, snapshot
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 LONE = "a\ud800b"
@@ -173,23 +173,23 @@ def test_every_form_that_takes_text_cleans_or_refuses_it(app: Flask) -> None:
         app.config["WTF_CSRF_ENABLED"] = True
 
 
-def test_a_surrogate_sent_as_utf8_bytes_reaches_no_page(table: Table) -> None:
+def test_a_surrogate_sent_as_utf8_bytes_reaches_no_page(phone: Phone) -> None:
     """What a browser or a script can send: UTF-8 of a surrogate (ED A0 80), read as U+FFFD."""
-    form = page(table.client.get("/new"))
+    form = page(phone.client.get("/new"))
     body = (
         "csrf_token=" + form.hidden("/new")["csrf_token"] + "&game=trix&mode=solo&"
         "doubled_self_take=net&player_0=a%ED%A0%80b&player_1=Lina&player_2=Omar&"
         "player_3=Dana&name=x%ED%A0%80&table_name=T%ED%A0%80"
     )
-    response = table.client.post(
+    response = phone.client.post(
         "/new", data=body, content_type="application/x-www-form-urlencoded"
     )
     assert response.status_code == 303
     token = response.headers["Location"].rsplit("/", 1)[-1]
-    assert table.client.get(f"/g/{token}").status_code == 200
-    assert table.client.get("/").status_code == 200
+    assert phone.client.get(f"/g/{token}").status_code == 200
+    assert phone.client.get("/").status_code == 200
     assert not any(
-        has_lone_surrogate(str(value)) for row in snapshot(table.app) for value in row.values()
+        has_lone_surrogate(str(value)) for row in snapshot(phone.app) for value in row.values()
     )
 
 

@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 import pytest
 from flask import Flask
 
-from tests.conftest import Table, page
+from tests.conftest import Phone, page
 from tests.security.helpers import TRIX_KINGDOM
 
 SCRIPT = "<script>alert(1)</script>"
@@ -43,33 +43,33 @@ def injected_markup(html: str) -> list[str]:
     return parser.found
 
 
-def pages_showing_names(table: Table) -> list[str]:
+def pages_showing_names(phone: Phone) -> list[str]:
     """Every page on which the game's names or notes appear."""
-    view_token = table.row().view_token
-    urls = ["/", table.url, f"/v/{view_token}", f"{table.url}/deal?contract=diamonds"]
+    view_token = phone.row().view_token
+    urls = ["/", phone.url, f"/v/{view_token}", f"{phone.url}/deal?contract=diamonds"]
     html = []
     for url in urls:
-        response = table.client.get(url)
+        response = phone.client.get(url)
         assert response.status_code == 200, url
         html.append(response.get_data(as_text=True))
     return html
 
 
-def test_markup_in_names_and_notes_shows_as_text(app: Flask, table: Table) -> None:
-    table.new_game(players=(SCRIPT, IMAGE, QUOTES, APOSTROPHES), name=SCRIPT, first=0)
-    table.enter(TRIX_KINGDOM[0])
-    table.enter(TRIX_KINGDOM[1])  # two deals: the running-totals chart (SVG) is drawn
-    fields = page(table.game_page()).hidden("/notes")
-    response = table.client.post(
-        f"{table.url}/notes", data={**fields, "name": IMAGE, "notes": SCRIPT + "\n" + IMAGE}
+def test_markup_in_names_and_notes_shows_as_text(app: Flask, phone: Phone) -> None:
+    phone.new_game(players=(SCRIPT, IMAGE, QUOTES, APOSTROPHES), name=SCRIPT, first=0)
+    phone.enter(TRIX_KINGDOM[0])
+    phone.enter(TRIX_KINGDOM[1])  # two deals: the running-totals chart (SVG) is drawn
+    fields = page(phone.game_page()).hidden("/notes")
+    response = phone.client.post(
+        f"{phone.url}/notes", data={**fields, "name": IMAGE, "notes": SCRIPT + "\n" + IMAGE}
     )
     assert response.status_code == 303
-    for html in pages_showing_names(table):
+    for html in pages_showing_names(phone):
         assert "<script>alert" not in html
         assert "<img src=x" not in html
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
         assert not injected_markup(html)
-    text = page(table.game_page()).text
+    text = page(phone.game_page()).text
     assert SCRIPT in text and IMAGE in text  # shown, as text
 
 
@@ -77,14 +77,14 @@ def test_markup_in_names_and_notes_shows_as_text(app: Flask, table: Table) -> No
     "name", [BIDI, "Li\u0000na", "Lina\u001b[31m", "\u2066Omar\u2069", "\u200b", " \u2060\u3164 "]
 )
 def test_the_new_game_form_refuses_names_a_record_refuses(
-    app: Flask, table: Table, name: str
+    app: Flask, phone: Phone, name: str
 ) -> None:
     """A player's name with a control character or bidi override, or with nothing visible, is
     refused by the form as by the record (GAME-RECORD.md), with the field named."""
     from tests.conftest import snapshot
 
-    form = page(table.client.get("/new"))
-    response = table.client.post(
+    form = page(phone.client.get("/new"))
+    response = phone.client.post(
         "/new",
         data={
             "csrf_token": form.csrf_token,
@@ -106,34 +106,34 @@ def test_the_new_game_form_refuses_names_a_record_refuses(
     assert snapshot(app) == []
 
 
-def test_bidi_overrides_and_control_characters_are_stripped(app: Flask, table: Table) -> None:
-    table.new_game(
+def test_bidi_overrides_and_control_characters_are_stripped(app: Flask, phone: Phone) -> None:
+    phone.new_game(
         players=("Rami", "Lina", "Omar", "Da\u200fna"), name="Friday\u202d night\x00", first=0
     )
-    row = table.row()
+    row = phone.row()
     assert row.players == ["Rami", "Lina", "Omar", "Da\u200fna"]  # a mark, not an override
     assert row.name == "Friday night"
-    fields = page(table.game_page()).hidden("/notes")
-    table.client.post(
-        f"{table.url}/notes", data={**fields, "name": "", "notes": "line one\n\u202eline two\x07"}
+    fields = page(phone.game_page()).hidden("/notes")
+    phone.client.post(
+        f"{phone.url}/notes", data={**fields, "name": "", "notes": "line one\n\u202eline two\x07"}
     )
-    assert table.row().notes == "line one\nline two"
-    for html in pages_showing_names(table):
+    assert phone.row().notes == "line one\nline two"
+    for html in pages_showing_names(phone):
         for char in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u0000\u001b":
             assert char not in html
 
 
-def test_joined_arabic_text_survives_cleaning(table: Table) -> None:
+def test_joined_arabic_text_survives_cleaning(phone: Phone) -> None:
     """Zero-width joiners belong to real names; only controls go."""
-    table.new_game(players=("رامي", "لينا", "عمر", "می\u200cخواهم"))
-    assert table.row().players == ["رامي", "لينا", "عمر", "می\u200cخواهم"]
+    phone.new_game(players=("رامي", "لينا", "عمر", "می\u200cخواهم"))
+    assert phone.row().players == ["رامي", "لينا", "عمر", "می\u200cخواهم"]
 
 
 @pytest.mark.parametrize(
     ("field", "value"), [("player_0", "x" * 41), ("name", "x" * 81)], ids=["player", "name"]
 )
-def test_new_game_length_limits(app: Flask, table: Table, field: str, value: str) -> None:
-    form = page(table.client.get("/new"))
+def test_new_game_length_limits(app: Flask, phone: Phone, field: str, value: str) -> None:
+    form = page(phone.client.get("/new"))
     data = {
         "csrf_token": form.csrf_token,
         "game": "trix",
@@ -145,7 +145,7 @@ def test_new_game_length_limits(app: Flask, table: Table, field: str, value: str
         "player_3": "D",
         field: value,
     }
-    response = table.client.post("/new", data=data)
+    response = phone.client.post("/new", data=data)
     assert response.status_code == 422
     from tests.conftest import snapshot
 
@@ -155,11 +155,11 @@ def test_new_game_length_limits(app: Flask, table: Table, field: str, value: str
 @pytest.mark.parametrize(
     ("field", "value"), [("name", "x" * 81), ("notes", "x" * 2001)], ids=["name", "notes"]
 )
-def test_notes_length_limits(table: Table, field: str, value: str) -> None:
-    table.new_game(first=0)
-    before = table.row()
-    fields = page(table.game_page()).hidden("/notes")
-    response = table.client.post(f"{table.url}/notes", data={**fields, field: value})
+def test_notes_length_limits(phone: Phone, field: str, value: str) -> None:
+    phone.new_game(first=0)
+    before = phone.row()
+    fields = page(phone.game_page()).hidden("/notes")
+    response = phone.client.post(f"{phone.url}/notes", data={**fields, field: value})
     assert response.status_code in (303, 422)  # refused: the form again, or a message
-    after = table.row()
+    after = phone.row()
     assert (after.name, after.notes, after.version) == (before.name, before.notes, before.version)

@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from tests.conftest import Page, Table, page
+from tests.conftest import Page, Phone, page
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 CHIP = re.compile(
@@ -43,8 +43,8 @@ def sent(form: Page, action: str) -> dict[str, str]:
     return values
 
 
-class TablePhone(Table):
-    """`Table` (one game at a time) plus the table's own pages."""
+class TablePhone(Phone):
+    """A `Phone` (one game at a time) at one of the app's tables, with the table's own pages."""
 
     def __init__(self, app: Flask, client: FlaskClient) -> None:
         super().__init__(app, client)

@@ -5,66 +5,66 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import Page, Table, form_fields, page
+from tests.conftest import Page, Phone, form_fields, page
 
 DIAMONDS = {"contract": "diamonds", "counts": [3, 4, 5, 1]}
 LTOOSH = {"contract": "ltoosh", "tricks": [4, 3, 3, 3]}
 HTMX = {"HX-Request": "true"}
 
 
-def _stale_form(table: Table, contract: str) -> Page:
+def _stale_form(phone: Phone, contract: str) -> Page:
     """Deal 2's form for `contract`, opened before another phone saved deal 2 (diamonds)."""
-    table.new_game("trix", "solo", first=1)
-    table.enter({"contract": "queens", "takers": {"S": 0, "H": 2, "D": 2, "C": 3}})
-    form = table.open_deal(contract)
-    table.enter(DIAMONDS)  # the other phone
+    phone.new_game("trix", "solo", first=1)
+    phone.enter({"contract": "queens", "takers": {"S": 0, "H": 2, "D": 2, "C": 3}})
+    form = phone.open_deal(contract)
+    phone.enter(DIAMONDS)  # the other phone
     return form
 
 
-def _post(table: Table, form: Page, path: str, deal: dict[str, object]):  # type: ignore[no-untyped-def]
+def _post(phone: Phone, form: Page, path: str, deal: dict[str, object]):  # type: ignore[no-untyped-def]
     data = {**form.checked("/deal"), **form_fields(deal)}
-    return table.client.post(
-        f"{table.url}/deal/{path}", data=data, headers={**HTMX, "X-CSRFToken": form.csrf_token}
+    return phone.client.post(
+        f"{phone.url}/deal/{path}", data=data, headers={**HTMX, "X-CSRFToken": form.csrf_token}
     )
 
 
-def test_an_out_of_date_form_cannot_look_saveable(table: Table) -> None:
-    form = _stale_form(table, "ltoosh")
-    html = _post(table, form, "preview", LTOOSH).get_data(as_text=True)
+def test_an_out_of_date_form_cannot_look_saveable(phone: Phone) -> None:
+    form = _stale_form(phone, "ltoosh")
+    html = _post(phone, form, "preview", LTOOSH).get_data(as_text=True)
     save = re.search(r'<button[^>]*id="deal-save"[^>]*>', html)
     assert save and "disabled" in save.group(0) and "primary" not in save.group(0)
     assert "Enter these taps as the next deal" in html
-    current = table.open_deal("ltoosh")  # a form made after the save: nothing to move
-    fresh = _post(table, current, "preview", LTOOSH).get_data(as_text=True)
+    current = phone.open_deal("ltoosh")  # a form made after the save: nothing to move
+    fresh = _post(phone, current, "preview", LTOOSH).get_data(as_text=True)
     assert "Enter these taps as the next deal" not in fresh
 
 
-def test_one_tap_moves_the_taps_to_the_next_deal_and_saves_there(table: Table) -> None:
-    form = _stale_form(table, "ltoosh")
-    moved = _post(table, form, "carry", LTOOSH)
+def test_one_tap_moves_the_taps_to_the_next_deal_and_saves_there(phone: Phone) -> None:
+    form = _stale_form(phone, "ltoosh")
+    moved = _post(phone, form, "carry", LTOOSH)
     assert moved.status_code == 200
     again = Page(moved.get_data(as_text=True))
     fields = again.checked("/deal")
-    assert fields["number"] == "3" and fields["version"] == str(table.row().version)
+    assert fields["number"] == "3" and fields["version"] == str(phone.row().version)
     assert {name: fields[name] for name in form_fields(LTOOSH) if name != "contract"} == {
         name: value for name, value in form_fields(LTOOSH).items() if name != "contract"
     }
     save = re.search(r'<button[^>]*id="deal-save"[^>]*>', moved.get_data(as_text=True))
     assert save and "disabled" not in save.group(0)  # judged again: a legal deal 3
-    saved = table.client.post(
-        f"{table.url}/deal",
+    saved = phone.client.post(
+        f"{phone.url}/deal",
         data={**fields, **form_fields(LTOOSH)},
         headers={**HTMX, "X-CSRFToken": form.csrf_token},
     )
     assert saved.status_code == 200 and "Deal 3 saved." in saved.get_data(as_text=True)
-    assert table.row().deal_count == 3
-    assert table.record().game.deals[2].values["tricks"] == (4, 3, 3, 3)
+    assert phone.row().deal_count == 3
+    assert phone.record().game.deals[2].values["tricks"] == (4, 3, 3, 3)
 
 
-def test_a_contract_no_longer_open_is_said_and_nothing_is_saved(table: Table) -> None:
-    form = _stale_form(table, "diamonds")  # the other phone played diamonds as deal 2
-    before = table.row().deal_count
-    answer = _post(table, form, "carry", DIAMONDS)
-    assert answer.headers["HX-Redirect"] == table.url
-    assert "cannot be chosen now" in page(table.client.get(table.url)).text
-    assert table.row().deal_count == before
+def test_a_contract_no_longer_open_is_said_and_nothing_is_saved(phone: Phone) -> None:
+    form = _stale_form(phone, "diamonds")  # the other phone played diamonds as deal 2
+    before = phone.row().deal_count
+    answer = _post(phone, form, "carry", DIAMONDS)
+    assert answer.headers["HX-Redirect"] == phone.url
+    assert "cannot be chosen now" in page(phone.client.get(phone.url)).text
+    assert phone.row().deal_count == before

@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.rules import load_record, replay
-from tests.conftest import Table, page, snapshot
+from tests.conftest import Phone, page, snapshot
 from tests.rules.builders import TRIX, raw_record
 from tests.rules.test_complex_tricks import FULL_HOUSE, WORKED
 from tests.web.test_export_import import export, imported_token, upload
@@ -22,9 +22,9 @@ LANGUAGES = ("ar", "tr", "ru", "hi")
 TRIX_FIRST = {"contract": "trix", "order": [0, 1, 2, 3]}
 
 
-def penalty_game(table: Table) -> None:
-    table.new_game("trix-complex", complex_tricks="penalty", first=0)
-    table.enter(TRIX_FIRST)
+def penalty_game(phone: Phone) -> None:
+    phone.new_game("trix-complex", complex_tricks="penalty", first=0)
+    phone.enter(TRIX_FIRST)
 
 
 # --- the new-game page -----------------------------------------------------------------------
@@ -54,12 +54,12 @@ def test_the_new_game_page_offers_it_in_every_language(client: FlaskClient, lang
         assert english not in text, (language, english)
 
 
-def test_the_rule_is_kept_for_trix_complex_only(table: Table) -> None:
-    table.new_game("trix", complex_tricks="penalty", first=0)
-    record = json.loads(export(table.client, table.token).get_data(as_text=True))
+def test_the_rule_is_kept_for_trix_complex_only(phone: Phone) -> None:
+    phone.new_game("trix", complex_tricks="penalty", first=0)
+    record = json.loads(export(phone.client, phone.token).get_data(as_text=True))
     assert "complex_tricks" not in record["house_rules"]
-    table.new_game("trix-complex", complex_tricks="penalty", first=0)
-    record = json.loads(export(table.client, table.token).get_data(as_text=True))
+    phone.new_game("trix-complex", complex_tricks="penalty", first=0)
+    record = json.loads(export(phone.client, phone.token).get_data(as_text=True))
     assert record["house_rules"]["complex_tricks"] == "penalty"
 
 
@@ -81,46 +81,46 @@ def test_a_choice_not_offered_is_refused_and_nothing_saved(app: Flask, client: F
 # --- the Complex entry form ------------------------------------------------------------------
 
 
-def test_the_form_names_the_tricks_that_held_a_penalty_card(table: Table) -> None:
-    penalty_game(table)
-    form = table.open_deal("complex")
+def test_the_form_names_the_tricks_that_held_a_penalty_card(phone: Phone) -> None:
+    penalty_game(phone)
+    form = phone.open_deal("complex")
     assert "Tricks that held a penalty card" in form.text
     taps = {"tricks-0": "3", "tricks-1": "2", "tricks-2": "0"}
-    preview = table.preview(form, taps).get_data(as_text=True)
+    preview = phone.preview(form, taps).get_data(as_text=True)
     assert "5 / at most 13" in plain(preview)
     # three counts do not say the fourth: nothing is filled in for the player
     assert 'name="tricks-3" value="8" checked' not in preview
 
 
-def test_every_game_keeps_its_tricks_and_its_sum(table: Table) -> None:
-    table.new_game("trix-complex", first=0)
-    table.enter(TRIX_FIRST)
-    form = table.open_deal("complex")
+def test_every_game_keeps_its_tricks_and_its_sum(phone: Phone) -> None:
+    phone.new_game("trix-complex", first=0)
+    phone.enter(TRIX_FIRST)
+    form = phone.open_deal("complex")
     assert "Tricks that held a penalty card" not in form.text
-    preview = table.preview(form, {"tricks-0": "3", "tricks-1": "2", "tricks-2": "0"})
+    preview = phone.preview(form, {"tricks-0": "3", "tricks-1": "2", "tricks-2": "0"})
     assert "at most" not in plain(preview.get_data(as_text=True))
 
 
-def test_the_worked_example_entered_by_taps_scores_as_written(table: Table) -> None:
-    penalty_game(table)
-    table.enter(WORKED)
-    record = json.loads(export(table.client, table.token).get_data(as_text=True))
+def test_the_worked_example_entered_by_taps_scores_as_written(phone: Phone) -> None:
+    penalty_game(phone)
+    phone.enter(WORKED)
+    record = json.loads(export(phone.client, phone.token).get_data(as_text=True))
     assert record["deals"][1]["scores"] == [-155, -120, 0, -120]
     assert record["deals"][1]["tricks"] == [3, 2, 0, 1]
 
 
-def test_refusals_name_the_field_as_the_form_does(table: Table) -> None:
-    penalty_game(table)
-    form = table.open_deal("complex")
+def test_refusals_name_the_field_as_the_form_does(phone: Phone) -> None:
+    penalty_game(phone)
+    form = phone.open_deal("complex")
     from tests.conftest import form_fields
 
-    over = table.save(form, form_fields({**FULL_HOUSE, "tricks": [5, 4, 4, 1]}))
+    over = phone.save(form, form_fields({**FULL_HOUSE, "tricks": [5, 4, 4, 1]}))
     assert over.status_code == 422
     assert (
         "Tricks that held a penalty card add up to 14; there are at most 13 tricks."
         in page(over).text
     )
-    empty = table.save(form, form_fields({**WORKED, "tricks": [3, 2, 1, 1]}))
+    empty = phone.save(form, form_fields({**WORKED, "tricks": [3, 2, 1, 1]}))
     assert empty.status_code == 422
     assert (
         "Tricks that held a penalty card (Omar): 1 trick held a penalty card, but the player "
@@ -129,24 +129,24 @@ def test_refusals_name_the_field_as_the_form_does(table: Table) -> None:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_form_speaks_every_language(table: Table, language: str) -> None:
-    penalty_game(table)
-    table.client.set_cookie("lang", language)
-    form = table.open_deal("complex")
+def test_the_form_speaks_every_language(phone: Phone, language: str) -> None:
+    penalty_game(phone)
+    phone.client.set_cookie("lang", language)
+    form = phone.open_deal("complex")
     assert "Tricks that held a penalty card" not in form.text
-    preview = plain(table.preview(form, {"tricks-0": "3"}).get_data(as_text=True))
+    preview = plain(phone.preview(form, {"tricks-0": "3"}).get_data(as_text=True))
     assert "at most" not in preview and "3" in preview
 
 
 # --- the rules pages -------------------------------------------------------------------------
 
 
-def test_the_rules_pages_show_the_rule(table: Table, client: FlaskClient) -> None:
+def test_the_rules_pages_show_the_rule(phone: Phone, client: FlaskClient) -> None:
     default = text_of(client, "/rules/trix-complex")
     assert "Which tricks cost in Complex every trick" in default
     assert "the score list is used, so each kingdom adds up to zero" in default
-    penalty_game(table)
-    text = text_of(table.client, table.url + "/rules")
+    penalty_game(phone)
+    text = text_of(phone.client, phone.url + "/rules")
     assert "Which tricks cost in Complex only a trick that held a penalty card" in text
     assert "−15 a trick that held a penalty card (a diamond, a queen or the K♥)" in text
     assert "a kingdom no longer adds up to zero" in text

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import Page, Table
+from tests.conftest import Page, Phone
 
 
-def _started(table: Table) -> Page:
-    table.new_game("trix", "solo", first=0)
-    return table.open_deal("diamonds")
+def _started(phone: Phone) -> Page:
+    phone.new_game("trix", "solo", first=0)
+    return phone.open_deal("diamonds")
 
 
 def _checked(html: str, name: str) -> tuple[str, bool] | None:
@@ -40,24 +40,24 @@ def _marks(html: str) -> str:
     return found.group(1)
 
 
-def test_the_running_sum_follows_the_first_tap(table: Table) -> None:
-    table.new_game("trix", "solo", first=0)
-    href = Page(table.game_page().get_data(as_text=True)).link_with(contract="diamonds")
-    assert 'class="sum' not in table.client.get(href).get_data(as_text=True)
-    form = table.open_deal("diamonds")
-    html = table.preview(form, {"counts-0": "5"}).get_data(as_text=True)
+def test_the_running_sum_follows_the_first_tap(phone: Phone) -> None:
+    phone.new_game("trix", "solo", first=0)
+    href = Page(phone.game_page().get_data(as_text=True)).link_with(contract="diamonds")
+    assert 'class="sum' not in phone.client.get(href).get_data(as_text=True)
+    form = phone.open_deal("diamonds")
+    html = phone.preview(form, {"counts-0": "5"}).get_data(as_text=True)
     assert _sum(html, "counts") == "5 / 13"
 
 
-def test_a_filled_count_is_marked_and_recomputed(table: Table) -> None:
-    form = _started(table)
-    first = table.preview(form, {"counts-0": "5", "counts-1": "4", "counts-2": "3"})
+def test_a_filled_count_is_marked_and_recomputed(phone: Phone) -> None:
+    form = _started(phone)
+    first = phone.preview(form, {"counts-0": "5", "counts-1": "4", "counts-2": "3"})
     html = first.get_data(as_text=True)
     assert _checked(html, "counts-3") == ("1", True)  # filled, and drawn as the app's
     assert _marks(html) == "counts-3:1"
     assert _sum(html, "counts") == "13 / 13"
     # 5 → 6: the app's 1 becomes 0, no "add up to 14"
-    second = table.preview(
+    second = phone.preview(
         form,
         {
             "counts-0": "6",
@@ -76,10 +76,10 @@ def test_a_filled_count_is_marked_and_recomputed(table: Table) -> None:
     assert "disabled hx-swap-oob" not in html.split('id="deal-save"', 1)[1][:80]
 
 
-def test_a_tapped_count_is_never_recomputed(table: Table) -> None:
-    form = _started(table)
+def test_a_tapped_count_is_never_recomputed(phone: Phone) -> None:
+    form = _started(phone)
     # the player tapped 2 over the app's 1: the mark no longer holds, the tap stands
-    response = table.preview(
+    response = phone.preview(
         form,
         {
             "counts-0": "6",
@@ -96,15 +96,15 @@ def test_a_tapped_count_is_never_recomputed(table: Table) -> None:
     assert "add up to 15" in html
 
 
-def test_a_player_placed_twice_is_named_at_once(table: Table) -> None:
-    table.new_game("trix", "solo", first=0)
-    form = table.open_deal("trix")
-    response = table.preview(form, {"order-0": "2", "order-1": "2"})
+def test_a_player_placed_twice_is_named_at_once(phone: Phone) -> None:
+    phone.new_game("trix", "solo", first=0)
+    form = phone.open_deal("trix")
+    response = phone.preview(form, {"order-0": "2", "order-1": "2"})
     html = response.get_data(as_text=True)
     errors = re.search(r'<div class="errors" id="e-order"[^>]*>(.*?)</div>', html, re.S)
     assert errors is not None
     assert "Omar is placed twice" in errors.group(1)
     assert "2nd" in errors.group(1)
     # once fixed, the message goes
-    fixed = table.preview(form, {"order-0": "2", "order-1": "1"}).get_data(as_text=True)
+    fixed = phone.preview(form, {"order-0": "2", "order-1": "1"}).get_data(as_text=True)
     assert "placed twice" not in fixed

@@ -11,7 +11,7 @@ from urllib.parse import unquote
 
 from flask.testing import FlaskClient
 
-from tests.conftest import Table
+from tests.conftest import Phone
 
 DATA = Path(__file__).parents[1] / "data"
 BIDI_MARKS = set("\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
@@ -23,17 +23,17 @@ def _disposition(header: str) -> dict[str, str]:
     return {key: value.strip('"') for key, _, value in (o.partition("=") for o in options)}
 
 
-def _loaded(table: Table, name: str | None, data: str = "trix-partnership-complete.json") -> str:
+def _loaded(phone: Phone, name: str | None, data: str = "trix-partnership-complete.json") -> str:
     record = json.loads((DATA / data).read_text())
     record["name"] = name
-    table.load(record)
-    return table.token
+    phone.load(record)
+    return phone.token
 
 
-def test_an_arabic_name_is_kept_in_the_file_name(table: Table) -> None:
-    _loaded(table, "سهرة الجمعة")
+def test_an_arabic_name_is_kept_in_the_file_name(phone: Phone) -> None:
+    _loaded(phone, "سهرة الجمعة")
     for kind in ("csv", "json"):
-        response = table.client.get(f"{table.url}/export.{kind}")
+        response = phone.client.get(f"{phone.url}/export.{kind}")
         options = _disposition(response.headers["Content-Disposition"])
         assert options["filename"].isascii() and options["filename"].startswith("trix-")
         encoded = options["filename*"]
@@ -43,7 +43,7 @@ def test_an_arabic_name_is_kept_in_the_file_name(table: Table) -> None:
 
 
 def test_two_games_of_one_day_get_two_names(app: object, client: FlaskClient) -> None:
-    first, second = Table(app, client), Table(app, client)  # type: ignore[arg-type]
+    first, second = Phone(app, client), Phone(app, client)  # type: ignore[arg-type]
     _loaded(first, "سهرة الجمعة")
     _loaded(second, "سهرة السبت")
     names = {
@@ -55,18 +55,18 @@ def test_two_games_of_one_day_get_two_names(app: object, client: FlaskClient) ->
     assert len(names) == 2
 
 
-def test_an_ascii_name_needs_no_second_name(table: Table) -> None:
-    _loaded(table, "Friday at Rami's")
+def test_an_ascii_name_needs_no_second_name(phone: Phone) -> None:
+    _loaded(phone, "Friday at Rami's")
     options = _disposition(
-        table.client.get(f"{table.url}/export.csv").headers["Content-Disposition"]
+        phone.client.get(f"{phone.url}/export.csv").headers["Content-Disposition"]
     )
     assert options["filename"].startswith("friday-at-ramis-")
     assert options.get("filename*", "UTF-8''Friday-at-Ramis").startswith("UTF-8''Friday")
 
 
-def test_the_arabic_csv_has_no_invisible_marks(table: Table) -> None:
-    _loaded(table, None, "trix-complex-partnership-complete.json")
-    response = table.client.get(f"{table.url}/export.csv", headers={"Accept-Language": "ar"})
+def test_the_arabic_csv_has_no_invisible_marks(phone: Phone) -> None:
+    _loaded(phone, None, "trix-complex-partnership-complete.json")
+    response = phone.client.get(f"{phone.url}/export.csv", headers={"Accept-Language": "ar"})
     text = response.get_data(as_text=True)
     rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))
     assert rows[0][0] != "Deal"  # the Arabic catalogue was used
@@ -77,12 +77,12 @@ def test_the_arabic_csv_has_no_invisible_marks(table: Table) -> None:
         assert any(row[column] for row in rows[1:-1]), rows[0][column]
 
 
-def test_the_turkish_king_csv_has_no_kingdom_column(table: Table) -> None:
-    _loaded(table, None, "turkish-king-complete.json")
+def test_the_turkish_king_csv_has_no_kingdom_column(phone: Phone) -> None:
+    _loaded(phone, None, "turkish-king-complete.json")
     header = next(
         csv.reader(
             io.StringIO(
-                table.client.get(f"{table.url}/export.csv")
+                phone.client.get(f"{phone.url}/export.csv")
                 .get_data(as_text=True)
                 .removeprefix("\ufeff")
             )

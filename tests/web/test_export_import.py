@@ -20,7 +20,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.rules import load_record, replay
 from scorekeeper.words.exports import BOM
-from tests.conftest import Table, page, snapshot
+from tests.conftest import Phone, page, snapshot
 
 DATA = Path(__file__).parent.parent / "data"
 COMPLETE = sorted(DATA.glob("*-complete.json"))
@@ -126,18 +126,18 @@ def test_csv_parses_and_its_totals_row_is_the_engines(client: FlaskClient, path:
         assert len(totals) == 13
 
 
-def test_a_game_played_on_the_phone_round_trips(table: Table) -> None:
-    table.new_game("trix", "partnership", name="Thursday", first=2)
-    table.enter({"contract": "king-of-hearts", "taker": 1, "doubled_by": 2})
-    table.enter({"contract": "diamonds", "counts": [3, 4, 5, 1]})
-    first = export(table.client, table.token).get_data(as_text=True)
+def test_a_game_played_on_the_phone_round_trips(phone: Phone) -> None:
+    phone.new_game("trix", "partnership", name="Thursday", first=2)
+    phone.enter({"contract": "king-of-hearts", "taker": 1, "doubled_by": 2})
+    phone.enter({"contract": "diamonds", "counts": [3, 4, 5, 1]})
+    first = export(phone.client, phone.token).get_data(as_text=True)
     record = load_record(first)
     assert record.name == "Thursday" and record.created_at and record.updated_at
     assert len(record.game.deals) == 2
-    copy = imported_token(upload(table.client, first))
-    assert export(table.client, copy).get_data(as_text=True) == first
+    copy = imported_token(upload(phone.client, first))
+    assert export(phone.client, copy).get_data(as_text=True) == first
     # the copy is a game of its own: its scorekeeper's page works and lists both deals
-    shown = table.client.get(f"/g/{copy}")
+    shown = phone.client.get(f"/g/{copy}")
     assert shown.status_code == 200
     assert "Thursday" in shown.get_data(as_text=True)
 
@@ -249,10 +249,10 @@ def test_an_export_names_no_link(app: Flask, client: FlaskClient) -> None:
         assert row["token"] not in body and row["view_token"] not in body
 
 
-def test_an_unstarted_game_has_no_export_yet(table: Table) -> None:
-    table.new_game("turkish-king")
-    assert table.client.get(f"{table.url}/export.json").status_code == 404
-    assert json.loads(table.client.get("/backup.json").get_data(as_text=True)) == []
+def test_an_unstarted_game_has_no_export_yet(phone: Phone) -> None:
+    phone.new_game("turkish-king")
+    assert phone.client.get(f"{phone.url}/export.json").status_code == 404
+    assert json.loads(phone.client.get("/backup.json").get_data(as_text=True)) == []
 
 
 def test_a_backup_larger_than_a_form_imports(app: Flask, client: FlaskClient) -> None:

@@ -4,27 +4,27 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import Page, Table, form_fields, page
+from tests.conftest import Page, Phone, form_fields, page
 
 KING_OF_HEARTS = {"contract": "king-of-hearts", "taker": 1, "doubled_by": 2}
 
 
 @pytest.fixture
-def started(table: Table) -> Table:
-    table.new_game("trix", "partnership", first=0)
-    return table
+def started(phone: Phone) -> Phone:
+    phone.new_game("trix", "partnership", first=0)
+    return phone
 
 
-def preview(table: Table, headers: dict[str, str]) -> tuple[int, str, str]:
-    form = table.open_deal("king-of-hearts")
+def preview(phone: Phone, headers: dict[str, str]) -> tuple[int, str, str]:
+    form = phone.open_deal("king-of-hearts")
     data = {**form.checked("/deal"), **form_fields(KING_OF_HEARTS)}
-    response = table.client.post(
-        f"{table.url}/deal/preview", data=data, headers={"X-CSRFToken": form.csrf_token, **headers}
+    response = phone.client.post(
+        f"{phone.url}/deal/preview", data=data, headers={"X-CSRFToken": form.csrf_token, **headers}
     )
     return response.status_code, response.get_data(as_text=True), response.headers["Vary"]
 
 
-def test_htmx_preview_is_a_fragment(started: Table) -> None:
+def test_htmx_preview_is_a_fragment(started: Phone) -> None:
     status, html, vary = preview(started, {"HX-Request": "true"})
     assert status == 200
     assert "<html" not in html and "<body" not in html
@@ -39,21 +39,21 @@ def test_htmx_preview_is_a_fragment(started: Table) -> None:
     ) in html
 
 
-def test_plain_preview_is_a_page(started: Table) -> None:
+def test_plain_preview_is_a_page(started: Phone) -> None:
     status, html, vary = preview(started, {})
     assert status == 200
     assert "<html" in html and 'id="deal-form"' in html
     assert "HX-Request" in vary
 
 
-def test_boosted_preview_is_a_page(started: Table) -> None:
+def test_boosted_preview_is_a_page(started: Phone) -> None:
     status, html, vary = preview(started, {"HX-Request": "true", "HX-Boosted": "true"})
     assert status == 200
     assert "<html" in html
     assert "HX-Request" in vary
 
 
-def test_htmx_preview_of_a_partial_entry_keeps_save_disabled(started: Table) -> None:
+def test_htmx_preview_of_a_partial_entry_keeps_save_disabled(started: Phone) -> None:
     form = started.open_deal("diamonds")
     response = started.preview(form, {"counts-0": "3", "counts-1": "4"})
     html = response.get_data(as_text=True)
@@ -63,13 +63,13 @@ def test_htmx_preview_of_a_partial_entry_keeps_save_disabled(started: Table) -> 
 
 
 def test_a_page_without_javascript_does_not_show_a_count_it_cannot_keep_current(
-    started: Table,
+    started: Phone,
 ) -> None:
     form = started.open_deal("diamonds")  # a plain GET, as a browser without JavaScript makes
     assert "left to tap" not in form.text
 
 
-def test_htmx_preview_fills_in_the_last_count_and_the_fourth_place(started: Table) -> None:
+def test_htmx_preview_fills_in_the_last_count_and_the_fourth_place(started: Phone) -> None:
     """The rows the app filled in come back out of band, and only those."""
     form = started.open_deal("diamonds")
     response = started.preview(form, {"counts-0": "3", "counts-1": "4", "counts-2": "5"})
@@ -83,7 +83,7 @@ def test_htmx_preview_fills_in_the_last_count_and_the_fourth_place(started: Tabl
     assert Page(response.get_data(as_text=True)).checked_radios() == {}
 
 
-def test_htmx_preview_empties_the_messages_of_a_fixed_field(started: Table) -> None:
+def test_htmx_preview_empties_the_messages_of_a_fixed_field(started: Phone) -> None:
     """Every field's message box comes back, so a message goes once its cause is fixed."""
     form = started.open_deal("diamonds")
     wrong = started.preview(
@@ -103,14 +103,14 @@ def test_htmx_preview_empties_the_messages_of_a_fixed_field(started: Table) -> N
     "path", ["/", "/new", "/g/{token}", "/g/{token}/deal?contract=trix", "/g/nowhere"]
 )
 @pytest.mark.parametrize("htmx", [False, True])
-def test_every_page_varies_on_hx_request(started: Table, path: str, htmx: bool) -> None:
+def test_every_page_varies_on_hx_request(started: Phone, path: str, htmx: bool) -> None:
     headers = {"HX-Request": "true"} if htmx else {}
     response = started.client.get(path.format(token=started.token), headers=headers)
     assert response.status_code in (200, 404)
     assert "HX-Request" in response.headers["Vary"]
 
 
-def test_csrf_token_rides_on_the_body(started: Table) -> None:
+def test_csrf_token_rides_on_the_body(started: Phone) -> None:
     """htmx sends the token from <body hx-headers>; it is the one the forms carry."""
     game = page(started.game_page())
     assert game.hx_headers["X-CSRFToken"]
@@ -122,7 +122,7 @@ def test_csrf_token_rides_on_the_body(started: Table) -> None:
     assert response.status_code == 200
 
 
-def test_without_javascript_a_save_fills_in_the_last_count_too(started: Table) -> None:
+def test_without_javascript_a_save_fills_in_the_last_count_too(started: Phone) -> None:
     """No htmx, no preview: the plain form post alone is enough, auto-fill included."""
     form = started.open_deal("diamonds")
     response = started.save(form, {"counts-0": "3", "counts-1": "4", "counts-2": "5"})
@@ -130,7 +130,7 @@ def test_without_javascript_a_save_fills_in_the_last_count_too(started: Table) -
     assert started.record().game.deals[0].values["counts"] == (3, 4, 5, 1)
 
 
-def test_without_javascript_a_refusal_is_a_whole_page(started: Table) -> None:
+def test_without_javascript_a_refusal_is_a_whole_page(started: Phone) -> None:
     form = started.open_deal("diamonds")
     response = started.save(
         form, {"counts-0": "3", "counts-1": "4", "counts-2": "4", "counts-3": "1"}

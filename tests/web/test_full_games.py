@@ -23,7 +23,7 @@ from scorekeeper.rules import dumps_record, evaluate, load_record, replay
 from scorekeeper.rules.record import Record
 from tests.conftest import (
     Page,
-    Table,
+    Phone,
     form_fields,
     page,
     signed,
@@ -76,24 +76,24 @@ def refused_index(deals: list[dict[str, Any]]) -> int:
     return next(index for index, deal in later if short_by_one(deal) is not None)
 
 
-def refuse_short_entry(table: Table, deal: dict[str, Any]) -> None:
+def refuse_short_entry(phone: Phone, deal: dict[str, Any]) -> None:
     """A count short by one: the preview and the save both refuse it, and nothing is saved."""
     taps = short_by_one(deal)
     assert taps is not None
-    form = table.open_deal(deal["contract"])
-    before = snapshot(table.app)
-    preview = table.preview(form, taps)
+    form = phone.open_deal(deal["contract"])
+    before = snapshot(phone.app)
+    preview = phone.preview(form, taps)
     assert preview.status_code == 200
     assert "add up to 12" in page(preview).text
     assert 'class="button primary save" disabled' in preview.get_data(as_text=True)
-    response = table.save(form, taps)
+    response = phone.save(form, taps)
     assert response.status_code == 422
     text = page(response).text
     if deal["contract"] in ("diamonds", "complex"):
         assert "Diamonds add up to 12; there are 13 diamonds." in text
     else:
         assert "add up to" in text
-    assert snapshot(table.app) == before
+    assert snapshot(phone.app) == before
 
 
 def later_breaking_edit(script: Script) -> tuple[int, dict[str, Any]]:
@@ -106,18 +106,18 @@ def later_breaking_edit(script: Script) -> tuple[int, dict[str, Any]]:
     return 1, next(d for d in first_kingdom[1:] if d["contract"] != deals[0]["contract"])
 
 
-def refuse_breaking_edit(table: Table, script: Script) -> None:
+def refuse_breaking_edit(phone: Phone, script: Script) -> None:
     number, deal = later_breaking_edit(script)
-    form = table.open_edit(number, deal["contract"])
-    before = snapshot(table.app)
-    response = table.save(form, form_fields(deal))
+    form = phone.open_edit(number, deal["contract"])
+    before = snapshot(phone.app)
+    response = phone.save(form, form_fields(deal))
     assert response.status_code == 422
-    later = evaluate(replay(table.record().game), deal, number - 1).later
+    later = evaluate(replay(phone.record().game), deal, number - 1).later
     assert later is not None and later.deal_number is not None
     assert later.deal_number > number
     text = page(response).text
     assert f"This change would make deal {later.deal_number} illegal" in text
-    assert snapshot(table.app) == before
+    assert snapshot(phone.app) == before
 
 
 def history_rows(html: str) -> list[tuple[list[str], list[str]]]:
@@ -148,7 +148,7 @@ def assert_next_step_shown(text: str, record: dict[str, Any], done: int, total: 
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.id for s in SCRIPTS])
-def test_complete_game(table: Table, script: Script) -> None:
+def test_complete_game(phone: Phone, script: Script) -> None:
     record = script.record
     rules = {
         "doubling": True,
@@ -156,7 +156,7 @@ def test_complete_game(table: Table, script: Script) -> None:
         "swap_diamonds_ltoosh": False,
         **record.get("house_rules", {}),
     }
-    table.new_game(
+    phone.new_game(
         record["game"],
         record["mode"],
         tuple(record["players"]),
@@ -168,29 +168,29 @@ def test_complete_game(table: Table, script: Script) -> None:
     refused = refused_index(deals)
     for index, deal in enumerate(deals):
         if index == refused:
-            refuse_short_entry(table, deal)
+            refuse_short_entry(phone, deal)
         if index == UNDONE:
-            table.enter(rotated(deal))
-            assert table.row().deal_count == index + 1
-            shown = table.undo()
+            phone.enter(rotated(deal))
+            assert phone.row().deal_count == index + 1
+            shown = phone.undo()
             assert f"Deal {index + 1} was removed." in page(shown).text
-            assert table.row().deal_count == index
+            assert phone.row().deal_count == index
         entered = rotated(deal) if index == WRONG_THEN_EDITED else deal
-        shown = table.enter(entered, blank=blanks_for(entered, index))
+        shown = phone.enter(entered, blank=blanks_for(entered, index))
         assert f"Deal {index + 1} saved." in page(shown).text
         if index + 1 < len(deals):
             assert_next_step_shown(page(shown).text, record, index + 1, len(deals))
         if index + 1 == EDITED_AFTER:
-            refuse_breaking_edit(table, script)
-            shown = table.edit(WRONG_THEN_EDITED + 1, deals[WRONG_THEN_EDITED])
+            refuse_breaking_edit(phone, script)
+            shown = phone.edit(WRONG_THEN_EDITED + 1, deals[WRONG_THEN_EDITED])
             assert f"Deal {WRONG_THEN_EDITED + 1} changed." in page(shown).text
 
     # the stored record is the script, and the page shows what `scorekeeper check` prints
-    stored = table.record()
+    stored = phone.record()
     assert stored.game.deals == load_record(json.dumps(record)).game.deals
     checked = run_check(stored)
     assert checked["finished"] is True
-    final = table.game_page()
+    final = phone.game_page()
     assert totals_shown(final) == [signed(total) for total in checked["totals"]]
     text = page(final).text
     assert "Final standings" in text
@@ -213,10 +213,10 @@ def test_complete_game(table: Table, script: Script) -> None:
     if checked["team_totals"] is not None:
         expected_running = [signed(total) for total in checked["team_totals"]] + expected_running
     assert rows[-1][1] == expected_running
-    assert table.row().finished is True
+    assert phone.row().finished is True
     # no more contracts to choose, and the home page lists the game as finished
     assert "contract=" not in final.get_data(as_text=True)
-    home = page(table.client.get("/")).text
+    home = page(phone.client.get("/")).text
     assert "Finished" in home and script.id in home
 
 
@@ -232,9 +232,9 @@ def test_examples_match_their_check_files(name: str) -> None:
     assert run_check(record) == expected
 
 
-def test_deal_form_shows_what_the_next_step_is(table: Table) -> None:
+def test_deal_form_shows_what_the_next_step_is(phone: Phone) -> None:
     """The deal form names the deal, its kingdom and its king (Page parses it)."""
-    table.new_game("trix", "solo", first=2)
-    form: Page = table.open_deal("diamonds")
+    phone.new_game("trix", "solo", first=2)
+    form: Page = phone.open_deal("diamonds")
     assert "Kingdom 1 · Deal 1" in form.text
     assert "King: Omar" in form.text

@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.rules import GAMES
-from tests.conftest import Table, page, snapshot
+from tests.conftest import Phone, page, snapshot
 from tests.rules.builders import COMPLEX, TRIX, TWO_ABOVE_ZERO, raw_record
 from tests.web.test_export_import import export, imported_token, upload
 
@@ -82,9 +82,9 @@ def test_the_new_game_page_offers_them_in_every_language(
     assert "−70 / +35" in plain and "−60 / +25" in plain
 
 
-def test_whole_is_kept_for_trix_complex_and_carried_in_its_export(table: Table) -> None:
-    table.new_game("trix-complex", doubled_queen_of_diamonds="whole", winners="positive", first=0)
-    record = json.loads(export(table.client, table.token).get_data(as_text=True))
+def test_whole_is_kept_for_trix_complex_and_carried_in_its_export(phone: Phone) -> None:
+    phone.new_game("trix-complex", doubled_queen_of_diamonds="whole", winners="positive", first=0)
+    record = json.loads(export(phone.client, phone.token).get_data(as_text=True))
     # Turkish King's rule does not reach a Trix Complex game
     assert record["house_rules"] == {
         "doubling": True,
@@ -92,23 +92,23 @@ def test_whole_is_kept_for_trix_complex_and_carried_in_its_export(table: Table) 
         "doubled_queen_of_diamonds": "whole",
         "complex_tricks": "every",
     }
-    text = text_of(table.client, table.url + "/rules")
+    text = text_of(phone.client, phone.url + "/rules")
     assert "doubles the whole card (−70 / +35)" in text
     assert "its taker scores −70 and the doubler +35; a doubler who takes it scores −35" in text
 
 
-def test_positive_is_kept_for_turkish_king_and_carried_in_its_export(table: Table) -> None:
-    table.new_game("turkish-king", doubled_queen_of_diamonds="whole", winners="positive", first=0)
-    record = json.loads(export(table.client, table.token).get_data(as_text=True))
+def test_positive_is_kept_for_turkish_king_and_carried_in_its_export(phone: Phone) -> None:
+    phone.new_game("turkish-king", doubled_queen_of_diamonds="whole", winners="positive", first=0)
+    record = json.loads(export(phone.client, phone.token).get_data(as_text=True))
     assert record["house_rules"] == {"winners": "positive"}
-    text = text_of(table.client, table.url + "/rules")
+    text = text_of(phone.client, phone.url + "/rules")
     assert "Who wins everyone above zero" in text
     assert "Everyone whose total is above zero wins" in text
 
 
-def test_the_defaults_when_a_page_sent_neither(table: Table) -> None:
-    table.new_game("turkish-king", first=0)
-    record = json.loads(export(table.client, table.token).get_data(as_text=True))
+def test_the_defaults_when_a_page_sent_neither(phone: Phone) -> None:
+    phone.new_game("turkish-king", first=0)
+    record = json.loads(export(phone.client, phone.token).get_data(as_text=True))
     assert record["house_rules"] == {"winners": "highest"}
 
 
@@ -158,11 +158,11 @@ def test_trix_complex_shows_its_queen_of_diamonds_rule_and_why(client: FlaskClie
     assert "A doubled Q♦ in Complex" not in text_of(client, "/rules/trix")
 
 
-def test_a_whole_game_with_full_self_take_shows_minus_70(table: Table) -> None:
-    table.new_game(
+def test_a_whole_game_with_full_self_take_shows_minus_70(phone: Phone) -> None:
+    phone.new_game(
         "trix-complex", doubled_queen_of_diamonds="whole", doubled_self_take="full", first=0
     )
-    text = text_of(table.client, table.url + "/rules")
+    text = text_of(phone.client, phone.url + "/rules")
     assert "a doubler who takes it scores −70" in text
 
 

@@ -15,28 +15,28 @@ from typing import Any
 import pytest
 
 from scorekeeper.rules import load_record, replay
-from tests.conftest import Page, Table, form_fields, page, signed, snapshot, totals_shown
+from tests.conftest import Page, Phone, form_fields, page, signed, snapshot, totals_shown
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 CHOOSE = {"HX-Request": "true", "HX-Target": "play"}
 DIAMONDS = {"contract": "diamonds", "counts": [5, 4, 3, 1]}
 
 
-def choose(table: Table, contract: str) -> Page:
+def choose(phone: Phone, contract: str) -> Page:
     """Tap a contract on the game page: htmx asks for the form alone."""
-    href = page(table.game_page()).link_with(contract=contract)
-    response = table.client.get(href, headers=CHOOSE)
+    href = page(phone.game_page()).link_with(contract=contract)
+    response = phone.client.get(href, headers=CHOOSE)
     assert response.status_code == 200, response.status_code
     return page(response)
 
 
-def save_inline(table: Table, form: Page, deal: dict[str, Any]) -> Any:
+def save_inline(phone: Phone, form: Page, deal: dict[str, Any]) -> Any:
     """Tap Save on the form inside the game page (htmx sends the CSRF token of <body>)."""
     data = {**form.checked("/deal"), **form_fields(deal)}
-    return table.client.post(
-        f"{table.url}/deal",
+    return phone.client.post(
+        f"{phone.url}/deal",
         data=data,
-        headers={"HX-Request": "true", "HX-Target": "deal-form", "X-CSRFToken": table.csrf()},
+        headers={"HX-Request": "true", "HX-Target": "deal-form", "X-CSRFToken": phone.csrf()},
     )
 
 
@@ -48,12 +48,12 @@ def oob(html: str, element_id: str) -> str:
 
 
 @pytest.fixture
-def started(table: Table) -> Table:
-    table.new_game("trix", "solo", first=0)
-    return table
+def started(phone: Phone) -> Phone:
+    phone.new_game("trix", "solo", first=0)
+    return phone
 
 
-def test_a_tapped_contract_brings_the_form_alone(started: Table) -> None:
+def test_a_tapped_contract_brings_the_form_alone(started: Phone) -> None:
     response = started.client.get(
         page(started.game_page()).link_with(contract="diamonds"), headers=CHOOSE
     )
@@ -70,7 +70,7 @@ def test_a_tapped_contract_brings_the_form_alone(started: Table) -> None:
     assert "HX-Request" in response.headers["Vary"]
 
 
-def test_the_game_page_links_open_the_form_in_place(started: Table) -> None:
+def test_the_game_page_links_open_the_form_in_place(started: Phone) -> None:
     html = started.game_page().get_data(as_text=True)
     link = re.search(r'<a class="button contract" href="([^"]+contract=diamonds)"([^>]*)>', html)
     assert link, "no Diamonds button"
@@ -80,7 +80,7 @@ def test_the_game_page_links_open_the_form_in_place(started: Table) -> None:
     assert '<section class="next" id="play"' in html
 
 
-def test_saving_in_place_sends_only_what_changed(started: Table) -> None:
+def test_saving_in_place_sends_only_what_changed(started: Phone) -> None:
     response = save_inline(started, choose(started, "diamonds"), DIAMONDS)
     html = response.get_data(as_text=True)
     assert response.status_code == 200, html
@@ -103,7 +103,7 @@ def test_saving_in_place_sends_only_what_changed(started: Table) -> None:
     assert "<html" not in html and "game-admin" not in html and "qr-code" not in html
 
 
-def test_later_saves_append_one_history_row(started: Table) -> None:
+def test_later_saves_append_one_history_row(started: Phone) -> None:
     save_inline(started, choose(started, "diamonds"), DIAMONDS)
     response = save_inline(
         started,
@@ -127,21 +127,21 @@ def test_later_saves_append_one_history_row(started: Table) -> None:
     )
 
 
-def test_the_answer_does_not_grow_with_the_game(table: Table) -> None:
+def test_the_answer_does_not_grow_with_the_game(phone: Phone) -> None:
     record = json.loads((DATA / "trix-partnership-complete.json").read_text())
-    table.load({**record, "deals": record["deals"][:1]})
+    phone.load({**record, "deals": record["deals"][:1]})
     early = save_inline(
-        table, choose(table, record["deals"][1]["contract"]), record["deals"][1]
+        phone, choose(phone, record["deals"][1]["contract"]), record["deals"][1]
     ).get_data(as_text=True)
-    table.load({**record, "deals": record["deals"][:18]})
+    phone.load({**record, "deals": record["deals"][:18]})
     late = save_inline(
-        table, choose(table, record["deals"][18]["contract"]), record["deals"][18]
+        phone, choose(phone, record["deals"][18]["contract"]), record["deals"][18]
     ).get_data(as_text=True)
-    assert table.record().game.deals[-1].contract == record["deals"][18]["contract"]
+    assert phone.record().game.deals[-1].contract == record["deals"][18]["contract"]
     assert abs(len(late) - len(early)) < 400, (len(early), len(late))
 
 
-def test_a_refused_save_shows_the_form_again_in_place(started: Table, app: Any) -> None:
+def test_a_refused_save_shows_the_form_again_in_place(started: Phone, app: Any) -> None:
     before = snapshot(app)
     response = save_inline(
         started, choose(started, "diamonds"), {"contract": "diamonds", "counts": [5, 4, 3, 3]}
@@ -155,7 +155,7 @@ def test_a_refused_save_shows_the_form_again_in_place(started: Table, app: Any) 
 
 @pytest.mark.parametrize("other_phone", ["saved first", "same deal twice"])
 def test_when_another_save_got_there_first_the_page_reloads(
-    started: Table, app: Any, other_phone: str
+    started: Phone, app: Any, other_phone: str
 ) -> None:
     form = choose(started, "diamonds")
     other = (
@@ -175,11 +175,11 @@ def test_when_another_save_got_there_first_the_page_reloads(
         assert "Deal 1 was already entered on another phone" in text
 
 
-def test_the_last_deal_shows_the_final_standings(table: Table) -> None:
+def test_the_last_deal_shows_the_final_standings(phone: Phone) -> None:
     record = json.loads((DATA / "turkish-king-complete.json").read_text())
-    table.load({**record, "deals": record["deals"][:-1]})
+    phone.load({**record, "deals": record["deals"][:-1]})
     last = record["deals"][-1]
-    html = save_inline(table, choose(table, last["contract"]), last).get_data(as_text=True)
+    html = save_inline(phone, choose(phone, last["contract"]), last).get_data(as_text=True)
     assert html.lstrip().startswith('<section class="finished" id="play">')
     game = load_record(json.dumps({"format": "scorekeeper-game/1", **record})).game
     totals = replay(game).totals
@@ -187,25 +187,25 @@ def test_the_last_deal_shows_the_final_standings(table: Table) -> None:
     assert 'id="quotas" aria-labelledby="quota-title" hx-swap-oob="true"' in html
 
 
-def test_a_whole_game_in_place_agrees_with_the_game_page(table: Table) -> None:
+def test_a_whole_game_in_place_agrees_with_the_game_page(phone: Phone) -> None:
     record = json.loads((DATA / "trix-complex-partnership-complete.json").read_text())
-    table.new_game(record["game"], record["mode"], tuple(record["players"]), first=record["first"])
+    phone.new_game(record["game"], record["mode"], tuple(record["players"]), first=record["first"])
     for number, deal in enumerate(record["deals"], start=1):
-        response = save_inline(table, choose(table, deal["contract"]), deal)
+        response = save_inline(phone, choose(phone, deal["contract"]), deal)
         assert response.status_code == 200, (number, response.get_data(as_text=True)[:300])
         html = response.get_data(as_text=True)
         board = oob(html, "scoreboard").split("</section>")[0]
         players = board.split('class="totals"', 1)[1].split("</ol>", 1)[0]
         shown = re.findall(r'<span class="total">([^<]*)</span>', players)
-        assert shown == totals_shown(table.game_page()), number
+        assert shown == totals_shown(phone.game_page()), number
         assert f"Deal {number} saved." in html
     assert (
-        table.record().game.deals
+        phone.record().game.deals
         == load_record(json.dumps({"format": "scorekeeper-game/1", **record})).game.deals
     )
 
 
-def test_the_chart_comes_alone_to_htmx_and_redirects_others(started: Table) -> None:
+def test_the_chart_comes_alone_to_htmx_and_redirects_others(started: Phone) -> None:
     save_inline(started, choose(started, "diamonds"), DIAMONDS)
     response = started.client.get(f"{started.url}/chart", headers={"HX-Request": "true"})
     html = response.get_data(as_text=True)
@@ -216,19 +216,19 @@ def test_the_chart_comes_alone_to_htmx_and_redirects_others(started: Table) -> N
     assert plain.status_code == 303 and plain.headers["Location"].endswith(started.url)
 
 
-def test_a_long_form_folds_its_doubles_until_opened(table: Table) -> None:
+def test_a_long_form_folds_its_doubles_until_opened(phone: Phone) -> None:
     """Complex: the doubles are fetched when the player opens them (one tap, only if a card was
     doubled); a page without JavaScript shows them at once."""
-    table.new_game("trix-complex", "solo", first=0)
-    form = choose(table, "complex")
-    html = table.client.get(f"{table.url}/deal?contract=complex", headers=CHOOSE).get_data(
+    phone.new_game("trix-complex", "solo", first=0)
+    form = choose(phone, "complex")
+    html = phone.client.get(f"{phone.url}/deal?contract=complex", headers=CHOOSE).get_data(
         as_text=True
     )
     assert 'name="doubled_by-S"' not in html and 'name="queens-S"' in html
     folded = re.search(r'<details class="group group-optional_card_seats" hx-get="([^"]+)"', html)
     assert folded, "the doubles are not folded"
     assert 'hx-trigger="toggle once"' in html
-    rows = table.client.get(folded.group(1).replace("&amp;", "&"), headers={"HX-Request": "true"})
+    rows = phone.client.get(folded.group(1).replace("&amp;", "&"), headers={"HX-Request": "true"})
     assert rows.status_code == 200
     fetched = rows.get_data(as_text=True)
     assert sorted(set(re.findall(r'name="(doubled_by-\w+)"', fetched))) == [
@@ -240,7 +240,7 @@ def test_a_long_form_folds_its_doubles_until_opened(table: Table) -> None:
     ]
     assert fetched.count('value="" checked>nobody') == 5
     # without JavaScript (a plain GET) the page has every chip
-    plain = table.client.get(f"{table.url}/deal?contract=complex").get_data(as_text=True)
+    plain = phone.client.get(f"{phone.url}/deal?contract=complex").get_data(as_text=True)
     assert 'name="doubled_by-S"' in plain and 'hx-trigger="toggle once"' not in plain
     # a double entered through the opened group is saved
     deal = {
@@ -251,8 +251,8 @@ def test_a_long_form_folds_its_doubles_until_opened(table: Table) -> None:
         "king_of_hearts": 1,
         "doubled_by": {"KH": 2},
     }
-    assert save_inline(table, form, deal).status_code == 200
-    assert table.record().game.deals[0].values["doubled_by"] == {"KH": 2}
+    assert save_inline(phone, form, deal).status_code == 200
+    assert phone.record().game.deals[0].values["doubled_by"] == {"KH": 2}
 
 
 @pytest.mark.parametrize(
@@ -264,19 +264,19 @@ def test_a_long_form_folds_its_doubles_until_opened(table: Table) -> None:
         "contract=nope",
     ],
 )
-def test_only_folded_groups_are_fetched_alone(table: Table, query: str) -> None:
-    table.new_game("trix-complex", "solo", first=0)
-    response = table.client.get(f"{table.url}/deal/chips?{query}", headers={"HX-Request": "true"})
+def test_only_folded_groups_are_fetched_alone(phone: Phone, query: str) -> None:
+    phone.new_game("trix-complex", "solo", first=0)
+    response = phone.client.get(f"{phone.url}/deal/chips?{query}", headers={"HX-Request": "true"})
     assert response.status_code == 400
 
 
-def test_folded_chips_without_htmx_lead_to_the_game(table: Table) -> None:
-    table.new_game("trix-complex", "solo", first=0)
-    response = table.client.get(f"{table.url}/deal/chips?contract=complex&group=doubled_by")
+def test_folded_chips_without_htmx_lead_to_the_game(phone: Phone) -> None:
+    phone.new_game("trix-complex", "solo", first=0)
+    response = phone.client.get(f"{phone.url}/deal/chips?contract=complex&group=doubled_by")
     assert response.status_code == 303
 
 
-def test_a_contract_taken_meanwhile_reloads_the_page_instead_of_nesting_it(started: Table) -> None:
+def test_a_contract_taken_meanwhile_reloads_the_page_instead_of_nesting_it(started: Phone) -> None:
     """The game page offered Diamonds, then another phone saved a Diamonds deal: the tap's
     answer reloads the game page (with the reason), never a page inside the page."""
     href = page(started.game_page()).link_with(contract="diamonds")
@@ -287,16 +287,16 @@ def test_a_contract_taken_meanwhile_reloads_the_page_instead_of_nesting_it(start
     assert "Diamonds cannot be chosen now." in page(started.game_page()).text
 
 
-def test_a_preview_after_the_game_ended_says_so_in_place(table: Table) -> None:
+def test_a_preview_after_the_game_ended_says_so_in_place(phone: Phone) -> None:
     record = json.loads((DATA / "turkish-king-complete.json").read_text())
-    table.load({**record, "deals": record["deals"][:-1]})
-    form = choose(table, record["deals"][-1]["contract"])
-    table.load(record)  # a finished game, as when another phone entered the last hand
+    phone.load({**record, "deals": record["deals"][:-1]})
+    form = choose(phone, record["deals"][-1]["contract"])
+    phone.load(record)  # a finished game, as when another phone entered the last hand
     data = {**form.checked("/deal"), **form_fields(record["deals"][-1])}
-    response = table.client.post(
-        f"{table.url}/deal/preview",
+    response = phone.client.post(
+        f"{phone.url}/deal/preview",
         data=data,
-        headers={"HX-Request": "true", "HX-Target": "deal-preview", "X-CSRFToken": table.csrf()},
+        headers={"HX-Request": "true", "HX-Target": "deal-preview", "X-CSRFToken": phone.csrf()},
     )
     html = response.get_data(as_text=True)
     assert response.status_code == 409

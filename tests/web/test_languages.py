@@ -22,7 +22,7 @@ from flask import Flask, render_template_string
 from scorekeeper.rules import load_record, replay
 from scorekeeper.words import chart
 from scorekeeper.words.chart import running_totals_svg
-from tests.conftest import Table
+from tests.conftest import Phone
 
 DATA = Path(__file__).parent / "data"
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"
@@ -66,12 +66,12 @@ def record(name: str, deals: int) -> dict[str, Any]:
 
 
 @pytest.fixture
-def games(table: Table) -> dict[str, str]:
+def games(phone: Phone) -> dict[str, str]:
     """A Trix partnership game with deals and a Turkish King game, stored; their tokens."""
-    table.load(record("trix-partnership-complete", 9))
-    trix = table.token
-    table.load(record("turkish-king-complete", 7))
-    return {"trix": trix, "turkish-king": table.token}
+    phone.load(record("trix-partnership-complete", 9))
+    trix = phone.token
+    phone.load(record("turkish-king-complete", 7))
+    return {"trix": trix, "turkish-king": phone.token}
 
 
 def pages(games: dict[str, str]) -> list[str]:
@@ -223,13 +223,13 @@ def test_a_link_with_lang_opens_in_that_language_and_keeps_it(app: Flask) -> Non
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_one_deal_number_on_every_page(app: Flask, table: Table, lang: str) -> None:
+def test_one_deal_number_on_every_page(app: Flask, phone: Phone, lang: str) -> None:
     # 11 deals played: the list says "11 of 20 played", the game "Deal 12 of 20" (not two
     # different "Deal" numbers for one moment of the game)
-    table.load(record("trix-partnership-complete", 11))
-    table.client.set_cookie("lang", lang)
-    game = table.client.get(table.url).get_data(as_text=True)  # and remembered on this phone
-    home = table.client.get("/").get_data(as_text=True)
+    phone.load(record("trix-partnership-complete", 11))
+    phone.client.set_cookie("lang", lang)
+    game = phone.client.get(phone.url).get_data(as_text=True)  # and remembered on this phone
+    home = phone.client.get("/").get_data(as_text=True)
     played = words(lang, "%(done)d of %(total)d played") % {"done": 11, "total": 20}
     coming = words(lang, "Deal %(n)d of %(total)d") % {"n": 12, "total": 20}
     assert played in home and coming not in home
@@ -237,26 +237,26 @@ def test_one_deal_number_on_every_page(app: Flask, table: Table, lang: str) -> N
     assert words(lang, "Deal %(n)d of %(total)d") % {"n": 11, "total": 20} not in home
 
 
-def test_turkish_king_pages_say_hand_in_arabic(app: Flask, table: Table) -> None:
+def test_turkish_king_pages_say_hand_in_arabic(app: Flask, phone: Phone) -> None:
     # The glossary chose يد for Turkish King's hand; its pages say it everywhere (a Trix page
     # keeps جولة); English says "Deal" in both
-    table.load(record("turkish-king-complete", 7))
-    turkish = table.url
-    table.load(record("trix-partnership-complete", 3))
-    trix = table.url
-    table.client.set_cookie("lang", "ar")
+    phone.load(record("turkish-king-complete", 7))
+    turkish = phone.url
+    phone.load(record("trix-partnership-complete", 3))
+    trix = phone.url
+    phone.client.set_cookie("lang", "ar")
     for url in (turkish, f"{turkish}/rules", "/rules/turkish-king", f"{turkish}/history"):
-        response = table.client.get(url)
+        response = phone.client.get(url)
         if response.status_code == 404:
             continue
         html = response.get_data(as_text=True)
         assert "جول" not in html, url
-    game = table.client.get(turkish).get_data(as_text=True)
+    game = phone.client.get(turkish).get_data(as_text=True)
     assert "اليد 8 من 20" in game
-    assert "الجولة 4 من 20" in table.client.get(trix).get_data(as_text=True)
-    table.client.set_cookie("lang", "en")
-    assert "Deal 8 of 20" in table.client.get(turkish).get_data(as_text=True)
-    assert "Deal 4 of 20" in table.client.get(trix).get_data(as_text=True)
+    assert "الجولة 4 من 20" in phone.client.get(trix).get_data(as_text=True)
+    phone.client.set_cookie("lang", "en")
+    assert "Deal 8 of 20" in phone.client.get(turkish).get_data(as_text=True)
+    assert "Deal 4 of 20" in phone.client.get(trix).get_data(as_text=True)
 
 
 def test_russian_rules_page_names_contracts_as_seed_003(client: Any) -> None:

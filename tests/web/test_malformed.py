@@ -17,7 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from tests.conftest import Page, Table, form_fields, page, snapshot
+from tests.conftest import Page, Phone, form_fields, page, snapshot
 from tests.web.scripts import example
 
 BAD_REQUEST = "The request could not be understood."
@@ -42,28 +42,28 @@ class State:
 
     app: Flask
     client: FlaskClient
-    trix: Table
-    king: Table
-    unstarted: Table
-    finished: Table
-    no_doubling: Table
+    trix: Phone
+    king: Phone
+    unstarted: Phone
+    finished: Phone
+    no_doubling: Phone
 
     def csrf(self) -> str:
         return page(self.client.get("/new")).csrf_token
 
-    def deal_form(self, table: Table) -> dict[str, str]:
+    def deal_form(self, phone: Phone) -> dict[str, str]:
         """The hidden fields of a fresh form for the next deal (of a contract still open)."""
-        contract = {"turkish-king": "no-tricks"}.get(table.row().game, "ltoosh")
-        return page(self.client.get(f"{table.url}/deal?contract={contract}")).hidden("/deal")
+        contract = {"turkish-king": "no-tricks"}.get(phone.row().game, "ltoosh")
+        return page(self.client.get(f"{phone.url}/deal?contract={contract}")).hidden("/deal")
 
-    def save(self, table: Table, deal: dict[str, Any], **override: str) -> TestResponse:
-        data = {**self.deal_form(table), **form_fields(deal), **override}
-        return self.client.post(f"{table.url}/deal", data=data)
+    def save(self, phone: Phone, deal: dict[str, Any], **override: str) -> TestResponse:
+        data = {**self.deal_form(phone), **form_fields(deal), **override}
+        return self.client.post(f"{phone.url}/deal", data=data)
 
-    def preview(self, table: Table, deal: dict[str, Any], **override: str) -> TestResponse:
-        data = {**self.deal_form(table), **form_fields(deal), **override}
+    def preview(self, phone: Phone, deal: dict[str, Any], **override: str) -> TestResponse:
+        data = {**self.deal_form(phone), **form_fields(deal), **override}
         return self.client.post(
-            f"{table.url}/deal/preview", data=data, headers={"HX-Request": "true"}
+            f"{phone.url}/deal/preview", data=data, headers={"HX-Request": "true"}
         )
 
     def new_game(self, **fields: str) -> TestResponse:
@@ -78,15 +78,15 @@ class State:
         data.update(fields)
         return self.client.post("/new", data={k: v for k, v in data.items() if v is not None})
 
-    def post(self, table: Table, route: str, **fields: str) -> TestResponse:
+    def post(self, phone: Phone, route: str, **fields: str) -> TestResponse:
         data = {"csrf_token": self.csrf(), **fields}
-        return self.client.post(f"{table.url}/{route}", data=data)
+        return self.client.post(f"{phone.url}/{route}", data=data)
 
 
 @pytest.fixture
 def state(app: Flask, client: FlaskClient) -> State:
     # stored straight through the store: the forms are what the cases test, not the set-up
-    trix = Table(app, client)
+    trix = Phone(app, client)
     trix.load(
         {
             "game": "trix",
@@ -96,7 +96,7 @@ def state(app: Flask, client: FlaskClient) -> State:
             "deals": TRIX_DEALS,
         }
     )
-    king = Table(app, client)
+    king = Phone(app, client)
     king.load(
         {
             "game": "turkish-king",
@@ -106,11 +106,11 @@ def state(app: Flask, client: FlaskClient) -> State:
             "deals": [{"contract": "no-queens", "counts": [1, 2, 0, 1]}],
         }
     )
-    unstarted = Table(app, client)
+    unstarted = Phone(app, client)
     unstarted.new_game("trix-complex", "partnership")
-    finished = Table(app, client)
+    finished = Phone(app, client)
     finished.load(example("trix-complex-solo-complete"))
-    no_doubling = Table(app, client)
+    no_doubling = Phone(app, client)
     no_doubling.new_game("trix", "partnership", doubling=False, first=3)
     return State(app, client, trix, king, unstarted, finished, no_doubling)
 

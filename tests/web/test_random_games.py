@@ -16,7 +16,7 @@ import pytest
 from scorekeeper.rules import SUITS, evaluate, replay
 from scorekeeper.rules.deal import FieldKind
 from scorekeeper.web.forms import chip_groups
-from tests.conftest import Table, form_fields, page, signed, snapshot, totals_shown
+from tests.conftest import Phone, form_fields, page, signed, snapshot, totals_shown
 from tests.web.test_full_games import run_check
 
 
@@ -55,8 +55,8 @@ def made_up(rng: random.Random, contract: str, doubling: bool) -> dict[str, Any]
     return raw
 
 
-def legal_deal(rng: random.Random, table: Table, contract: str) -> dict[str, Any]:
-    game = table.record().game
+def legal_deal(rng: random.Random, phone: Phone, contract: str) -> dict[str, Any]:
+    game = phone.record().game
     for _ in range(5000):
         raw = made_up(rng, contract, game.house_rules.doubling)
         if evaluate(replay(game), raw).ok:
@@ -75,12 +75,12 @@ SETUPS = [
 
 @pytest.mark.parametrize("seed", [1, 2])
 @pytest.mark.parametrize(("game", "mode", "doubling"), SETUPS)
-def test_random_game(table: Table, game: str, mode: str, doubling: bool, seed: int) -> None:
+def test_random_game(phone: Phone, game: str, mode: str, doubling: bool, seed: int) -> None:
     rng = random.Random(f"{game}-{mode}-{seed}")
-    table.new_game(game, mode, doubling=doubling, first=rng.randrange(4))
+    phone.new_game(game, mode, doubling=doubling, first=rng.randrange(4))
     while True:
-        shown = page(table.game_page())
-        result = replay(table.record().game)
+        shown = page(phone.game_page())
+        result = replay(phone.record().game)
         offered = sorted(
             href.split("contract=")[1] for href in shown.links if "/deal?contract=" in href
         )
@@ -89,23 +89,23 @@ def test_random_game(table: Table, game: str, mode: str, doubling: bool, seed: i
             break
         assert offered == sorted(o.contract for o in result.next.options if o.open)
         contract = rng.choice(offered)
-        deal = legal_deal(rng, table, contract)
+        deal = legal_deal(rng, phone, contract)
         blank = tuple(
             name for name in ("counts-1", "tricks-3", "order-3", "diamonds-0") if rng.random() < 0.5
         )
-        table.enter(deal, blank=tuple(b for b in blank if b.split("-")[0] in deal))
+        phone.enter(deal, blank=tuple(b for b in blank if b.split("-")[0] in deal))
     for _ in range(6):
-        random_edit(rng, table)
-    stored = table.record()
+        random_edit(rng, phone)
+    stored = phone.record()
     checked = run_check(stored)
     assert checked["finished"] is True
-    assert totals_shown(table.game_page()) == [signed(total) for total in checked["totals"]]
+    assert totals_shown(phone.game_page()) == [signed(total) for total in checked["totals"]]
 
 
-def random_edit(rng: random.Random, table: Table) -> None:
+def random_edit(rng: random.Random, phone: Phone) -> None:
     """Edit a random past deal into random takes of a random contract: saved exactly when
     the engine accepts the deal and every later one, refused (nothing saved) otherwise."""
-    game = table.record().game
+    game = phone.record().game
     number = rng.randrange(1, len(game.deals) + 1)
     contract = rng.choice(game.definition.contracts)
     raw = made_up(rng, contract, game.house_rules.doubling)
@@ -114,14 +114,14 @@ def random_edit(rng: random.Random, table: Table) -> None:
             break
         raw = made_up(rng, contract, game.house_rules.doubling)
     evaluation = evaluate(replay(game), raw, number - 1)
-    form = table.open_edit(number, contract)
-    before = snapshot(table.app)
-    response = table.save(form, form_fields(raw))
+    form = phone.open_edit(number, contract)
+    before = snapshot(phone.app)
+    response = phone.save(form, form_fields(raw))
     if evaluation.ok:
         assert response.status_code == 303, page(response).text[-600:]
-        assert table.record().game.deals[number - 1] == evaluation.deal
+        assert phone.record().game.deals[number - 1] == evaluation.deal
     else:
         assert response.status_code == 422
-        assert snapshot(table.app) == before
+        assert snapshot(phone.app) == before
         if evaluation.later is not None and not evaluation.problems:
             assert f"would make deal {evaluation.later.deal_number} illegal" in page(response).text

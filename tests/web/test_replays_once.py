@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Table, form_fields
+from tests.conftest import Phone, form_fields
 from tests.rules.builders import DIAMONDS, KING_OF_HEARTS, QUEENS
 
 # the module (the package's `replay` names its function)
@@ -41,31 +41,31 @@ def replays(monkeypatch: pytest.MonkeyPatch) -> Iterator[Replays]:
     yield counter
 
 
-def _started(table: Table, replays: Replays) -> None:
-    table.new_game("trix", first=0)
-    table.enter(KING_OF_HEARTS)
-    table.game_page()  # the page the players look at: its replay is kept
+def _started(phone: Phone, replays: Replays) -> None:
+    phone.new_game("trix", first=0)
+    phone.enter(KING_OF_HEARTS)
+    phone.game_page()  # the page the players look at: its replay is kept
     replays.taken()
 
 
-def test_a_save_replays_once(table: Table, replays: Replays) -> None:
-    _started(table, replays)
-    form = table.open_deal("queens")
+def test_a_save_replays_once(phone: Phone, replays: Replays) -> None:
+    _started(phone, replays)
+    form = phone.open_deal("queens")
     assert replays.taken() == 0  # the game page's replay is kept
-    response = table.save(form, form_fields(QUEENS))
+    response = phone.save(form, form_fields(QUEENS))
     assert response.status_code == 303
     assert replays.taken() == 1  # the game with the deal, written and kept
-    table.game_page()
+    phone.game_page()
     assert replays.taken() == 0  # the page after the save shows the kept replay
 
 
-def test_an_inline_save_replays_once(table: Table, replays: Replays) -> None:
-    _started(table, replays)
-    form = table.open_deal("queens")
+def test_an_inline_save_replays_once(phone: Phone, replays: Replays) -> None:
+    _started(phone, replays)
+    form = phone.open_deal("queens")
     replays.taken()
     data = {**form.checked("/deal"), **form_fields(QUEENS)}
-    response = table.client.post(
-        f"{table.url}/deal",
+    response = phone.client.post(
+        f"{phone.url}/deal",
         data=data,
         headers={"HX-Request": "true", "X-CSRFToken": form.csrf_token},
     )
@@ -73,31 +73,31 @@ def test_an_inline_save_replays_once(table: Table, replays: Replays) -> None:
     assert replays.taken() == 1
 
 
-def test_a_preview_of_a_new_deal_replays_nothing(table: Table, replays: Replays) -> None:
-    _started(table, replays)
-    form = table.open_deal("diamonds")
+def test_a_preview_of_a_new_deal_replays_nothing(phone: Phone, replays: Replays) -> None:
+    _started(phone, replays)
+    form = phone.open_deal("diamonds")
     replays.taken()
-    assert table.preview(form, form_fields(DIAMONDS)).status_code == 200
+    assert phone.preview(form, form_fields(DIAMONDS)).status_code == 200
     assert replays.taken() == 0
 
 
-def test_an_edit_replays_once_to_preview_and_once_to_save(table: Table, replays: Replays) -> None:
-    _started(table, replays)
-    table.enter(QUEENS)
-    table.game_page()
-    form = table.open_edit(1)
+def test_an_edit_replays_once_to_preview_and_once_to_save(phone: Phone, replays: Replays) -> None:
+    _started(phone, replays)
+    phone.enter(QUEENS)
+    phone.game_page()
+    form = phone.open_edit(1)
     replays.taken()
     changed = {**KING_OF_HEARTS, "taker": 3}
-    assert table.preview(form, form_fields(changed)).status_code == 200
+    assert phone.preview(form, form_fields(changed)).status_code == 200
     assert replays.taken() == 1  # the later deals are judged again
-    assert table.save(form, form_fields(changed)).status_code == 303
+    assert phone.save(form, form_fields(changed)).status_code == 303
     assert replays.taken() == 1
 
 
-def test_a_double_tap_replays_nothing(table: Table, replays: Replays) -> None:
-    _started(table, replays)
-    form = table.open_deal("queens")
-    assert table.save(form, form_fields(QUEENS)).status_code == 303
+def test_a_double_tap_replays_nothing(phone: Phone, replays: Replays) -> None:
+    _started(phone, replays)
+    form = phone.open_deal("queens")
+    assert phone.save(form, form_fields(QUEENS)).status_code == 303
     replays.taken()
-    assert table.save(form, form_fields(QUEENS)).status_code == 303  # the twin: already saved
+    assert phone.save(form, form_fields(QUEENS)).status_code == 303  # the twin: already saved
     assert replays.taken() == 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import Table, page
+from tests.conftest import Phone, page
 
 
 @pytest.mark.parametrize(
@@ -15,9 +15,9 @@ from tests.conftest import Table, page
         ("turkish-king", "Who declares first?"),
     ],
 )
-def test_first_chooser_is_asked_with_four_buttons(table: Table, game: str, question: str) -> None:
-    table.new_game(game, "solo", ("Rami", "Lina", "Omar", "Dana"))
-    asked = page(table.game_page())
+def test_first_chooser_is_asked_with_four_buttons(phone: Phone, game: str, question: str) -> None:
+    phone.new_game(game, "solo", ("Rami", "Lina", "Omar", "Dana"))
+    asked = page(phone.game_page())
     assert question in asked.text
     seats = [
         field.get("value")
@@ -26,33 +26,33 @@ def test_first_chooser_is_asked_with_four_buttons(table: Table, game: str, quest
     ]
     assert seats == ["0", "1", "2", "3"]
     # no deal can be entered yet
-    response = table.client.get(f"{table.url}/deal?contract=trix")
+    response = phone.client.get(f"{phone.url}/deal?contract=trix")
     assert response.status_code == 303
 
 
-def test_choosing_the_first_king_starts_the_first_kingdom(table: Table) -> None:
-    table.new_game("trix", "partnership", ("Rami", "Lina", "Omar", "Dana"), first=2)
-    text = page(table.game_page()).text
+def test_choosing_the_first_king_starts_the_first_kingdom(phone: Phone) -> None:
+    phone.new_game("trix", "partnership", ("Rami", "Lina", "Omar", "Dana"), first=2)
+    text = page(phone.game_page()).text
     assert "Kingdom 1 of 4 · Deal 1 of 20" in text
     assert "Omar is king and chooses" in text
     assert "Rami & Omar" in text and "Lina & Dana" in text
 
 
-def test_house_rules_are_stored_as_chosen(table: Table) -> None:
-    table.new_game(
+def test_house_rules_are_stored_as_chosen(phone: Phone) -> None:
+    phone.new_game(
         "trix", "solo", doubling=False, doubled_self_take="full", swap_diamonds_ltoosh=True
     )
-    assert table.row().house_rules == {
+    assert phone.row().house_rules == {
         "doubling": False,
         "doubled_self_take": "full",
         "swap_diamonds_ltoosh": True,
     }
 
 
-def test_house_rules_that_do_not_apply_are_not_stored(table: Table) -> None:
+def test_house_rules_that_do_not_apply_are_not_stored(phone: Phone) -> None:
     from scorekeeper.rules import HouseRules
 
-    table.new_game(
+    phone.new_game(
         "turkish-king",
         "solo",
         doubling=False,
@@ -60,14 +60,14 @@ def test_house_rules_that_do_not_apply_are_not_stored(table: Table) -> None:
         swap_diamonds_ltoosh=True,
         first=0,
     )
-    assert table.record().game.house_rules == HouseRules()
-    table.new_game("trix-complex", "solo", doubling=False, swap_diamonds_ltoosh=True, first=0)
-    assert table.record().game.house_rules == HouseRules(doubling=False)
+    assert phone.record().game.house_rules == HouseRules()
+    phone.new_game("trix-complex", "solo", doubling=False, swap_diamonds_ltoosh=True, first=0)
+    assert phone.record().game.house_rules == HouseRules(doubling=False)
 
 
-def test_new_game_form_keeps_what_was_typed_when_refused(table: Table) -> None:
-    form = page(table.client.get("/new"))
-    response = table.client.post(
+def test_new_game_form_keeps_what_was_typed_when_refused(phone: Phone) -> None:
+    form = page(phone.client.get("/new"))
+    response = phone.client.post(
         "/new",
         data={
             "csrf_token": form.hidden("/new")["csrf_token"],

@@ -16,18 +16,18 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.routing import Rule
 
-from tests.conftest import Table, page, snapshot, totals_shown
+from tests.conftest import Phone, page, snapshot, totals_shown
 
 WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 DATA = Path(__file__).resolve().parent.parent / "data"
 
 
-def started(table: Table) -> str:
+def started(phone: Phone) -> str:
     """A Trix partnership game with two deals entered; its view token."""
-    table.new_game("trix", "partnership", name="Majlis", first=1)
-    table.enter({"contract": "king-of-hearts", "taker": 2, "doubled_by": 1})
-    table.enter({"contract": "diamonds", "counts": [3, 4, 5, 1]})
-    return str(table.row().view_token)
+    phone.new_game("trix", "partnership", name="Majlis", first=1)
+    phone.enter({"contract": "king-of-hearts", "taker": 2, "doubled_by": 1})
+    phone.enter({"contract": "diamonds", "counts": [3, 4, 5, 1]})
+    return str(phone.row().view_token)
 
 
 def game_rules(app: Flask) -> list[Rule]:
@@ -39,13 +39,13 @@ def url_for_rule(rule: Rule, token: str) -> str:
     return rule.build({k: v for k, v in values.items() if k in rule.arguments})[1]
 
 
-def test_the_view_page_shows_the_game_and_no_way_to_change_it(table: Table) -> None:
-    view_token = started(table)
-    row = table.row()
-    response = table.client.get(f"/v/{view_token}")
+def test_the_view_page_shows_the_game_and_no_way_to_change_it(phone: Phone) -> None:
+    view_token = started(phone)
+    row = phone.row()
+    response = phone.client.get(f"/v/{view_token}")
     assert response.status_code == 200
     html = response.get_data(as_text=True)
-    assert totals_shown(response) == totals_shown(table.game_page())
+    assert totals_shown(response) == totals_shown(phone.game_page())
     assert "Majlis" in html and "Rami" in html
     assert "Deal 3 of 20" in html  # where the game is
     assert 'class="history"' in html and "King of Hearts" in html
@@ -59,20 +59,20 @@ def test_the_view_page_shows_the_game_and_no_way_to_change_it(table: Table) -> N
     assert f"/v/{view_token}/export.csv" in shown.links
 
 
-def test_a_view_link_is_never_remembered_as_a_scorekeepers(app: Flask, table: Table) -> None:
-    view_token = started(table)
+def test_a_view_link_is_never_remembered_as_a_scorekeepers(app: Flask, phone: Phone) -> None:
+    view_token = started(phone)
     viewer = app.test_client()
     assert viewer.get(f"/v/{view_token}").status_code == 200
-    assert table.row().token not in viewer.get("/").get_data(as_text=True)
+    assert phone.row().token not in viewer.get("/").get_data(as_text=True)
     assert viewer.get("/backup.json").get_data(as_text=True).strip() == "[]"
 
 
-def test_views_exports_work(table: Table) -> None:
-    view_token = started(table)
-    scorekeeper = table.client.get(f"{table.url}/export.json").get_data(as_text=True)
-    viewer = table.client.get(f"/v/{view_token}/export.json")
+def test_views_exports_work(phone: Phone) -> None:
+    view_token = started(phone)
+    scorekeeper = phone.client.get(f"{phone.url}/export.json").get_data(as_text=True)
+    viewer = phone.client.get(f"/v/{view_token}/export.json")
     assert viewer.status_code == 200 and viewer.get_data(as_text=True) == scorekeeper
-    csv = table.client.get(f"/v/{view_token}/export.csv")
+    csv = phone.client.get(f"/v/{view_token}/export.csv")
     assert csv.status_code == 200 and csv.mimetype == "text/csv"
 
 
@@ -81,8 +81,8 @@ def test_unknown_view_tokens_are_404(client: FlaskClient) -> None:
         assert client.get(url).status_code == 404
 
 
-def test_nothing_under_v_accepts_a_write(app: Flask, table: Table) -> None:
-    view_token = started(table)
+def test_nothing_under_v_accepts_a_write(app: Flask, phone: Phone) -> None:
+    view_token = started(phone)
     rules = [rule for rule in app.url_map.iter_rules() if rule.rule.startswith("/v/")]
     assert {rule.endpoint for rule in rules} >= {"live.view_page", "live.live"}
     before = snapshot(app)
@@ -90,15 +90,15 @@ def test_nothing_under_v_accepts_a_write(app: Flask, table: Table) -> None:
         assert rule.methods is not None and rule.methods <= {"GET", "HEAD", "OPTIONS"}, rule
         url = rule.build({"view_token": view_token, "part": "standings"}, append_unknown=False)[1]
         for method in WRITE_METHODS:
-            response = table.client.open(url, method=method, headers={"X-CSRFToken": table.csrf()})
+            response = phone.client.open(url, method=method, headers={"X-CSRFToken": phone.csrf()})
             assert response.status_code == 405, (method, url)
     assert snapshot(app) == before
 
 
-def test_every_write_route_refuses_the_view_token(app: Flask, table: Table) -> None:
-    view_token = started(table)
-    version = table.row().version
-    token = table.csrf()  # a valid CSRF token: a refusal can only come from the link
+def test_every_write_route_refuses_the_view_token(app: Flask, phone: Phone) -> None:
+    view_token = started(phone)
+    version = phone.row().version
+    token = phone.csrf()  # a valid CSRF token: a refusal can only come from the link
     rules = game_rules(app)
     writes = [rule for rule in rules if rule.methods and set(WRITE_METHODS) & rule.methods]
     # the routes the web app has today; a new one is covered automatically
@@ -125,19 +125,19 @@ def test_every_write_route_refuses_the_view_token(app: Flask, table: Table) -> N
     for rule in rules:
         url = url_for_rule(rule, view_token)
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
-            response = table.client.open(
+            response = phone.client.open(
                 url, method=method, data=form, headers={"X-CSRFToken": token}
             )
             assert response.status_code in (404, 405), (method, url, response.status_code)
     assert snapshot(app) == before
     # the same request with the scorekeeper's token does reach the game
-    notes = table.client.post(f"{table.url}/notes", data=form, headers={"X-CSRFToken": token})
+    notes = phone.client.post(f"{phone.url}/notes", data=form, headers={"X-CSRFToken": token})
     assert notes.status_code == 303
-    assert table.row().name == "hacked"
+    assert phone.row().name == "hacked"
 
 
-def test_a_saved_deal_shows_up_in_the_live_fragment(app: Flask, table: Table) -> None:
-    view_token = started(table)
+def test_a_saved_deal_shows_up_in_the_live_fragment(app: Flask, phone: Phone) -> None:
+    view_token = started(phone)
     viewer = app.test_client()
     html = viewer.get(f"/v/{view_token}").get_data(as_text=True)
     poll = re.search(
@@ -156,7 +156,7 @@ def test_a_saved_deal_shows_up_in_the_live_fragment(app: Flask, table: Table) ->
     assert unchanged.status_code == 304 and unchanged.data == b""
     assert viewer.get(poll_url, headers={"HX-Request": "true"}).status_code == 204
 
-    table.enter({"contract": "ltoosh", "tricks": [4, 3, 3, 3]})
+    phone.enter({"contract": "ltoosh", "tricks": [4, 3, 3, 3]})
     changed = viewer.get(poll_url, headers={"HX-Request": "true", "If-None-Match": etag})
     assert changed.status_code == 200
     assert changed.headers["ETag"] != etag
@@ -164,84 +164,84 @@ def test_a_saved_deal_shows_up_in_the_live_fragment(app: Flask, table: Table) ->
     assert fragment.startswith('<div class="live"')  # a fragment, not a page
     assert "<html" not in fragment
     assert "Ltoosh" in fragment and "Deal 4 of 20" in fragment
-    assert totals_shown(changed) == totals_shown(table.game_page())
-    assert table.row().token not in fragment
+    assert totals_shown(changed) == totals_shown(phone.game_page())
+    assert phone.row().token not in fragment
     # the new fragment polls for the next change
     assert f"v={changed.get_etag()[0]}" in fragment
 
 
-def test_304_holds_for_compressed_responses(table: Table) -> None:
-    view_token = started(table)
+def test_304_holds_for_compressed_responses(phone: Phone) -> None:
+    view_token = started(phone)
     browser = {"Accept-Encoding": "gzip, deflate, br"}
-    first = table.client.get(f"/v/{view_token}/live", headers=browser)
+    first = phone.client.get(f"/v/{view_token}/live", headers=browser)
     assert first.status_code == 200
-    again = table.client.get(
+    again = phone.client.get(
         f"/v/{view_token}/live", headers={**browser, "If-None-Match": first.headers["ETag"]}
     )
     assert again.status_code == 304
 
 
 def test_an_unchanged_game_is_answered_without_loading_it(
-    app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch
+    app: Flask, phone: Phone, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from scorekeeper.web.views import live as live_views
 
-    view_token = started(table)
-    etag = table.client.get(f"/v/{view_token}/live").headers["ETag"]
+    view_token = started(phone)
+    etag = phone.client.get(f"/v/{view_token}/live").headers["ETag"]
 
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the whole game was loaded")
 
     monkeypatch.setattr(live_views, "viewed_or_404", refuse)
     monkeypatch.setattr(live_views, "game_view", refuse)
-    response = table.client.get(f"/v/{view_token}/live", headers={"If-None-Match": etag})
+    response = phone.client.get(f"/v/{view_token}/live", headers={"If-None-Match": etag})
     assert response.status_code == 304
 
 
-def test_the_etag_depends_on_the_language(table: Table) -> None:
-    view_token = started(table)
-    english = table.client.get(f"/v/{view_token}/live").headers["ETag"]
-    arabic = table.client.get(f"/v/{view_token}/live", headers={"Accept-Language": "ar"}).headers[
+def test_the_etag_depends_on_the_language(phone: Phone) -> None:
+    view_token = started(phone)
+    english = phone.client.get(f"/v/{view_token}/live").headers["ETag"]
+    arabic = phone.client.get(f"/v/{view_token}/live", headers={"Accept-Language": "ar"}).headers[
         "ETag"
     ]
     assert english != arabic
-    response = table.client.get(
+    response = phone.client.get(
         f"/v/{view_token}/live", headers={"Accept-Language": "ar", "If-None-Match": english}
     )
     assert response.status_code == 200
 
 
-def test_a_game_not_started_yet_can_be_followed(app: Flask, table: Table) -> None:
-    table.new_game("turkish-king")
-    view_token = table.row().view_token
+def test_a_game_not_started_yet_can_be_followed(app: Flask, phone: Phone) -> None:
+    phone.new_game("turkish-king")
+    view_token = phone.row().view_token
     response = app.test_client().get(f"/v/{view_token}")
     assert response.status_code == 200
     assert "has not started yet" in response.get_data(as_text=True)
-    table.choose_first(2)
+    phone.choose_first(2)
     live = app.test_client().get(f"/v/{view_token}/live")
     assert "declares" in live.get_data(as_text=True)
 
 
-def test_the_game_page_shares_the_view_link_as_a_qr_code(table: Table) -> None:
-    view_token = started(table)
-    html = table.game_page().get_data(as_text=True)
+def test_the_game_page_shares_the_view_link_as_a_qr_code(phone: Phone) -> None:
+    view_token = started(phone)
+    html = phone.game_page().get_data(as_text=True)
     assert f"http://localhost/v/{view_token}" in html
     # the code is an image loaded when the Share section is opened, not part of the page
     img = re.search(r'<img class="qr-code" src="([^"]+)"[^>]*loading="lazy"', html)
     assert img is not None and "<svg" not in html.split('class="share"')[1].split("</section>")[0]
-    response = table.client.get(img.group(1))
+    response = phone.client.get(img.group(1))
     assert response.status_code == 200 and response.mimetype == "image/svg+xml"
     svg = response.get_data(as_text=True)
     assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" ') and "viewBox" in svg
     assert "style" not in svg and "width=" not in svg.split(">", 1)[0]
-    assert table.client.get(f"/v/{view_token}x/qr.svg").status_code == 404
-    assert f"/g/{table.token}/export.json" in html and f"/g/{table.token}/export.csv" in html
+    assert phone.client.get(f"/v/{view_token}x/qr.svg").status_code == 404
+    assert f"/g/{phone.token}/export.json" in html and f"/g/{phone.token}/export.csv" in html
 
 
 @pytest.mark.parametrize("url", ["game", "view"])
-def test_pages_carry_no_inline_style(table: Table, url: str) -> None:
-    view_token = started(table)
-    response = table.game_page() if url == "game" else table.client.get(f"/v/{view_token}")
+def test_pages_carry_no_inline_style(phone: Phone, url: str) -> None:
+    view_token = started(phone)
+    response = phone.game_page() if url == "game" else phone.client.get(f"/v/{view_token}")
     html = response.get_data(as_text=True)
     assert not re.search(r"\sstyle\s*=", html)
     assert "<style" not in html
@@ -255,8 +255,8 @@ def rotate(deal: dict[str, Any], shift: int) -> dict[str, Any]:
     return {**deal, "king_of_hearts": (deal["king_of_hearts"] + shift) % 4}
 
 
-def test_the_chart_is_on_the_game_page_and_the_finished_game(table: Table) -> None:
-    table.new_game("trix-complex", "solo", first=0)
+def test_the_chart_is_on_the_game_page_and_the_finished_game(phone: Phone) -> None:
+    phone.new_game("trix-complex", "solo", first=0)
     deals = [
         {"contract": "trix", "order": [0, 1, 2, 3]},
         {
@@ -269,20 +269,20 @@ def test_the_chart_is_on_the_game_page_and_the_finished_game(table: Table) -> No
     ]
     for kingdom in range(4):
         for deal in deals:
-            table.enter(rotate(deal, kingdom))
-    html = table.game_page().get_data(as_text=True)
+            phone.enter(rotate(deal, kingdom))
+    html = phone.game_page().get_data(as_text=True)
     assert "Final standings" in html
     assert 'class="chart running-totals"' in html
     caption = re.search(r"<figcaption[^>]*>([^<]*)</figcaption>", html)
     assert caption is not None and caption.group(1).startswith("After deal 8 of 8:")
-    totals = dict(zip(table.row().players, totals_shown(table.game_page()), strict=True))
+    totals = dict(zip(phone.row().players, totals_shown(phone.game_page()), strict=True))
     for name, total in totals.items():
         assert f"{name} {total}" in caption.group(1)  # written as the score cards write it
 
 
-def test_the_chart_follows_the_page_direction(table: Table) -> None:
-    view_token = started(table)
-    html = table.client.get(f"/v/{view_token}", headers={"Accept-Language": "ar"}).get_data(
+def test_the_chart_follows_the_page_direction(phone: Phone) -> None:
+    view_token = started(phone)
+    html = phone.client.get(f"/v/{view_token}", headers={"Accept-Language": "ar"}).get_data(
         as_text=True
     )
     assert 'dir="rtl"' in html
@@ -296,14 +296,14 @@ def test_home_links_to_backup_and_import(client: FlaskClient) -> None:
 
 @pytest.mark.browser
 def test_a_viewers_phone_follows_the_game_without_reloading(
-    app: Flask, table: Table, browser: Any
+    app: Flask, phone: Phone, browser: Any
 ) -> None:
     """In Chromium: the view page's htmx poll brings in a new deal; 204s swap nothing."""
     import threading
 
     from werkzeug.serving import make_server
 
-    view_token = started(table)
+    view_token = started(phone)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -319,7 +319,7 @@ def test_a_viewers_phone_follows_the_game_without_reloading(
             viewer.evaluate("window.notReloaded = true")
             viewer.wait_for_timeout(3500)  # at least one poll while nothing changed
             assert viewer.locator(".history tbody tr:not(.deal-details)").count() == 2
-            table.enter({"contract": "ltoosh", "tricks": [4, 3, 3, 3]})
+            phone.enter({"contract": "ltoosh", "tricks": [4, 3, 3, 3]})
             viewer.locator(".history tbody tr:not(.deal-details)").nth(2).wait_for(timeout=8000)
             assert viewer.evaluate("window.notReloaded") is True
             assert viewer.locator("div.live").count() == 1
@@ -333,15 +333,15 @@ def test_a_viewers_phone_follows_the_game_without_reloading(
     assert problems == []
 
 
-def test_the_charts_caption_keeps_each_minus_before_its_digits(table: Table) -> None:
+def test_the_charts_caption_keeps_each_minus_before_its_digits(phone: Phone) -> None:
     """The Arabic catalogue isolates each total left to right in the chart's words, so the
     caption reads "−250", not "250−" (Chromium measures the same); English needs no marks."""
     record = json.loads((DATA / "trix-partnership-complete.json").read_text())
-    table.load(record)
-    table.client.get("/lang/ar")
-    html = table.game_page().get_data(as_text=True)
+    phone.load(record)
+    phone.client.get("/lang/ar")
+    html = phone.game_page().get_data(as_text=True)
     caption = html.split('<figcaption class="muted">', 1)[1].split("</figcaption>", 1)[0]
     assert "\u2066−250\u2069" in caption and "\u2066+250\u2069" in caption
-    table.client.get("/lang/en")
-    html = table.game_page().get_data(as_text=True)
+    phone.client.get("/lang/en")
+    html = phone.game_page().get_data(as_text=True)
     assert "\u2066" not in html.split('<figcaption class="muted">', 1)[1].split("<", 1)[0]
