@@ -246,6 +246,10 @@ def base_config(instance_path: str) -> dict[str, Any]:
         "BABEL_DEFAULT_LOCALE": "en",
         "BABEL_TRANSLATION_DIRECTORIES": str(TRANSLATIONS_DIR),
         "SEND_FILE_MAX_AGE_DEFAULT": ONE_YEAR,
+        # each process keeps polled games' versions and hears PostgreSQL's word of every change
+        # (store.versions); off for a connection pooler that cannot hold a LISTEN (PgBouncer in
+        # transaction mode): SCOREKEEPER_LISTEN=0 or LISTEN_FOR_CHANGES = False
+        "LISTEN_FOR_CHANGES": os.environ.get("SCOREKEEPER_LISTEN", "") != "0",
     }
 
 

@@ -50,9 +50,9 @@ log = logging.getLogger(__name__)
 class Versions:
     """Game versions by token for one database in one process (see the module's text)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, *, listen: bool = True) -> None:
         self.engine = engine
-        self.listens = engine.dialect.name == "postgresql"
+        self.listens = listen and engine.dialect.name == "postgresql"
         self._changed = threading.Condition()  # guards what follows; notified on any change
         self._kept: LRUCache[tuple[str, str], int] = LRUCache(maxsize=KEPT)
         self.heard = 0
@@ -167,23 +167,24 @@ class Versions:
             proxied.close()
 
 
-_by_process: dict[tuple[int, str], Versions] = {}
+_by_process: dict[tuple[int, str, bool], Versions] = {}
 _by_process_lock = threading.Lock()
 
 
-def versions_for(engine: Engine) -> Versions:
-    """This process's versions of the games in `engine`'s database (one listener a database)."""
-    key = (os.getpid(), engine.url.render_as_string(hide_password=False))
+def versions_for(engine: Engine, *, listen: bool = True) -> Versions:
+    """This process's versions of the games in `engine`'s database (one listener a database);
+    without `listen`, every poll reads."""
+    key = (os.getpid(), engine.url.render_as_string(hide_password=False), listen)
     with _by_process_lock:
         found = _by_process.get(key)
         if found is None:
-            found = _by_process[key] = Versions(engine)
+            found = _by_process[key] = Versions(engine, listen=listen)
     return found
 
 
 def changed_here(engine: Engine, *tokens: str) -> None:
     """This process committed a change to the games with these tokens: forget them now, so its
     next poll reads what it wrote (other processes hear of it from the database)."""
-    found = _by_process.get((os.getpid(), engine.url.render_as_string(hide_password=False)))
+    found = _by_process.get((os.getpid(), engine.url.render_as_string(hide_password=False), True))
     if found is not None:
         found.forget(list(tokens))

@@ -157,7 +157,9 @@ class LivePollShortcut:
         database reports no change to it (PostgreSQL), else one indexed read."""
         if self.versions is None:
             with self.app.app_context():
-                self.versions = versions_for(db.engine)
+                self.versions = versions_for(
+                    db.engine, listen=bool(self.app.config.get("LISTEN_FOR_CHANGES", True))
+                )
         return self.versions.version(poll.kind, token)
 
     def _through_flask(

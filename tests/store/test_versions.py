@@ -233,3 +233,25 @@ def test_sqlite_reads_every_poll(app: Flask) -> None:
             db.session.execute(text("UPDATE games SET version = version + 1"))
             db.session.commit()
     assert versions.reads == 2
+
+
+@pytest.mark.parametrize("setting", ["config", "environment", "default"])
+def test_an_operator_can_turn_listening_off(
+    tmp_path: Any, database_uri: str, monkeypatch: pytest.MonkeyPatch, setting: str
+) -> None:
+    """For a connection pooler that cannot hold a LISTEN: every poll reads, as on SQLite."""
+    extra: dict[str, Any] = {}
+    if setting == "config":
+        extra["LISTEN_FOR_CHANGES"] = False
+    elif setting == "environment":
+        monkeypatch.setenv("SCOREKEEPER_LISTEN", "0")
+    app = make_app(tmp_path, database_uri, **extra)
+    try:
+        _, token, _ = _game(app)
+        app.test_client().get(f"/g/{token}/live?v=old", headers={"HX-Request": "true"})
+        versions = app.wsgi_app.versions  # type: ignore[attr-defined]  # the poll's
+        assert versions is not None
+        on_postgresql = database_uri.startswith("postgresql")
+        assert versions.listens is (setting == "default" and on_postgresql)
+    finally:
+        _dispose(app)
