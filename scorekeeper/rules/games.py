@@ -36,6 +36,13 @@ class GameDef:
         """Deals in one kingdom (Trix games)."""
         return len(self.contracts)
 
+    @property
+    def first_is_dealt_seven_of_hearts(self) -> bool:
+        """Whether the seat the game starts from is whoever is dealt the 7♥ on the first deal, the
+        king of the first kingdom (Trix games); else the table picks the first declarer (Turkish
+        King). The app asks for that seat once, as RULES.md says."""
+        return self.kingdoms > 0
+
     def kingdom(self, index: int) -> int | None:
         """Kingdom (0-based) of the deal at 0-based `index`; None in Turkish King."""
         return index // self.per_kingdom if self.kingdoms else None

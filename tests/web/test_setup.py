@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from scorekeeper.rules.games import GameDef
 from tests.conftest import Phone, page
 
 
@@ -28,6 +29,25 @@ def test_first_chooser_is_asked_with_four_buttons(phone: Phone, game: str, quest
     # no deal can be entered yet
     response = phone.client.get(f"{phone.url}/deal?contract=trix")
     assert response.status_code == 303
+
+
+@pytest.mark.parametrize(
+    ("game", "question", "hint"),
+    [
+        ("trix", "Who declares first?", "The table picks who declares first."),
+        ("turkish-king", "Who was dealt the 7♥?", "That player is king of the first kingdom"),
+    ],
+)
+def test_the_question_is_the_game_definitions(
+    phone: Phone, monkeypatch: pytest.MonkeyPatch, game: str, question: str, hint: str
+) -> None:
+    """The page asks what the game's definition says starts it, not what its id suggests: with
+    the definitions turned round, each game is asked the other's question."""
+    turned = property(lambda definition: definition.kingdoms == 0)
+    monkeypatch.setattr(GameDef, "first_is_dealt_seven_of_hearts", turned)
+    phone.new_game(game, "solo", ("Rami", "Lina", "Omar", "Dana"))
+    text = page(phone.game_page()).text
+    assert question in text and hint in text
 
 
 def test_choosing_the_first_king_starts_the_first_kingdom(phone: Phone) -> None:
