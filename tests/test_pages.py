@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from flask.testing import FlaskClient
 
-from scorekeeper.rules import GAMES, HouseRules, QueenOfDiamonds
-from scorekeeper.rules.examples import contract_numbers, doubling_scores
+from scorekeeper.rules import CONTRACTS, GAMES, Deal, HouseRules, QueenOfDiamonds
+from scorekeeper.rules.examples import (
+    adds_up_to_zero,
+    contract_numbers,
+    deal_total,
+    doubling_scores,
+)
+from scorekeeper.rules.house_rules import ComplexTricks
 
 
 @pytest.mark.parametrize(
@@ -125,3 +133,54 @@ def test_a_games_rules_show_its_house_rules(phone) -> None:  # type: ignore[no-u
     assert "This game&#39;s house rules" in html or "This game's house rules" in html
     game_page = phone.client.get(phone.url).get_data(as_text=True)
     assert phone.url + "/rules" in game_page
+
+
+def test_what_a_deal_adds_up_to_is_the_engines() -> None:
+    rules = HouseRules()
+    assert {
+        contract: deal_total(contract, rules) for contract in GAMES["turkish-king"].contracts
+    } == {
+        "trump": 650,
+        "no-king": -320,
+        "no-queens": -400,
+        "no-boys": -480,
+        "no-hearts": -390,
+        "no-last-two": -360,
+        "no-tricks": -650,
+    }
+    assert deal_total("trix", rules) == 500 and deal_total("complex", rules) == -500
+    assert deal_total("complex", HouseRules(complex_tricks=ComplexTricks.PENALTY)) is None
+
+
+def test_which_games_add_up_to_zero() -> None:
+    assert all(adds_up_to_zero(game, HouseRules()) for game in GAMES)
+    assert adds_up_to_zero("trix", HouseRules(swap_diamonds_ltoosh=True))
+    assert not adds_up_to_zero("trix-complex", HouseRules(complex_tricks=ComplexTricks.PENALTY))
+
+
+def test_the_zero_sum_follows_the_contracts(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Turkish King adds up to zero because its negatives, each played twice, cost what its
+    trumps give: the rules page says so only while the engine's contracts still do."""
+    shown = "Over a complete game the scores add up to zero."
+    assert shown in client.get("/rules/turkish-king").get_data(as_text=True)
+    king = GAMES["turkish-king"]
+    # a seventh negative: which six are played twice decides the total
+    with monkeypatch.context() as patch:
+        patch.setitem(
+            GAMES,
+            "turkish-king",
+            dataclasses.replace(king, contracts=(*king.contracts, "diamonds")),
+        )
+        assert not adds_up_to_zero("turkish-king", HouseRules())
+
+    # a negative that costs less
+    def cheaper(deal: Deal, rules: HouseRules) -> tuple[int, ...]:
+        return tuple(-90 * count for count in deal.counts("counts"))
+
+    monkeypatch.setitem(
+        CONTRACTS, "no-queens", dataclasses.replace(CONTRACTS["no-queens"], score=cheaper)
+    )
+    assert not adds_up_to_zero("turkish-king", HouseRules())
+    assert shown not in client.get("/rules/turkish-king").get_data(as_text=True)

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import assert_never
 
-from .contracts import CONTRACTS, Item
+from .cards import SEATS, SUITS
+from .contracts import CONTRACTS, ContractKind, Item
 from .deal import Deal, FieldKind, Value
-from .games import GAMES
-from .house_rules import FULL, ComplexTricks, HouseRules, QueenOfDiamonds
+from .games import GAMES, NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
+from .house_rules import FULL, HouseRules, QueenOfDiamonds
 
 
 def _score(contract: str, values: Mapping[str, Value], rules: HouseRules) -> tuple[int, ...]:
@@ -102,12 +104,58 @@ def house_rule_numbers() -> dict[str, int]:
     }
 
 
+def deal_total(contract: str, rules: HouseRules) -> int | None:
+    """What a deal of `contract` adds up to over the four seats without doubles under `rules`,
+    scored by the engine (every deal of it adds up the same: each item it counts costs its
+    taker the same, and its counts add up to their totals); None when a count's total is only
+    a ceiling (Complex's tricks that held a penalty card), so deals differ."""
+    values: dict[str, Value] = {}
+    for spec in CONTRACTS[contract].specs(rules):  # seat 0 takes everything
+        match spec.kind:
+            case FieldKind.COUNTS if spec.at_most:
+                return None
+            case FieldKind.COUNTS:
+                values[spec.name] = (spec.total, 0, 0, 0)
+            case FieldKind.SEAT:
+                values[spec.name] = 0
+            case FieldKind.SEAT_PAIR:
+                values[spec.name] = (0, 0)
+            case FieldKind.ORDER:
+                values[spec.name] = tuple(SEATS)
+            case FieldKind.CARD_SEATS:
+                values[spec.name] = dict.fromkeys(spec.cards, 0)
+            case FieldKind.SUIT:
+                values[spec.name] = SUITS[0]
+            case FieldKind.OPTIONAL_SEAT | FieldKind.OPTIONAL_CARD_SEATS:
+                pass  # no doubles
+            case _:
+                assert_never(spec.kind)
+    return sum(_score(contract, values, rules))
+
+
 def adds_up_to_zero(game: str, rules: HouseRules) -> bool:
-    """Whether, without doubling, every kingdom of `game` (and so the game) adds up to zero
-    under `rules`: not when Complex charges only the tricks that held a penalty card."""
-    return not (
-        "complex" in GAMES[game].contracts and rules.complex_tricks == ComplexTricks.PENALTY
-    )
+    """Whether, without doubling, `game` adds up to zero under `rules`, by the engine's deal
+    totals: every kingdom of a Trix game (each contract once), or a whole Turkish King game
+    (each player's trumps and negatives), when those totals are fixed. Not when Complex charges
+    only the tricks that held a penalty card, nor when Turkish King has more negatives than its
+    negative deals play (which ones are played then decides the total)."""
+    definition = GAMES[game]
+    totals: dict[str, int] = {}
+    for contract in definition.contracts:
+        total = deal_total(contract, rules)
+        if total is None:
+            return False
+        totals[contract] = total
+    if definition.kingdoms:
+        return sum(totals.values()) == 0
+    trumps = {total for c, total in totals.items() if CONTRACTS[c].kind == ContractKind.TRUMP}
+    negatives = [t for c, t in totals.items() if CONTRACTS[c].kind == ContractKind.NEGATIVE]
+    if len(trumps) != 1 or len(negatives) * PLAYS_PER_NEGATIVE != (
+        len(SEATS) * NEGATIVES_PER_PLAYER
+    ):
+        return False  # which trump or negative is played would change the total
+    (trump,) = trumps
+    return len(SEATS) * TRUMPS_PER_PLAYER * trump + PLAYS_PER_NEGATIVE * sum(negatives) == 0
 
 
 def count_totals(game: str, rules: HouseRules, *, ceilings: bool = False) -> dict[str, int]:
