@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import sys
+import zlib
 from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -202,9 +203,19 @@ def game_figures(record: Record) -> GameFigures:
     )
 
 
-FIGURES_FORMAT: Final = 1
-"""The layout of :func:`figures_head` and of the packed tallies; figures stored in another
-are made again from the record."""
+def layout_fingerprint(layouts: Mapping[str, Layout]) -> str:
+    """A short text naming the tallies' layout: each game's contracts and their items, in order
+    (a contract added, removed, reordered or given other items changes it)."""
+    shape = [
+        [game, [[slot.contract, list(slot.items)] for slot in layout.slots.values()]]
+        for game, layout in sorted(layouts.items())
+    ]
+    return f"{zlib.crc32(json.dumps(shape).encode()):08x}"
+
+
+FIGURES_FORMAT: Final = f"2.{layout_fingerprint(LAYOUTS)}"
+"""The layout of :func:`figures_head` and of the packed tallies (its version and the layouts'
+fingerprint); figures stored in another are made again from the record."""
 
 
 def figures_head(figures: GameFigures) -> str:
