@@ -102,6 +102,14 @@ def test_each_form_gets_its_outcome(
         assert (stored.version, stored.deals[2]) == (2, DIAMONDS)
 
 
+def test_the_last_deal_finishes_the_game(ctx: None) -> None:
+    row = imported(FULL_GAME["trix"][:-1])
+    assert not row.finished
+    assert isinstance(enter(row, FULL_GAME["trix"][-1], 20, 1, False), Saved)
+    stored = find_game(row.token)
+    assert stored is not None and (stored.finished, stored.deal_count) == (True, 20)
+
+
 def test_a_finished_game_takes_no_more_deals(ctx: None) -> None:
     row = imported(FULL_GAME["trix"])
     assert isinstance(enter(row, DIAMONDS, 21, 1, False), Finished)

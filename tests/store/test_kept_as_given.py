@@ -22,6 +22,7 @@ from scorekeeper.store.games import (
     delete_game,
     find_game,
     format_timestamp,
+    house_rules_of,
     record_of,
 )
 from scorekeeper.store.records import ImportCaps, ImportLimited, parse_records, store_records
@@ -96,6 +97,19 @@ def test_stamps_are_written_in_utc_whatever_the_servers_zone(riyadh: None) -> No
     assert format_timestamp(None) is None
 
 
+def test_a_new_games_stamps_are_now_in_utc_whatever_the_servers_zone(
+    ctx: None, riyadh: None
+) -> None:
+    before = datetime.now(UTC) - timedelta(seconds=1)
+    token = create_game("trix", "solo", PLAYERS, HouseRules(), None).token
+    db.session.remove()
+    row = find_game(token)
+    assert row is not None
+    created = format_timestamp(row.created_at)
+    assert created is not None
+    assert before <= datetime.fromisoformat(created) <= datetime.now(UTC)
+
+
 def test_an_imported_record_without_stamps_is_stamped_once(ctx: None) -> None:
     before = datetime.now(UTC) - timedelta(seconds=1)
     record = record_of(stored(complete()))
@@ -106,8 +120,10 @@ def test_an_imported_record_without_stamps_is_stamped_once(ctx: None) -> None:
     assert record_of(stored(complete(created_at=created))).updated_at == created
 
 
-def test_a_new_game_keeps_its_name(ctx: None) -> None:
-    assert create_game("trix", "solo", PLAYERS, HouseRules(), "Friday").name == "Friday"
+def test_a_new_game_keeps_its_name_and_house_rules(ctx: None) -> None:
+    row = create_game("trix", "solo", PLAYERS, HouseRules(doubled_self_take="full"), "Friday")
+    assert row.name == "Friday"
+    assert house_rules_of(row) == HouseRules(doubled_self_take="full")
     assert create_game("trix", "solo", PLAYERS, HouseRules(), "").name is None
     table = store.create_table("Majlis")
     game = store.start_game(table, "trix", "solo", PLAYERS, HouseRules(), "Eid")
