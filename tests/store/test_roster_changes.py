@@ -114,3 +114,20 @@ def test_links_find_their_games_and_tables_in_their_order(ctx: None) -> None:
     assert version_by_view_token(first.view_token) == 1
     assert version_by_view_token("x" * 43) is None
     assert version_by_view_token("not a token!") is None
+
+
+def test_a_newcomer_already_on_the_roster_is_refused(ctx: None) -> None:
+    """Typed as new to the table, a name someone added a moment ago: pick them from the
+    roster."""
+    table = store.create_table("Majlis")
+    store.start_game(table, "trix", "solo", PLAYERS, HouseRules(), None)
+    seats: list[int | str] = [player(table, name).id for name in PLAYERS[:3]]
+    with pytest.raises(store.RosterMoved) as moved:
+        store.start_game(
+            table, "trix", "solo", [*seats, "dana "], HouseRules(), None, newcomers=True
+        )
+    assert moved.value.joined == "Dana"
+    game = store.start_game(
+        table, "trix", "solo", [*seats, "Sami"], HouseRules(), None, newcomers=True
+    )
+    assert game.players == ["Rami", "Lina", "Omar", "Sami"]
