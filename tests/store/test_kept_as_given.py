@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from scorekeeper.rules import HouseRules
+from scorekeeper.rules import HouseRules, replay
 from scorekeeper.store import tables as store
 from scorekeeper.store.db import db
 from scorekeeper.store.games import (
@@ -26,6 +26,7 @@ from scorekeeper.store.games import (
     record_of,
 )
 from scorekeeper.store.records import ImportCaps, ImportLimited, parse_records, store_records
+from tests.rules.builders import FULL_GAME, raw_record
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 PLAYERS = ["Rami", "Lina", "Omar", "Dana"]
@@ -174,3 +175,10 @@ def test_a_refused_import_says_how_many_and_how_many_at_most() -> None:
     with pytest.raises(ImportLimited) as refused:
         parse_records(data, ImportCaps(records=2, deals=10_000))
     assert (refused.value.what, refused.value.count, refused.value.maximum) == ("records", 3, 2)
+
+
+def test_a_partnership_comes_back_a_partnership(ctx: None) -> None:
+    row = stored(raw_record("trix", FULL_GAME["trix"], mode="partnership"))
+    record = record_of(row)
+    assert record.game.mode == "partnership"
+    assert replay(record.game).team_totals == (560, -560)
