@@ -200,8 +200,9 @@ def test_a_change_made_in_this_process_is_seen_here_at_once(
         monkeypatch.setattr(versions, "heard_of", lambda payload: None)  # deaf to the database
         table = create_table("Friday")
         row = start_game(table, "trix", "solo", ["A", "B", "C", "D"], HouseRules(), None)
-        token = row.token
+        token, view_token = row.token, row.view_token
         assert versions.version("token", token) == 1
+        assert versions.version("view_token", view_token) == 1
         if change == "write":
             write(row, 1, name="Friday's game")
             expected: int | None = 2
@@ -214,6 +215,20 @@ def test_a_change_made_in_this_process_is_seen_here_at_once(
             rename_player(table, player, "Zed", table.version)
             expected = 2
         assert versions.version("token", token) == expected
+        assert versions.version("view_token", view_token) == expected  # the live view's poll
+
+
+@ON_POSTGRESQL
+def test_the_first_poll_starts_listening(pg_app: Flask) -> None:
+    """Nothing but a poll starts the listener in a server (no one waits for it there)."""
+    _, token, _ = _game(pg_app)
+    with pg_app.app_context():
+        versions = Versions(db.engine)
+    try:
+        assert versions.version("token", token) == 1
+        assert versions.relistened_wait(0, WAIT)  # listening, and started by the poll alone
+    finally:
+        versions.close()
 
 
 def test_the_process_shares_one_listener_a_database(app: Flask) -> None:
@@ -225,6 +240,7 @@ def test_sqlite_reads_every_poll(app: Flask) -> None:
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
         return  # the PostgreSQL tests above
     _, token, _ = _game(app)
+    before = set(threading.enumerate())
     with app.app_context():
         versions = Versions(db.engine)
         assert not versions.listens
@@ -233,6 +249,8 @@ def test_sqlite_reads_every_poll(app: Flask) -> None:
             db.session.execute(text("UPDATE games SET version = version + 1"))
             db.session.commit()
     assert versions.reads == 2
+    # and no listener: on SQLite it could only fail and warn in the log every few seconds
+    assert not [t for t in set(threading.enumerate()) - before if t.name == "scorekeeper-versions"]
 
 
 @pytest.mark.parametrize("setting", ["config", "environment", "default"])
