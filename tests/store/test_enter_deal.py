@@ -4,11 +4,10 @@ deal or correction) gets from a game of three deals at version 2; undo and resto
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from flask import Flask
 
 from scorekeeper.rules import replay
 from scorekeeper.store.db import db
@@ -30,13 +29,6 @@ from scorekeeper.store.records import parse_records, store_records
 from tests.rules.builders import DIAMONDS, FULL_GAME, LTOOSH, TRIX_KINGDOM, raw_record
 
 OTHER_DIAMONDS = {"contract": "diamonds", "counts": [1, 4, 5, 3]}
-
-
-@pytest.fixture
-def ctx(app: Flask) -> Iterator[None]:
-    with app.app_context():
-        yield
-        db.session.remove()
 
 
 def imported(deals: list[dict[str, Any]]) -> GameRow:

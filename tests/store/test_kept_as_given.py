@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask
 
 from scorekeeper.rules import HouseRules, replay
 from scorekeeper.store import tables as store
@@ -30,13 +29,6 @@ from tests.rules.builders import FULL_GAME, raw_record
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 PLAYERS = ["Rami", "Lina", "Omar", "Dana"]
-
-
-@pytest.fixture
-def ctx(app: Flask) -> Iterator[None]:
-    with app.app_context():
-        yield
-        db.session.remove()
 
 
 def complete(**top: Any) -> dict[str, Any]:

@@ -4,10 +4,7 @@ form accepted, a count written as 2.0, a seat's player taken from another table.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from flask import Flask
 
 from scorekeeper.rules import HouseRules
 from scorekeeper.store import tables as store
@@ -22,13 +19,6 @@ from scorekeeper.store.models import PlayerRow, TableRow
 from scorekeeper.store.roster import Changed, TableStale, merge_players, rename_player
 
 PLAYERS = ["Rami", "Lina", "Omar", "Dana"]
-
-
-@pytest.fixture
-def ctx(app: Flask) -> Iterator[None]:
-    with app.app_context():
-        yield
-        db.session.remove()
 
 
 def player(table: TableRow, name: str) -> PlayerRow:

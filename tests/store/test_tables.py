@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,13 +19,6 @@ from scorekeeper.store.models import PlayerRow, SeatRow, TableRow
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 PLAYERS = ["Rami", "Lina", "Omar", "Dana"]
-
-
-@pytest.fixture
-def ctx(app: Flask) -> Iterator[None]:
-    with app.app_context():
-        yield
-        db.session.remove()
 
 
 def names(table: TableRow) -> list[str]:
