@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from flask import Flask, abort, request
 
-from . import assets, live_poll
-from .assets import PUBLIC_ENDPOINTS
+from . import assets, engine, live_poll
 from .gateway import BODY_TIMED_OUT
+
+PUBLIC_ENDPOINTS = assets.PUBLIC_ENDPOINTS | engine.ENDPOINTS
+"""Answers that are the same for everyone: static files, the manifest, the engine's files."""
 
 __all__ = ["PUBLIC_ENDPOINTS", "front", "init_app"]
 
@@ -19,6 +21,7 @@ def _body_timed_out() -> None:
 def init_app(app: Flask) -> None:
     """Compression and static files, and the 408 of a body that came too late (call first)."""
     assets.init_app(app)  # first: its compression hook must run after every other one
+    engine.init_app(app)
     app.before_request(_body_timed_out)  # first of the request hooks
 
 

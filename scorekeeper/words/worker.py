@@ -243,6 +243,18 @@ def _address(contract: str, filled: deal_form.FilledIn) -> str | None:
     return urlencode([("contract", contract), *doubles])
 
 
+class Session:
+    """One worker's engine across its messages: what the worker's script calls with each
+    message's JSON text, for the answer's."""
+
+    def __init__(self) -> None:
+        self.engine: Engine | None = None
+
+    def __call__(self, message: str) -> str:
+        self.engine, said = answer(self.engine, message)
+        return said
+
+
 def answer(engine: Engine | None, message: str) -> tuple[Engine | None, str]:
     """The worker's one entry: a message as JSON text → the engine (made by "start") and the
     answer as JSON text."""
