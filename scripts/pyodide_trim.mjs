@@ -9,7 +9,8 @@
 // refusals, views, forms). What is then in sys.modules from the standard library zip is kept,
 // compiled to bytecode (docstrings dropped: python -OO's code) so the phone does not compile
 // it at every start, and written to OUT_ZIP with fixed stamps (the same bytes every run).
-// Prints the answers' digest per language, for the script to compare with CPython's.
+// Prints the answers' digest per language, for the script to compare with CPython's, and every
+// module then imported (from the zip, frozen or built into the interpreter).
 import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import path from "node:path";
@@ -59,4 +60,6 @@ with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive
 len(files)
 `);
 writeFileSync(outZip, pyodide.FS.readFile("/trimmed.zip"));
+const imported = pyodide.runPython("import json, sys; json.dumps(sorted(sys.modules))");
+console.log(`modules ${imported}`);
 console.log(`kept ${kept}`);

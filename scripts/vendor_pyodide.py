@@ -11,7 +11,8 @@ what the engine imports: under Node, the package's own engine (the bundle the se
 holds every conversation of :mod:`scorekeeper.words.worker_cases` in each language, and the
 modules that are then imported are kept, compiled to bytecode (``scripts/pyodide_trim.mjs``).
 Its answers must equal CPython's, in-process. It writes ``VENDORED.json`` (version, licence,
-the tarball's integrity, each file's sha256 and size, raw and gzip) and ``NOTICE.md``.
+the tarball's integrity, each file's sha256 and size, raw and gzip, every module the engine's
+conversations imported under Pyodide) and ``NOTICE.md``.
 ``tests/serving/test_engine.py`` checks the files against ``VENDORED.json`` and that the
 trimmed library holds every module the engine imports.
 """
@@ -69,7 +70,7 @@ def npm_pack(version: str, into: Path) -> tuple[Path, str]:
     return tarball, integrity
 
 
-def trim(package: Path, into: Path) -> Path:
+def trim(package: Path, into: Path) -> tuple[Path, list[str]]:
     """The standard library the engine imports, compiled (scripts/pyodide_trim.mjs), after
     checking that the engine answers under Pyodide what it answers here."""
     bundles = []
@@ -85,14 +86,17 @@ def trim(package: Path, into: Path) -> Path:
         capture_output=True,
         text=True,
     )
+    imported: list[str] = []
     for line in ran.stdout.splitlines():
         language, _, digest = line.partition(" ")
-        if language in LANGUAGES:
+        if language == "modules":
+            imported = json.loads(digest)
+        elif language in LANGUAGES:
             here = hashlib.sha256(json.dumps(transcript(language)).encode()).hexdigest()
             if here != digest:
                 sys.exit(f"{language}: the engine under Pyodide answers otherwise than here")
     print(ran.stdout.strip().splitlines()[-1], "standard library modules")
-    return out
+    return out, imported
 
 
 def described(path: Path) -> dict[str, object]:
@@ -147,7 +151,7 @@ def main() -> None:
         meta = json.loads((package / "package.json").read_text())
         if meta.get("license") != "MPL-2.0":
             sys.exit(f"pyodide@{version} is licensed {meta.get('license')!r}, not MPL-2.0")
-        stdlib = trim(package, work)
+        stdlib, imported = trim(package, work)
         OUT.mkdir(parents=True, exist_ok=True)
         for old in OUT.iterdir():
             if old.name not in LICENCES:
@@ -173,6 +177,7 @@ def main() -> None:
         "integrity": integrity,
         "stdlib": STDLIB,
         "lock": LOCK,
+        "imported": imported,
         "files": files,
     }
     (OUT / "VENDORED.json").write_text(json.dumps(record, indent=1) + "\n")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from ..rules import (
     CONTRACTS,
@@ -146,8 +146,15 @@ def _form_fields(contract: str, folded: bool) -> dict[str, str]:
     }
 
 
+class Asker(Protocol):
+    """Whoever is asked: the in-process engine (:class:`Conversation`), or a test's pair of
+    the engine and the server."""
+
+    def ask(self, message: Mapping[str, Any]) -> dict[str, Any]: ...
+
+
 def enter(
-    talk: Conversation,
+    talk: Asker,
     key: str,
     held: Game,
     raw: Mapping[str, Any],
@@ -200,7 +207,7 @@ def conversation(language: str) -> Conversation:
                 enter(talk, key, held, {**first, spec.name: [spec.maximum, spec.maximum, 1, 0]})
             if spec.kind == FieldKind.ORDER:  # a player placed twice
                 enter(talk, key, held, {**first, spec.name: [0, 0, 1, 2]})
-            doubled = _doubled(held, step.contracts)
+            doubled = doubled_deal(held, step.contracts)
             if doubled is not None:
                 enter(talk, key, held, doubled)
             talk.ask({"op": "view", "key": key, "pending": [first]})
@@ -213,7 +220,7 @@ def conversation(language: str) -> Conversation:
     return talk
 
 
-def _doubled(held: Game, open_contracts: list[str]) -> dict[str, Any] | None:
+def doubled_deal(held: Game, open_contracts: list[str]) -> dict[str, Any] | None:
     """A deal of an open contract with a card doubled by the player who took it, where the
     game doubles."""
     if not held.house_rules.doubling:
