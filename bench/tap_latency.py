@@ -24,7 +24,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import TAP_SCRIPTS, Results, TapScript, init_db, log, make_games, server, temp_instance
-from taps import CHROMIUM, CHROMIUM_ARGS, IDLE, chip
+from taps import CHROMIUM, CHROMIUM_ARGS, IDLE, chip, without_engine
 
 RTT_MS = 150.0
 DOWN_BPS = 9_000_000
@@ -158,6 +158,7 @@ def run(quick: bool = False, rounds: int | None = None) -> Results:
                 locale="en-GB",
             )
             context.add_init_script(TIMING)
+            without_engine(context)  # the server's round trip (engine_phone.py: the phone's)
             page = context.new_page()
             network = context.new_cdp_session(page)
             network.send("Network.enable")

@@ -26,6 +26,7 @@ function start() {
   if (!link || engine.ready) { return; }
   let asked = 0;
   const waiting = new Map();
+  performance.mark("sk:engine-start");  /* (bench/engine_phone.py times the start) */
   engine.ready = fetch(link.getAttribute("data-engine"))
     .then((response) => response.json())
     .then((config) => {
@@ -43,6 +44,7 @@ function start() {
       return worker.post({ op: "start", config: config, language: config.language });
     });
   engine.ready.then(() => {
+    performance.mark("sk:engine-ready");
     document.dispatchEvent(new CustomEvent("sk:engine", { detail: engine }));
     hold();
   }, () => { engine.ready = Promise.reject(new Error("no engine")); engine.ready.catch(() => {}); });
