@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scorekeeper.serving.engine import ENTRY, bundle  # noqa: E402
+from scorekeeper.serving.engine import ENTRIES, bundle  # noqa: E402
 from scorekeeper.web.languages import LANGUAGES  # noqa: E402
 from scorekeeper.words.worker_cases import transcript  # noqa: E402
 
@@ -75,7 +75,7 @@ def trim(package: Path, into: Path) -> tuple[Path, list[str]]:
     checking that the engine answers under Pyodide what it answers here."""
     bundles = []
     for language in LANGUAGES:
-        data, _ = bundle(language, (ENTRY, CASES))
+        data, _ = bundle(language, (*ENTRIES, CASES))
         path = into / f"bundle-{language}.zip"
         path.write_bytes(data)
         bundles.append(f"{path}:{language}")

@@ -39,6 +39,8 @@ PACKAGE = Path(__file__).resolve().parent.parent
 """The installed package the bundle is made from."""
 ENTRY = "scorekeeper.words.worker"
 """The module the worker imports; the bundle holds it and what it imports of the package."""
+ENTRIES = (ENTRY, "scorekeeper.words.bytecode")
+"""What the worker imports: the engine, and before it what compiles the bundle in the phone."""
 RUNTIME_FOLDER = "pyodide"
 """The runtime's folder under ``static/``."""
 VENDORED = "VENDORED.json"
@@ -146,7 +148,7 @@ def _entry(name: str) -> zipfile.ZipInfo:
 
 
 @cache
-def bundle(language: str, entries: tuple[str, ...] = (ENTRY,)) -> tuple[bytes, str]:
+def bundle(language: str, entries: tuple[str, ...] = ENTRIES) -> tuple[bytes, str]:
     """The bundle for `language` (the entries' modules as installed and the language's
     catalogue) and its digest; made once a process."""
     modules = sorted({name for entry in entries for name in bundle_modules(entry)})

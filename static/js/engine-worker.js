@@ -12,16 +12,66 @@
 
 async function load(config) {
   const { loadPyodide } = await import(config.runtime + "pyodide.mjs");
-  const [pyodide, bundle] = await Promise.all([
+  const key = config.bundle + " " + config.runtime;  /* both name their content */
+  const kept = stored(key);
+  const [pyodide, compiled, source] = await Promise.all([
     loadPyodide({ indexURL: config.runtime, stdLibURL: config.stdlib, lockFileURL: config.lock }),
-    fetch(config.bundle).then((response) => {
+    kept,
+    kept.then((found) => found || fetch(config.bundle).then((response) => {
       if (!response.ok) { throw new Error("bundle: " + response.status); }
       return response.arrayBuffer();
-    }),
+    })),
   ]);
-  pyodide.FS.writeFile("/engine.zip", new Uint8Array(bundle));
-  pyodide.runPython("import sys; sys.path.insert(0, '/engine.zip')");
-  return pyodide.pyimport("scorekeeper.words.worker").Session();
+  performance.mark("sk:runtime");  /* (bench/engine_phone.py reads the marks) */
+  if (compiled) {
+    pyodide.FS.writeFile("/engine.zip", compiled);
+  } else {  /* the first start on this phone: compile the bundle once, and keep it */
+    pyodide.FS.writeFile("/engine-source.zip", new Uint8Array(source));
+    pyodide.runPython("import sys; sys.path.insert(0, '/engine-source.zip')");
+    pyodide.pyimport("scorekeeper.words.bytecode").compile_bundle("/engine-source.zip", "/engine.zip");
+    keep(key, pyodide.FS.readFile("/engine.zip"));
+  }
+  pyodide.runPython("import sys; '/engine.zip' in sys.path or sys.path.insert(0, '/engine.zip')");
+  try {
+    const session = pyodide.pyimport("scorekeeper.words.worker").Session();
+    performance.mark("sk:engine");
+    return session;
+  } catch (error) {
+    if (compiled) { keep(key, null); }  /* a damaged copy: compiled again at the next start */
+    throw error;
+  }
+}
+
+/* The compiled bundle, kept in IndexedDB (one entry a phone: keeping a new one drops the old);
+ * where IndexedDB is not there or fails, the bundle is compiled at each start. */
+function database() {
+  return new Promise((resolve, reject) => {
+    const opening = indexedDB.open("scorekeeper-engine", 1);
+    opening.onupgradeneeded = () => opening.result.createObjectStore("bytecode");
+    opening.onsuccess = () => resolve(opening.result);
+    opening.onerror = () => reject(opening.error);
+  });
+}
+
+async function stored(key) {
+  try {
+    const store = (await database()).transaction("bytecode").objectStore("bytecode");
+    return await new Promise((resolve) => {
+      const asked = store.get(key);
+      asked.onsuccess = () => resolve(asked.result);
+      asked.onerror = () => resolve(undefined);
+    });
+  } catch (error) {
+    return undefined;
+  }
+}
+
+async function keep(key, bytes) {
+  try {
+    const store = (await database()).transaction("bytecode", "readwrite").objectStore("bytecode");
+    store.clear();
+    if (bytes) { store.put(bytes, key); }
+  } catch (error) { /* compiled again at the next start */ }
 }
 
 let loaded = null;

@@ -105,7 +105,7 @@ def test_the_runtime_holds_every_module_the_bundle_imports() -> None:
     runtime was trimmed (so it is kept): a new import means running scripts/vendor_pyodide.py."""
     imported_there = set(VENDORED["imported"])  # from the trimmed zip, frozen or built in
     missing = set()
-    for name in bundle_modules():
+    for name in {name for entry in engine.ENTRIES for name in bundle_modules(entry)}:
         path = engine.module_path(name)
         assert path is not None
         for imported in _imported(path) - {"__future__"}:
