@@ -16,7 +16,7 @@ from scorekeeper.rules import Record, Replay, load_record, replay
 from scorekeeper.words.chart import chart_summary, nice_ticks, running_totals_svg
 
 # the example records of docs/record-format.md
-EXAMPLES = Path(__file__).parent / "rules" / "examples"
+EXAMPLES = Path(__file__).parents[1] / "rules" / "examples"
 RECORDS = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".check.json"))
 SVG = "{http://www.w3.org/2000/svg}"
 WIDTH = 360

@@ -29,7 +29,7 @@ from scorekeeper.words.exports import (
 )
 
 # the example records of docs/record-format.md
-EXAMPLES = Path(__file__).parent / "rules" / "examples"
+EXAMPLES = Path(__file__).parents[1] / "rules" / "examples"
 RECORDS = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".check.json"))
 FIXED_COLUMNS = 5  # deal, kingdom, king, contract, takes; or deal, declarer, contract, suit, takes
 TODAY = date(2025, 1, 31)
