@@ -21,14 +21,31 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "scorekeeper"
 
 
+NOT_OURS = {".git", "instance", "test-artifacts", "mutants", "build", "dist", ".venv", "venv"}
+"""Folders of a checkout that are not the project's files (outside git: .gitignore's)."""
+
+
 def repository_files() -> list[Path]:
-    """The repository's files (tracked or new, not ignored), as git lists them."""
-    listed = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-    ).stdout.decode("utf-8")
+    """The repository's files (tracked or new, not ignored), as git lists them; outside a git
+    checkout, the files under the root but for the ignored folders."""
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        ).stdout.decode("utf-8")
+    except (OSError, subprocess.CalledProcessError):
+        return [
+            path
+            for path in ROOT.rglob("*")
+            if path.is_file()
+            and not NOT_OURS & set(parts := path.relative_to(ROOT).parts)
+            and not any(
+                part.endswith(("cache", "cache__", ".egg-info")) or part == ".hypothesis"
+                for part in parts
+            )
+        ]
     return [ROOT / name for name in listed.split("\0") if name and (ROOT / name).is_file()]
 
 
