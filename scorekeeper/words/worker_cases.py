@@ -106,8 +106,8 @@ def games() -> dict[str, Game]:
             "trix", "partnership", PLAYERS, 2, rules(swap_diamonds_ltoosh=True)
         ),
         "trix-no-doubling": Game("trix", "solo", PLAYERS, 1, rules(doubling=False)),
-        "complex": Game("trix-complex", "solo", PLAYERS, 3),
-        "complex-penalty": Game(
+        "trix-complex": Game("trix-complex", "solo", PLAYERS, 3),
+        "trix-complex-penalty": Game(
             "trix-complex", "partnership", PLAYERS, 0, rules(complex_tricks=ComplexTricks.PENALTY)
         ),
         "turkish-king": Game("turkish-king", "solo", PLAYERS, 1, rules(winners=Winners.POSITIVE)),
