@@ -71,10 +71,20 @@ function fieldsOf(form) {
   return fields;
 }
 
+/* Whether the form was made against the game as the page last heard of it: another phone's
+ * save (the follow poll) or this phone's moves the page's version (the notes form's); a form
+ * the game moved on under is the server's to judge (it says so, and offers to carry the taps). */
+function current(form) {
+  const known = document.getElementById("notes-version");
+  return !known || known.value === form.elements.version.value;
+}
+
 /* A tap's preview: asked of the worker when it holds the form's game, else of the server. */
 document.addEventListener("htmx:confirm", (event) => {
   const elt = event.detail.elt, form = elt.closest("form#deal-form");
-  if (!elt.hasAttribute("data-preview") || !form || form.dataset.engine !== "on") { return; }
+  if (!elt.hasAttribute("data-preview") || !form || form.dataset.engine !== "on" || !current(form)) {
+    return;
+  }
   event.preventDefault();
   worker.post({ op: "preview", key: form.action, fields: fieldsOf(form) }).then((said) => {
     if (!said.local || !form.isConnected) { throw new Error("ask the server"); }

@@ -198,3 +198,29 @@ def test_without_the_engine_taps_ask_the_server(
         assert page.evaluate("() => window.__engine") is None
     finally:
         context.close()
+
+
+def test_a_form_the_game_moved_on_under_asks_the_server(
+    with_engine: Player, browser: Browser, server: str
+) -> None:
+    """Another phone saved while this phone's form was open: the follow poll says so (Save
+    off, the taps one tap from the next deal), and the next tap is the server's to judge."""
+    page = with_engine.page
+    page.goto(_game(page))
+    with_engine.choose("king-of-hearts")
+    expect(page.locator("form#deal-form[data-engine=on]")).to_have_count(1)
+    context = _context(browser, server, engine=False)
+    try:
+        other = Player(context.new_page(), javascript=True, shots=None, prefix="other-phone")
+        other.page.goto(_game(page))
+        other.choose("trix")
+        other.enter({"order": [1, 2, 3, 0]})
+        other.save(int(other.page.locator("#deal-form [name=number]").input_value()))
+    finally:
+        context.close()
+    expect(page.locator("#save-reasons #deal-carry")).to_be_visible(timeout=30_000)
+    with page.expect_response(lambda response: response.url.endswith("/deal/preview")):
+        with_engine.chip("taker", "1")[1].click()
+    with_engine.settle()
+    expect(page.locator("#save-reasons #deal-carry")).to_be_visible()
+    expect(page.locator("#deal-save")).to_be_disabled()
