@@ -134,7 +134,7 @@ def test_a_tap_is_painted_with_no_request(
     page = with_engine.page
     _open_diamonds(with_engine)
     _ready(page)
-    expect(page.locator("form#deal-form[data-engine=on]")).to_have_count(1)
+    expect(page.locator("form#deal-form[data-engine=on]")).to_have_count(1, timeout=60_000)
     sent: list[str] = []
     page.on("request", lambda request: sent.append(request.url))
     painted = []
@@ -208,7 +208,7 @@ def test_a_form_the_game_moved_on_under_asks_the_server(
     page = with_engine.page
     page.goto(_game(page))
     with_engine.choose("king-of-hearts")
-    expect(page.locator("form#deal-form[data-engine=on]")).to_have_count(1)
+    expect(page.locator("form#deal-form[data-engine=on]")).to_have_count(1, timeout=60_000)
     context = _context(browser, server, engine=False)
     try:
         other = Player(context.new_page(), javascript=True, shots=None, prefix="other-phone")
