@@ -128,7 +128,7 @@
       script.type = "module";
       script.src = c.script;
       document.head.appendChild(script);
-    }).catch(function () { engine = false; });
+    }).catch(function () {});  /* no engine on this page: its taps ask the server */
   }
   function whenIdle() {
     if (window.requestIdleCallback) { requestIdleCallback(startEngine, {timeout: 3000}); }

@@ -136,14 +136,18 @@ def test_a_tap_is_painted_with_no_request(
     _ready(page)
     expect(page.locator("form#deal-form[data-engine=on]")).to_have_count(1, timeout=60_000)
     sent: list[str] = []
-    page.on("request", lambda request: sent.append(request.url))
+    page.on(
+        "request",
+        lambda request: sent.append(request.url) if request.resource_type != "image" else None,
+    )
     painted = []
     for name, value in TAPS:
         count = page.evaluate("() => window.__painted")
         with_engine.chip(name, value)[1].click()
         page.wait_for_function("(count) => window.__painted > count", arg=count)
         painted.append(page.evaluate(FORM_STATE))
-    assert [url for url in sent if "/live" not in url] == []  # the follow poll is not a tap's
+    # no request but the follow poll's (every 3 s, not a tap's; nor the browser's own icon)
+    assert [url for url in sent if "/live" not in url] == []
     assert painted[2]["chips"]["counts-3"] == "1 (app)"  # the last count, filled in
     assert not painted[2]["save"] and painted[3]["save"]  # 9/4/3/… adds up to more than 13
     # the server paints the same taps the same way (a phone whose engine is not there)
@@ -166,33 +170,36 @@ def test_a_tap_is_painted_with_no_request(
     expect(page.locator(".history")).to_contain_text("−50")
 
 
-@pytest.mark.parametrize("without", ["WebAssembly", "worker"])
+@pytest.mark.parametrize("without", ["WebAssembly", "worker", "config"])
 def test_without_the_engine_taps_ask_the_server(
     browser: Browser, server: str, with_engine: Player, without: str
 ) -> None:
-    context = _context(browser, server)
+    context = _context(browser, server, engine=without != "config")
     if without == "WebAssembly":  # an old phone
         context.add_init_script("delete window.WebAssembly;")
-    else:  # the worker failed to load
+    elif without == "worker":  # the worker failed to load
         context.route("**/engine-worker.js*", lambda route: route.abort())
     try:
         player = Player(context.new_page(), javascript=True, shots=None, prefix="no-engine")
         page = player.page
-        asked: list[str] = []
-        page.on("request", lambda request: asked.append(request.url))
-        if without == "worker":
-            with page.expect_event("requestfailed", lambda r: "engine-worker" in r.url):
+        asked: list[tuple[str, str]] = []
+        page.on("request", lambda request: asked.append((request.url, request.resource_type)))
+        if without != "WebAssembly":  # (the config's address unreachable: no connection)
+            failed = "engine-worker" if without == "worker" else "/engine/"
+            with page.expect_event("requestfailed", lambda r: failed in r.url):
                 page.goto(_game(with_engine.page))
         else:
             page.goto(_game(with_engine.page))
             page.evaluate(IDLE_PASSED)  # the moment the engine would have started
-            assert not [url for url in asked if "/engine/" in url]
+            assert not [url for url, _ in asked if "/engine/" in url]
         player.choose("ltoosh")  # (the Diamonds of this kingdom were played above)
+        asked.clear()
         for name, value in (("tricks-0", "5"), ("tricks-1", "4"), ("tricks-2", "3")):
             player.chip(name, value)[1].click()
             player.settle()
-        previews = [url for url in asked if url.endswith("/deal/preview")]
-        assert len(previews) == 3
+        # what the page's scripts asked (the follow poll's aside; not the browser's own icon)
+        tapped = [url for url, kind in asked if kind in ("xhr", "fetch") and "/live" not in url]
+        assert [url.rsplit("/", 1)[-1] for url in tapped] == ["preview"] * 3  # and nothing else
         expect(page.locator("#e-tricks .sum")).to_have_text("13 / 13")
         expect(page.locator("#deal-save")).to_be_enabled()
         assert page.evaluate("() => window.__engine") is None
