@@ -20,7 +20,7 @@ from ..rules.examples import house_rule_numbers
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
 from ..rules.house_rules import HouseRules, Winners
 from ..stats import TableStats
-from ..words import counts, deal_words, labels, names
+from ..words import counts, deal_words, game_view, labels, names
 from ..words.chart import chart_summary, running_totals_svg
 from ..words.share import result_text
 from ..words.takes import short_takes
@@ -115,16 +115,8 @@ def takes(deal: Any, players: Sequence[str]) -> str:
     return short_takes(deal, isolated, gettext)
 
 
-def kingdom_grid(result: Replay) -> list[list[int | None]]:
-    """Trix games: per kingdom, per contract, the deal number it was played as (or None)."""
-    definition = result.game.definition
-    grid: list[list[int | None]] = [
-        [None] * len(definition.contracts) for _ in range(definition.kingdoms)
-    ]
-    for deal in result.deals:
-        if deal.kingdom is not None:
-            grid[deal.kingdom][definition.contracts.index(deal.contract)] = deal.number
-    return grid
+kingdom_grid = game_view.kingdom_grid
+"""Trix games: per kingdom, per contract, the deal number it was played as (or None)."""
 
 
 def standings(result: Replay) -> list[int]:

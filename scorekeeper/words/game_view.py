@@ -101,7 +101,7 @@ def game_view(stored: Replay, pending: Sequence[Mapping[str, Any]], words: Words
             for deal in result.deals
         ],
         "next": _next_step(result, words),
-        "grid": _grid(result),
+        "grid": kingdom_grid(result) if result.game.definition.kingdoms else None,
         "quotas": None
         if result.quotas is None
         else [
@@ -164,11 +164,9 @@ def _next_step(result: Replay, words: Words) -> dict[str, Any] | None:
     }
 
 
-def _grid(result: Replay) -> list[list[int | None]] | None:
+def kingdom_grid(result: Replay) -> list[list[int | None]]:
     """Trix games: per kingdom, per contract, the deal number it was played as (or None)."""
     definition = result.game.definition
-    if not definition.kingdoms:
-        return None
     grid: list[list[int | None]] = [
         [None] * len(definition.contracts) for _ in range(definition.kingdoms)
     ]
