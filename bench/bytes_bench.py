@@ -86,10 +86,11 @@ def fetched_by_chromium(base: str, token: str) -> list[str] | None:
         page.wait_for_load_state("networkidle")
         browser.close()
     # the engine in the phone is fetched once the page is idle, after its load event: its
-    # bytes are bench/engine_phone.py's, once per phone and version
-    later = [url for url in urls[loaded:] if ENGINE_FILE.search(url)]
+    # bytes are bench/engine_phone.py's, once per phone and version; the first load is what
+    # the page asked before it (the follow poll, 3 s on, is not)
     assert not [url for url in urls[:loaded] if ENGINE_FILE.search(url)], "engine in first load"
-    return sorted({url.removeprefix(base) for url in urls if url not in later} - {f"/g/{token}"})
+    engine = next((i for i, url in enumerate(urls) if ENGINE_FILE.search(url)), len(urls))
+    return sorted({url.removeprefix(base) for url in urls[:engine]} - {f"/g/{token}"})
 
 
 def first_load(base: str, token: str) -> tuple[int, int, list[str]]:
