@@ -30,8 +30,8 @@ from werkzeug.datastructures import Accept
 from werkzeug.http import parse_accept_header
 from zopfli.gzip import compress as zopfli_gzip
 
+from ..web.languages import LANGUAGES
 from ..words.labels import APP_DESCRIPTION, APP_FULL_NAME, APP_NAME
-from .languages import LANGUAGES
 
 compress = Compress()
 

@@ -32,8 +32,9 @@ from werkzeug.http import HTTP_STATUS_CODES, parse_cookie, parse_etags
 from ..store.db import db
 from ..store.games import is_token
 from ..store.versions import Versions, versions_for
-from .access import has_access
-from .languages import LANGUAGE_COOKIE, LANGUAGE_PARAMETER, choose_language, live_etag
+from ..web.access import has_access
+from ..web.languages import LANGUAGE_COOKIE, LANGUAGE_PARAMETER, choose_language, live_etag
+from .gateway import QUICK_ANSWER
 
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
@@ -180,13 +181,9 @@ class LivePollShortcut:
         return self.wsgi_app(environ, recording)
 
 
-QUICK_ANSWER = "scorekeeper.quick_answer"
-"""Where the server (scorekeeper.cli.gateway) finds the shortcut, to ask it on its event loop
-before handing a request to a thread."""
-
-
 def init_app(app: Flask) -> None:
-    """Put the shortcut in front of the app, and offer it to the server."""
+    """Put the shortcut in front of the app, and offer it to the server (the gateway asks it on
+    its event loop before handing a request to a thread)."""
     shortcut = LivePollShortcut(app, app.wsgi_app)
     app.wsgi_app = shortcut  # type: ignore[method-assign]
     app.extensions[QUICK_ANSWER] = shortcut.quick_answer

@@ -21,7 +21,7 @@ from babel.support import Translations
 from scorekeeper.rules import Problem
 from scorekeeper.rules.messages import PIECES, TEMPLATES, UNITS, Counted
 
-TRANSLATIONS = Path(__file__).resolve().parent.parent / "scorekeeper" / "translations"
+TRANSLATIONS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"
 LANGUAGES = ("en", "ar", "tr", "ru", "hi")
 COUNTS = (0, 1, 2, 3, 11, 100)
 

@@ -17,9 +17,9 @@ import pytest
 
 from scorekeeper.cli import main
 
-EXAMPLES = Path(__file__).parent / "rules" / "examples"
+EXAMPLES = Path(__file__).parents[1] / "rules" / "examples"
 EXAMPLE_NAMES = sorted(p.name.removesuffix(".check.json") for p in EXAMPLES.glob("*.check.json"))
-CHECKOUT = Path(__file__).resolve().parents[1]
+CHECKOUT = Path(__file__).resolve().parents[2]
 
 
 def command() -> list[str]:

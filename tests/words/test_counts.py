@@ -21,7 +21,7 @@ from scorekeeper.rules.house_rules import ComplexTricks
 from scorekeeper.words.contracts import CONTRACT_WORDS
 from scorekeeper.words.counts import counts_add_up, game_outline
 
-TRANSLATIONS = Path(__file__).resolve().parent.parent / "scorekeeper" / "translations"
+TRANSLATIONS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"
 
 
 def words(language: str) -> Translations:
@@ -148,7 +148,7 @@ def test_no_count_of_the_rules_is_typed_in_the_checks() -> None:
 
 
 def test_no_count_of_the_rules_is_typed_in_the_setup_and_rules_templates() -> None:
-    templates = Path(__file__).resolve().parent.parent / "templates"
+    templates = Path(__file__).resolve().parents[2] / "templates"
     for name in ("partials/setup.html", "pages/rules.html"):
         text = (templates / name).read_text(encoding="utf-8")
         for typed in ("20 deals", "20 hands", "4 kingdoms", "13 tricks", "13 hearts", "4 queens"):

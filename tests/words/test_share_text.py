@@ -9,7 +9,7 @@ from pathlib import Path
 from scorekeeper.rules import load_record, replay
 from scorekeeper.words.share import FSI, LRI, PDI, RLM, result_text
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 def _result(name: str, **changes: object):  # type: ignore[no-untyped-def]

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from scorekeeper.web.live_poll import LivePollShortcut
+from scorekeeper.serving.live_poll import LivePollShortcut
 from tests.conftest import Phone
 
 IGNORED = {"Date", "Set-Cookie", "Content-Length"}

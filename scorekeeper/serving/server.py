@@ -5,7 +5,7 @@ headers holds no Python thread, and a connection that has not sent a whole reque
 HEADER_TIMEOUT_MS (a silent one, a trickling one, a kept-alive one gone idle) is closed.
 `bench/slow_clients.py` measures it beside gunicorn (gthread, gevent) and waitress.
 
-The WSGI app is served through granian's RSGI interface and :mod:`scorekeeper.cli.gateway`, which
+The WSGI app is served through granian's RSGI interface and :mod:`.gateway`, which
 reads each request's body on the worker's event loop, within a deadline, before one of the
 worker's threads runs the app: a client trickling a body holds no thread either
 (`bench/slow_bodies.py`).

@@ -19,10 +19,10 @@ from scorekeeper.words.chart import chart_summary, nice_ticks, running_totals_sv
 EXAMPLES = next(
     (
         d
-        for d in (Path(__file__).parent / "rules" / "examples", Path("/work/shared/examples"))
+        for d in (Path(__file__).parents[1] / "rules" / "examples", Path("/work/shared/examples"))
         if d.is_dir()
     ),
-    Path(__file__).parent / "rules" / "examples",
+    Path(__file__).parents[1] / "rules" / "examples",
 )
 RECORDS = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".check.json"))
 SVG = "{http://www.w3.org/2000/svg}"

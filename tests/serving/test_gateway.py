@@ -1,4 +1,4 @@
-"""The server's gateway (`scorekeeper.cli.gateway`): an RSGI request becomes the WSGI environ a
+"""The server's gateway (`scorekeeper.serving.gateway`): an RSGI request becomes the WSGI environ a
 WSGI server would give, its body is read before a thread runs the app, and a body that does not
 arrive in time is answered 408 by the app, in the reader's language, and the connection closed.
 
@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 import pytest
 from flask import Flask
 
-from scorekeeper.cli import gateway
-from scorekeeper.cli.gateway import BODY_TIMED_OUT, MAX_BODY, BodyFirst, environ_of
+from scorekeeper.serving import gateway
+from scorekeeper.serving.gateway import BODY_TIMED_OUT, MAX_BODY, BodyFirst, environ_of
 
 StartResponse = Callable[..., Any]
 T = TypeVar("T")

@@ -18,7 +18,7 @@ import pytest
 from scorekeeper.cli import main
 from scorekeeper.rules import load_record
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 COMPLETE = sorted(DATA.glob("*-complete.json"))
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.cli import main
-from tests.test_cli_transfer import instance, records  # noqa: F401 (the fixture)
+from tests.cli.test_transfer import instance, records  # noqa: F401 (the fixture)
 
 
 def make_table() -> tuple[str, str]:

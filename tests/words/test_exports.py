@@ -32,10 +32,10 @@ from scorekeeper.words.exports import (
 EXAMPLES = next(
     (
         d
-        for d in (Path(__file__).parent / "rules" / "examples", Path("/work/shared/examples"))
+        for d in (Path(__file__).parents[1] / "rules" / "examples", Path("/work/shared/examples"))
         if d.is_dir()
     ),
-    Path(__file__).parent / "rules" / "examples",
+    Path(__file__).parents[1] / "rules" / "examples",
 )
 RECORDS = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".check.json"))
 FIXED_COLUMNS = 5  # deal, kingdom, king, contract, takes; or deal, declarer, contract, suit, takes

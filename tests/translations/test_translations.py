@@ -12,7 +12,7 @@ from babel.messages.pofile import read_po
 
 from scorekeeper.rules.messages import PIECES, REASONS, TEMPLATES, UNITS, Counted
 
-TRANSLATIONS = Path(__file__).resolve().parent.parent / "scorekeeper" / "translations"
+TRANSLATIONS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"
 TRANSLATED = ("ar", "tr", "ru", "hi")
 EXTRACT = (
     "pybabel extract -F babel.cfg -k _l -k N_ -k lazy_gettext --no-location "
