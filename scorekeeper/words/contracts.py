@@ -20,11 +20,22 @@ from ..rules.house_rules import HouseRules
 from ..rules.messages import N_, Counted, ngettext
 
 
-def pgettext(context: str, text: str) -> str:
-    """Mark `text` for the catalogues under `context` (Babel extracts ``pgettext`` calls as
-    message context and id); return it unchanged. The caller translates it in that context."""
-    del context
-    return text
+@dataclass(frozen=True)
+class TextName:
+    """A contract's name as one of the game texts the app was made from writes it (the seeds,
+    GLOSSARY.md), quoted exactly: a proper name in the text's language, never translated."""
+
+    language: str
+    """The page language that shows it (the text's language)."""
+    name: str
+    source: str
+    """The seed file and line it is quoted from, "003:15" (GLOSSARY.md cites the same)."""
+    alias: bool = False
+    """A text whose names the app does not follow calls it so (seed 001 beside 000 and 002):
+    shown as another text's name for this contract."""
+    unlike: str | None = None
+    """The contract whose name this one could be taken for (seed 001's «لطّش», the K♥
+    contract, beside the app's «لطوش», the tricks contract): the rules page says it is not."""
 
 
 @dataclass(frozen=True)
@@ -66,10 +77,9 @@ class ContractWords:
     """How it scores, for the rules page: its ``%(name)s`` numbers are :func:`score_numbers`."""
     fields: Mapping[str, str]
     """Each field of its deal → what the deal form calls it."""
-    seed: str | None = None
-    """Its name as the rule text a language's tables learn from writes it: an English id in the
-    context :data:`SEED_NAME_CONTEXT`, each catalogue giving its text's name (shown where it
-    differs from the app's name)."""
+    texts: tuple[TextName, ...] = ()
+    """Its names in the game texts, where a text is written in a language the app speaks: the
+    rules page and the contract choice show them beside the app's name."""
     note: str | None = None
     """A note under the rules page's table of scores (numbers as in `score`)."""
     checks: tuple[str, ...] = ()
@@ -110,8 +120,16 @@ class ContractWords:
                 return ruled
         return self.fields[name]
 
+    def texts_in(self, language: str) -> tuple[TextName, ...]:
+        """Its names in the texts written in `language`, the texts the app follows first."""
+        return tuple(
+            sorted((text for text in self.texts if text.language == language), key=_aliases_last)
+        )
 
-SEED_NAME_CONTEXT = "contract name in the rule texts"
+
+def _aliases_last(text: TextName) -> bool:
+    return text.alias
+
 
 ITEM_WORDS: dict[Item, ItemWords] = {
     Item.KING_OF_HEARTS: ItemWords("king", N_("K♥ per deal")),
@@ -162,12 +180,17 @@ CONTRACT_WORDS: dict[str, ContractWords] = {
         "شيخ الكبة",
         _TO_THE_KING_TAKER,
         {"taker": _WHO_TOOK_THE_KING, "doubled_by": _DOUBLED_BY},
+        texts=(
+            TextName("ar", "شيخ الكبة", "000:13"),
+            TextName("ar", "لطّش", "001:15", alias=True, unlike="ltoosh"),
+        ),
     ),
     "queens": ContractWords(
         N_("Queens"),
         "بنات",
         _FOR_EACH_QUEEN,
         {"takers": _WHO_TOOK_EACH_QUEEN, "doubled_by": _DOUBLED_BY},
+        texts=(TextName("ar", "بنات", "000:8"),),
     ),
     "diamonds": ContractWords(
         N_("Diamonds"),
@@ -180,14 +203,25 @@ CONTRACT_WORDS: dict[str, ContractWords] = {
                 "each queen have exactly one taker."
             ),
         ),
+        texts=(
+            TextName("ar", "ديناري", "000:9"),
+            TextName("ar", "ديمن", "001:19", alias=True),
+        ),
     ),
-    "ltoosh": ContractWords(N_("Ltoosh"), "لطوش", _FOR_EACH_TRICK, {"tricks": _TRICKS}),
+    "ltoosh": ContractWords(
+        N_("Ltoosh"),
+        "لطوش",
+        _FOR_EACH_TRICK,
+        {"tricks": _TRICKS},
+        texts=(TextName("ar", "لطوش", "000:10"),),
+    ),
     "trix": ContractWords(
         N_("Trix"),
         "تركس",
         N_("Finishing order: 1st %(first)s, 2nd %(second)s, 3rd %(third)s, 4th %(fourth)s"),
         {"order": N_("Finishing order")},
         checks=(N_("The Trix finishing order names each player exactly once."),),
+        texts=(TextName("ar", "تركس", "000:11"),),
     ),
     "complex": ContractWords(
         N_("Complex"),
@@ -250,6 +284,7 @@ CONTRACT_WORDS: dict[str, ContractWords] = {
                 fields={"tricks": N_("Tricks that held a penalty card")},
             ),
         },
+        texts=(TextName("ar", "كمبلكس", "002:3"),),
     ),
     # Turkish King
     "trump": ContractWords(
@@ -260,49 +295,70 @@ CONTRACT_WORDS: dict[str, ContractWords] = {
             "no-trump is not allowed)."
         ),
         {"suit": N_("Trump suit"), "tricks": _TRICKS},
-        seed=pgettext("contract name in the rule texts", "Trump"),
+        texts=(
+            TextName("ru", "козырный контракт", "003:7"),
+            TextName("hi", "ट्रम्प अनुबंध", "004:7"),
+        ),
     ),
     "no-king": ContractWords(
         N_("No King of Hearts"),
         "Rıfkı",
         _TO_THE_KING_TAKER,
         {"taker": _WHO_TOOK_THE_KING},
-        seed=pgettext("contract name in the rule texts", "No King of Hearts"),
+        texts=(
+            TextName("ru", "Без короля", "003:15"),
+            TextName("hi", "नो किंग", "004:15"),
+        ),
     ),
     "no-queens": ContractWords(
         N_("No Queens"),
         "Kız almaz",
         _FOR_EACH_QUEEN,
         {"counts": N_("Queens")},
-        seed=pgettext("contract name in the rule texts", "No Queens"),
+        texts=(
+            TextName("ru", "Без королев", "003:17"),
+            TextName("hi", "कोई क्वींस नहीं", "004:17"),
+        ),
     ),
     "no-boys": ContractWords(
         N_("No Boys"),
         "Erkek almaz",
         N_("%(score)s for each king or jack taken"),
         {"counts": N_("Kings and jacks")},
-        seed=pgettext("contract name in the rule texts", "No Boys"),
+        texts=(
+            TextName("ru", "No Boys", "003:19"),
+            TextName("hi", "नो बॉयज़", "004:19"),
+        ),
     ),
     "no-hearts": ContractWords(
         N_("No Hearts"),
         "Kupa almaz",
         N_("%(score)s for each heart taken"),
         {"counts": N_("Hearts")},
-        seed=pgettext("contract name in the rule texts", "No Hearts"),
+        texts=(
+            TextName("ru", "Без червей", "003:21"),
+            TextName("hi", "कोई दिल नहीं", "004:21"),
+        ),
     ),
     "no-last-two": ContractWords(
         N_("No Last Two"),
         "Son iki",
         N_("%(score)s for each of the last two tricks (the 12th and the 13th)"),
         {"last_two": N_("Last two tricks")},
-        seed=pgettext("contract name in the rule texts", "No Last Two"),
+        texts=(
+            TextName("ru", "Без последних двух", "003:25"),
+            TextName("hi", "नो लास्ट टू", "004:25"),
+        ),
     ),
     "no-tricks": ContractWords(
         N_("No Tricks"),
         "El almaz",
         _FOR_EACH_TRICK,
         {"tricks": _TRICKS},
-        seed=pgettext("contract name in the rule texts", "No Tricks"),
+        texts=(
+            TextName("ru", "Без взяток", "003:27"),
+            TextName("hi", "कोई ट्रिक नहीं", "004:27"),
+        ),
     ),
 }
 """Every contract id → its words."""

@@ -26,6 +26,7 @@ from scorekeeper.rules.examples import count_totals
 from scorekeeper.rules.games import TURKISH_KING
 from scorekeeper.rules.house_rules import HOUSE_RULE_KEYS
 from scorekeeper.rules.messages import UNITS
+from scorekeeper.web.languages import LANGUAGES
 from scorekeeper.words.contracts import (
     CONTRACT_WORDS,
     ITEM_WORDS,
@@ -173,6 +174,18 @@ def contract_problems(contract: str) -> list[str]:
         texts += [*(ruled.checks or ()), *ruled.fields.values()]
     problems += [
         f"{contract}: {text!r} is not in messages.pot: {EXTRACT}" for text in _uncatalogued(texts)
+    ]
+    problems += [
+        f"{contract}: its name {text.name!r} ({text.source}) is in {text.language!r}, which the "
+        "app does not speak"
+        for text in words.texts
+        if text.language not in LANGUAGES
+    ]
+    problems += [
+        f"{contract}: its name {text.name!r} ({text.source}) is said to be unlike "
+        f"{text.unlike!r}, which is not a contract"
+        for text in words.texts
+        if text.unlike is not None and text.unlike not in CONTRACTS
     ]
     if not words.native:
         problems.append(f"{contract}: no native name (ContractWords.native, RULES.md's tables)")

@@ -18,9 +18,9 @@ from ...rules.examples import adds_up_to_zero, count_totals, doubling_scores
 from ...rules.games import TURKISH_KING
 from ...store.games import house_rules_of
 from ...words.contracts import CONTRACT_WORDS, score_numbers
-from ..languages import LANGUAGES, remember_language, use_words_of
+from ..languages import LANGUAGES, gettext, remember_language, use_words_of
 from ..links import local_path
-from ..present import count_text, counts_add_up, rule_text
+from ..present import contract_name, count_text, counts_add_up, rule_text, text_names
 from .common import game_or_404
 
 bp = Blueprint("pages", __name__)
@@ -62,6 +62,18 @@ def contract_notes(game: str, rules: HouseRules) -> list[Markup]:
         rule_text(text, score_numbers(contract_id, rules))
         for contract_id, text in notes
         if text is not None
+    ] + [
+        Markup.escape(
+            gettext(
+                "One of the rule texts calls %(contract)s %(name)s; it is not %(other)s.",
+                contract=contract_name(contract_id),
+                name=text.name,
+                other=contract_name(text.unlike),
+            )
+        )
+        for contract_id in GAMES[game].contracts
+        for text in text_names(contract_id)
+        if text.unlike in GAMES[game].contracts
     ]
 
 
