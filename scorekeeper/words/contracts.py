@@ -71,7 +71,7 @@ class ContractWords:
     label: str
     """Its name in the app (English, translated by the catalogues)."""
     native: str
-    """Its name at the game's home table (RULES.md: Arabic for Trix, Turkish for Turkish
+    """Its name at the game's home table (docs/rules.md: Arabic for Trix, Turkish for Turkish
     King); a proper name, never translated."""
     score: str
     """How it scores, for the rules page: its ``%(name)s`` numbers are :func:`score_numbers`."""

@@ -3,8 +3,9 @@ language, its names for the contracts appear on the rules page and on the contra
 for word, beside the players' everyday names; the game is Turkish King in every language; the
 cards on every deal form are named in the page's language.
 
-The expected names are copied here from the texts (../shared/seeds: 003 Russian, 004 Hindi,
-000-002 Arabic; GLOSSARY.md cites file and line), so the suite never reads them.
+The expected names are copied here from the texts (the seeds, kept beside the project: 003
+Russian, 004 Hindi, 000-002 Arabic; GLOSSARY.md cites file and line), so the suite never reads
+them.
 """
 
 from __future__ import annotations
