@@ -188,7 +188,7 @@ def contract_problems(contract: str) -> list[str]:
         if text.unlike is not None and text.unlike not in CONTRACTS
     ]
     if not words.native:
-        problems.append(f"{contract}: no native name (ContractWords.native, docs/rules.md's tables)")
+        problems.append(f"{contract}: no native name (ContractWords.native, docs/rules.md)")
     return problems
 
 
