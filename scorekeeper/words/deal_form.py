@@ -17,7 +17,7 @@ from typing import Any, assert_never
 
 from ..rules.autofill import Filled, Place, autofill
 from ..rules.cards import SUITS
-from ..rules.contracts import CONTRACTS
+from ..rules.contracts import CONTRACTS, DOUBLING_KINDS
 from ..rules.deal import FieldKind, FieldSpec
 from ..rules.house_rules import HouseRules
 from ..rules.messages import N_
@@ -37,6 +37,12 @@ class Chips:
     choices: tuple[Any, ...]
     folded: bool = False
     """Shown folded in a long form: the chips are fetched when the player opens the group."""
+
+    @property
+    def doubles(self) -> bool:
+        """Whether its field records the doubles (the contract's `doubles_field`), which a table
+        announces before play: noted first, kept in the form's address."""
+        return self.spec.kind in DOUBLING_KINDS
 
 
 FOLD_AFTER = 4

@@ -24,8 +24,6 @@ LATER_ILLEGAL = N_("This change would make deal %(number)d illegal: %(reason)s")
 AT_MOST = N_("%(entered)d / at most %(total)d")
 LEFT_TO_TAP = ngettext("%(num)d value left to tap.", "%(num)d values left to tap.", "num")
 DOUBLED = N_("Doubled:")
-DOUBLES = "doubled_by"
-"""The group of doubles a table announces before play (noted first, kept in the form's URL)."""
 
 
 def deal_messages(
@@ -81,14 +79,14 @@ def left_to_tap(count: int, plural: TranslatePlural) -> str:
 
 
 def doubled_items(
-    contract: str, values: Mapping[str, Any], players: Sequence[str]
+    contract: str, values: Mapping[str, Any], players: Sequence[str], translate: Translate
 ) -> list[tuple[str, str]]:
-    """The doubles noted so far, in the form's order: (the card's short name, "" for a
-    contract's one card; the doubler's name)."""
+    """The doubles noted so far, in the form's order: (the card's short name in the reader's
+    words, "" for a contract's one card; the doubler's name)."""
     return [
-        ("" if key is None else CARD_LABELS[key], players[values[name]])
+        ("" if key is None else translate(CARD_LABELS[key]), players[values[name]])
         for group in chip_groups(contract)
-        if group.spec.name == DOUBLES
+        if group.doubles
         for name, key in zip(group.names, group.keys, strict=True)
         if values.get(name) is not None
     ]

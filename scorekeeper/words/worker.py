@@ -217,13 +217,10 @@ def _doubled(
     """The doubles noted so far, once their chips are in the form (a folded group's come when
     it opens) and the game doubles; None leaves the note as it is."""
     if not result.game.house_rules.doubling or not any(
-        name in sent
-        for group in chip_groups(contract)
-        if group.spec.name == deal_words.DOUBLES
-        for name in group.names
+        name in sent for group in chip_groups(contract) if group.doubles for name in group.names
     ):
         return None
-    items = deal_words.doubled_items(contract, values, result.game.players)
+    items = deal_words.doubled_items(contract, values, result.game.players, words.translate)
     return {"label": words.translate(deal_words.DOUBLED), "items": [list(item) for item in items]}
 
 
@@ -234,11 +231,11 @@ def _address(contract: str, filled: deal_form.FilledIn) -> str | None:
     doubles = [
         (name, chip_text(values[name]))
         for group in chip_groups(contract)
-        if group.spec.name == deal_words.DOUBLES
+        if group.doubles
         for name in group.names
         if values.get(name) is not None
     ]
-    if not any(group.spec.name == deal_words.DOUBLES for group in chip_groups(contract)):
+    if not any(group.doubles for group in chip_groups(contract)):
         return None
     return urlencode([("contract", contract), *doubles])
 
