@@ -193,7 +193,8 @@ def enter(page: Any, token: str, script: TapScript, engine: bool) -> tuple[list[
     sent: list[str] = []
 
     def listen(request: Any) -> None:
-        if "/live" not in request.url:  # the follow poll, every 3 s, is not a tap's
+        # the follow poll (every 3 s) is not a tap's, nor the browser's own icon
+        if "/live" not in request.url and request.resource_type != "image":
             sent.append(request.url)
 
     page.on("request", listen)

@@ -107,39 +107,44 @@ function nameBox(name) {  /* as scorekeeper.web.present.player_name draws a name
   return box;
 }
 
+/* Put `parts()` in `place` unless it shows `value` already (an unchanged box costs no layout). */
+function fill(place, value, parts) {
+  const key = JSON.stringify(value);
+  if (!place || place.skShown === key) { return; }
+  place.replaceChildren(...parts());
+  place.skShown = key;
+}
+
 function paint(form, said) {
-  const preview = document.getElementById("deal-preview");
-  if (said.scores) {
+  fill(document.getElementById("deal-preview"), [said.scores, said.left], () => {
+    if (!said.scores) { return said.left ? [element("p", "hint", said.left)] : []; }
     const list = element("ol", "deal-scores");
     said.scores.forEach((seat) => {
       const item = list.appendChild(element("li"));
       item.append(nameBox(seat.name), " ", element("strong", "", seat.score));
     });
-    preview.replaceChildren(list);
-  } else {
-    preview.replaceChildren(...(said.left ? [element("p", "hint", said.left)] : []));
-  }
-  const reasons = document.getElementById("save-reasons");
-  if (reasons) { reasons.replaceChildren(...said.reasons.map((text) => element("p", "error", text))); }
+    return [list];
+  });
+  fill(document.getElementById("save-reasons"), said.reasons,
+    () => said.reasons.map((text) => element("p", "error", text)));
   const save = document.getElementById("deal-save");
   if (save) { save.disabled = !said.ok; }
-  Object.entries(said.boxes).forEach(([name, box]) => {
-    const shown = document.getElementById("e-" + name);
-    if (!shown) { return; }
+  Object.entries(said.boxes).forEach(([name, box]) => fill(document.getElementById("e-" + name), box, () => {
     const parts = box.sum ? [element("p", "sum" + (box.sum.over ? " over" : ""), box.sum.text,
       box.sum.ltr ? { dir: "ltr" } : {})] : [];
     box.messages.forEach((text) => parts.push(element("p", "error", text, { role: "alert" })));
-    shown.replaceChildren(...parts);
-  });
-  const note = document.getElementById("doubled-note");
-  if (note && said.doubled) {
-    const parts = said.doubled.items.length ? [said.doubled.label, " "] : [];
-    said.doubled.items.forEach(([card, name], index) => {
-      const item = element("bdi", "", card ? card + " " : "");
-      item.append(element("bdi", "", name));
-      parts.push(...(index ? [" · ", item] : [item]));
+    return parts;
+  }));
+  if (said.doubled) {
+    fill(document.getElementById("doubled-note"), said.doubled, () => {
+      const parts = said.doubled.items.length ? [said.doubled.label, " "] : [];
+      said.doubled.items.forEach(([card, name], index) => {
+        const item = element("bdi", "", card ? card + " " : "");
+        item.append(element("bdi", "", name));
+        parts.push(...(index ? [" · ", item] : [item]));
+      });
+      return parts;
     });
-    note.replaceChildren(...parts);
   }
   form.elements.autofilled.value = said.autofilled;
   Object.entries(said.chips).forEach(([name, chip]) => {
@@ -153,5 +158,11 @@ function paint(form, said) {
   document.dispatchEvent(new CustomEvent("sk:painted"));
 }
 
+/* The server's preview fills #deal-preview in place (its other parts come whole, out of band):
+ * what the phone last showed there is no longer what it shows. */
+document.addEventListener("htmx:afterSwap", () => {
+  const preview = document.getElementById("deal-preview");
+  if (preview) { preview.skShown = undefined; }
+});
 document.addEventListener("htmx:afterSettle", hold);
 start();
