@@ -193,8 +193,9 @@ def enter(page: Any, token: str, script: TapScript, engine: bool) -> tuple[list[
     sent: list[str] = []
 
     def listen(request: Any) -> None:
-        # the follow poll (every 3 s) is not a tap's, nor the browser's own icon
-        if "/live" not in request.url and request.resource_type != "image":
+        # what the page asks (htmx, scripts): not the browser's own icon; the follow poll
+        # (every 3 s) is not a tap's
+        if request.resource_type in ("xhr", "fetch", "document") and "/live" not in request.url:
             sent.append(request.url)
 
     page.on("request", listen)
