@@ -450,3 +450,13 @@ TAP_SCRIPTS: tuple[TapScript, ...] = (
         5,
     ),
 )
+
+
+def tap_scripts(smoke: bool) -> tuple[TapScript, ...]:
+    """The deals a run enters: all of them, or for a smoke run the first of each game."""
+    if not smoke:
+        return TAP_SCRIPTS
+    first: dict[str, TapScript] = {}
+    for script in TAP_SCRIPTS:
+        first.setdefault(script.game, script)
+    return tuple(first.values())

@@ -12,6 +12,7 @@ Prints milliseconds per request (best of 5 batches), then with `--profile` the c
 of one batch by cumulative time (`LINES=150` in the environment for more than 40 lines).
 
     python bench/profile_request.py page|preview|save|hello [--calls 300] [--profile]
+    python bench/profile_request.py --smoke   # each kind, 2 calls: the code runs
 """
 
 from __future__ import annotations
@@ -49,17 +50,34 @@ def caller(
     return call
 
 
+KINDS = ("page", "preview", "save", "hello")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("what", choices=["page", "preview", "save", "hello"])
+    parser.add_argument("what", nargs="?", choices=KINDS)
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument(
+        "--smoke", action="store_true", help="each kind, 2 calls, profiled: the code runs"
+    )
     options = parser.parse_args()
-    calls = options.calls
+    if options.smoke:
+        for what in KINDS:
+            measure(what, 2, 1, profile=True)
+    elif options.what is None:
+        parser.error(f"say which request: {', '.join(KINDS)}")
+    else:
+        measure(options.what, options.calls, 5, profile=options.profile)
+
+
+def measure(what: str, calls: int, batches: int, *, profile: bool) -> None:
+    """Print the best of `batches` batches of `calls` requests of kind `what` (and profile one
+    more batch)."""
     with temp_instance() as instance:
         os.environ.update(SCOREKEEPER_INSTANCE=instance, SECRET_KEY=SECRET)
         init_db(instance)
-        if options.what == "hello":
+        if what == "hello":
             from hello_app import hello as app
 
             def next_call() -> Callable[[], int]:
@@ -71,7 +89,7 @@ def main() -> None:
                 [
                     t
                     for t, _ in make_games(
-                        instance, calls * 7 if options.what == "save" else 0, "turkish-king"
+                        instance, calls * 7 if what == "save" else 0, "turkish-king"
                     )
                 ]
             )
@@ -105,9 +123,9 @@ def main() -> None:
             )
 
             def next_call() -> Callable[[], int]:
-                if options.what == "page":
+                if what == "page":
                     return caller(app, "GET", f"/g/{page_token}", plain)
-                if options.what == "preview":
+                if what == "preview":
                     return caller(
                         app,
                         "POST",
@@ -121,14 +139,14 @@ def main() -> None:
 
         next_call()()  # compile templates, fill caches
         best = float("inf")
-        for _ in range(5):
+        for _ in range(batches):
             batch = [next_call() for _ in range(calls)]
             started = time.perf_counter()
             for call in batch:
                 call()
             best = min(best, (time.perf_counter() - started) / calls)
-        print(f"{options.what}: {best * 1000:.3f} ms a request (best of 5 batches of {calls})")
-        if options.profile:
+        print(f"{what}: {best * 1000:.3f} ms a request (best of {batches} batches of {calls})")
+        if profile:
             batch = [next_call() for _ in range(calls)]
             profile = cProfile.Profile()
             profile.enable()

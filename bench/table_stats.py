@@ -17,7 +17,7 @@ figures, each the best time at 1,000 games over the best at 10, timed alternatel
   with nothing stored either (every game read and replayed: the first reader ever);
 - the memory a process keeps for the 1,000-game table (RSS before and after its first read).
 
-    python bench/table_stats.py [--quick]
+    python bench/table_stats.py [--quick | --smoke]
 """
 
 from __future__ import annotations
@@ -160,20 +160,26 @@ def best_times(sides: list[Side], repeats: int, mode: str) -> list[float]:
     return [min(times) for times in samples]
 
 
-def run(quick: bool = False) -> Results:
-    """Time the page at 10 and 1,000 games: afresh, after one game changed, and kept."""
+def run(quick: bool = False, smoke: bool = False) -> Results:
+    """Time the page at 10 and 1,000 games: afresh, after one game changed, and kept (smoke: 10
+    and 30 games, once each: the code runs, the figures mean nothing)."""
     results = Results()
+    many_games = 30 if smoke else MANY
+
+    def times(quick_count: int, full_count: int) -> int:
+        return 1 if smoke else quick_count if quick else full_count
+
     with temp_instance() as few, temp_instance() as many:
         sides = []
-        for instance, count in ((few, FEW), (many, MANY)):
+        for instance, count in ((few, FEW), (many, many_games)):
             log(f"table stats: a table of {count:,} games")
             init_db(instance)
             sides.append(table_with(instance, count))
         log("table stats: timing both, interleaved")
-        nothing = best_times(sides, 3 if quick else 7, NOTHING)
-        fresh = best_times(sides, 5 if quick else 15, FRESH)
-        changed = best_times(sides, 10 if quick else 30, CHANGED)
-        kept = best_times(sides, 30 if quick else 100, KEPT)
+        nothing = best_times(sides, times(3, 7), NOTHING)
+        fresh = best_times(sides, times(5, 15), FRESH)
+        changed = best_times(sides, times(10, 30), CHANGED)
+        kept = best_times(sides, times(30, 100), KEPT)
         memory = kept_memory(sides[1])
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     for name, (before, after) in (
@@ -183,14 +189,14 @@ def run(quick: bool = False) -> Results:
         ("kept, no game changed", kept),
     ):
         results.add(
-            f"table stats: page {name}, {MANY:,} vs {FEW} games",
+            f"table stats: page {name}, {many_games:,} vs {FEW} games",
             f"{after / before:.1f}×",
             "–",
             None,
             f"{before:.1f} → {after:.1f} ms (best, in-process); load average {load}",
         )
     results.add(
-        f"table stats: first reader in a fresh worker, {MANY:,} games",
+        f"table stats: first reader in a fresh worker, {many_games:,} games",
         f"{fresh[1]:.0f} ms ({fresh[1] / kept[1]:.1f}× the kept page, "
         f"{fresh[1] / nothing[1]:.2f}× nothing stored)",
         f"≤ {FIRST_READER_MS:.0f} ms",
@@ -199,7 +205,7 @@ def run(quick: bool = False) -> Results:
         f"{kept[1]:.0f} ms; load average {load}",
     )
     results.add(
-        f"table stats: a process's memory for a table of {MANY:,} games",
+        f"table stats: a process's memory for a table of {many_games:,} games",
         f"{memory / 1e6:.1f} MB",
         "–",
         None,
@@ -211,4 +217,4 @@ def run(quick: bool = False) -> Results:
 if __name__ == "__main__":
     from run import print_table
 
-    print_table(run("--quick" in sys.argv))
+    print_table(run("--quick" in sys.argv, smoke="--smoke" in sys.argv))

@@ -28,6 +28,7 @@ Debian's PostgreSQL, a throw-away server on port 54330.
 
     python bench/tables.py                     # everything (about 12 minutes)
     python bench/tables.py --quick             # SQLite, 20 s runs, no curve
+    python bench/tables.py --smoke             # SQLite, a few tables, seconds: it runs
     python bench/tables.py --curve 500,1000,1500 --seconds 30 --sqlite-only
     python bench/tables.py --postgres-url postgresql://postgres@127.0.0.1:5433/postgres
 """
@@ -775,9 +776,16 @@ def _workers(options: Options) -> str:
     return f"{options.workers} workers" if options.workers else "serve's own workers"
 
 
-def run(quick: bool = False, options: Options | None = None) -> Results:
+SMOKE = Options(
+    quick=True, count=6, seconds=2.0, deal_every=1.0, stats_every=2.0, curve=(8,), curve_seconds=1.0
+)
+"""A smoke run: every step on SQLite, a few tables for a second or two (the figures mean
+nothing; the code runs)."""
+
+
+def run(quick: bool = False, options: Options | None = None, *, smoke: bool = False) -> Results:
     """SQLite with the default workers, then (full runs) PostgreSQL with as many."""
-    options = options or Options(quick=quick)
+    options = options or (SMOKE if smoke else Options(quick=quick))
     if options.quick and options.postgres is None:
         options.postgres = False
     results = Results()
@@ -815,6 +823,7 @@ if __name__ == "__main__":
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="SQLite, 20 s runs, no curve")
+    parser.add_argument("--smoke", action="store_true", help="SQLite, a few tables, seconds")
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--seconds", type=float, help="each mix's run (60 s; quick 20 s)")
     parser.add_argument(
@@ -862,4 +871,4 @@ if __name__ == "__main__":
         else (True if args.postgres_only or args.postgres_url else None),
         postgres_url=args.postgres_url,
     )
-    print_table(run(args.quick, chosen))
+    print_table(run(options=SMOKE) if args.smoke else run(args.quick, chosen))
