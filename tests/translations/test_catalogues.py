@@ -147,35 +147,35 @@ catalogues.TRANSLATIONS = Path({folder!r})
 """
 
 
-REGISTRY_DRIVEN = [
-    f"tests/translations/{name}"
-    for name in (
-        "test_translations.py::test_every_language_has_a_catalogue_and_every_catalogue_a_language",
-        "test_translations.py::test_every_message_is_translated",
-        "test_translations.py::test_placeholders_survive_translation",
-        "test_translations.py::test_every_plural_form_is_written",
-        "test_translations.py::test_compiled_catalogues_match_their_sources",
-        "test_translations.py::test_every_language_is_served_in_its_own_words",
-        "test_plurals.py::test_the_catalogues_have_each_languages_number_of_forms",
-        "test_plurals.py::test_each_count_picks_its_languages_form",
-        "test_plurals.py::test_a_deal_and_a_trick_are_different_words_everywhere",
-    )
-]
+REGISTRY_DRIVEN = {
+    # each test driven by LANGUAGES → whether German's partial catalogue fails it
+    "test_translations.py::test_every_message_is_translated[de]": True,
+    "test_translations.py::test_placeholders_survive_translation[de]": True,
+    "test_translations.py::test_every_plural_form_is_written[de]": True,
+    "test_translations.py::test_compiled_catalogues_match_their_sources[de]": False,
+    "test_translations.py::test_every_language_is_served_in_its_own_words[de]": True,
+    "test_plurals.py::test_the_catalogues_have_each_languages_number_of_forms[de]": False,
+    "test_plurals.py::test_each_count_picks_its_languages_form[de]": True,
+    "test_plurals.py::test_a_deal_and_a_trick_are_different_words_everywhere[de]": False,
+    "test_translations.py::test_every_language_has_a_catalogue_and_every_catalogue_a_language": (
+        False
+    ),
+}
 
 
 def test_the_suite_runs_each_check_for_a_language_added_to_the_registry(
     scratch: Path, tmp_path: Path
 ) -> None:
     # the registry-driven tests themselves, in a pytest of their own, with German added to
-    # LANGUAGES and a partial German catalogue: they fail on German, naming what it lacks, and
-    # pass on every other language
+    # LANGUAGES and a partial German catalogue: each has a German case (pytest refuses a test id
+    # it does not find), and the German cases fail where German lacks something, naming it
     scratch_language(scratch, "de", translate=True)
     (tmp_path / "add_german.py").write_text(PLUGIN.format(folder=str(scratch)))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
     run = subprocess.run(
         [
             *(sys.executable, "-m", "pytest", "-q", "-p", "add_german", "-p", "no:cacheprovider"),
-            *REGISTRY_DRIVEN,
+            *(f"tests/translations/{test}" for test in REGISTRY_DRIVEN),
         ],
         cwd=ROOT,
         env=env,
@@ -183,16 +183,11 @@ def test_the_suite_runs_each_check_for_a_language_added_to_the_registry(
         text=True,
         timeout=600,
     )
-    failed = sorted(set(re.findall(r"^FAILED (\S+?)(?: - |$)", run.stdout, re.MULTILINE)))
-    assert failed == [
-        "tests/translations/test_plurals.py::test_each_count_picks_its_languages_form[de]",
-        "tests/translations/test_translations.py::test_every_language_is_served_in_its_own_words[de]",
-        "tests/translations/test_translations.py::test_every_message_is_translated[de]",
-        "tests/translations/test_translations.py::test_every_plural_form_is_written[de]",
-        "tests/translations/test_translations.py::test_placeholders_survive_translation[de]",
-    ], run.stdout[-4000:]
+    failed = set(re.findall(r"^FAILED tests/translations/(\S+?)(?: - |$)", run.stdout, re.M))
+    assert failed == {test for test, fails in REGISTRY_DRIVEN.items() if fails}, run.stdout[-4000:]
+    passed = len(REGISTRY_DRIVEN) - len(failed)
+    assert f"{len(failed)} failed, {passed} passed" in run.stdout.splitlines()[-1], run.stdout
     assert "de: 4 of" in run.stdout and "'New game', 'Undo deal %(n)d'" in run.stdout
-    assert "passed" in run.stdout.splitlines()[-1]
 
 
 # --- messages.pot is current -----------------------------------------------------------------
