@@ -777,7 +777,14 @@ def _workers(options: Options) -> str:
 
 
 SMOKE = Options(
-    quick=True, count=6, seconds=2.0, deal_every=1.0, stats_every=2.0, curve=(8,), curve_seconds=1.0
+    quick=True,
+    count=2,
+    seconds=2.0,
+    deal_every=1.0,
+    stats_every=2.0,
+    history=1,
+    curve=(3,),
+    curve_seconds=1.0,
 )
 """A smoke run: every step on SQLite, a few tables for a second or two (the figures mean
 nothing; the code runs)."""
