@@ -5,13 +5,16 @@ what a phone sends, for one of:
 
 - `page`: GET /g/<token> of a Trix game 10 deals in;
 - `preview`: the Diamonds form's preview after three counts (as throughput.py sends it);
-- `save`: the in-page form's save of a Turkish King game's first deal (a new game each call);
+- `save`: the in-page form's save of a Turkish King game's first deal (a new game each call),
+  as a form from before entry keys sends it;
+- `save-keyed`: the same save with the fresh entry key every form now carries (its key is
+  written beside the game, in the same transaction);
 - `hello`: a bare Flask "hello" (bench/hello_app.py), the baseline.
 
 Prints milliseconds per request (best of 5 batches), then with `--profile` the cProfile listing
 of one batch by cumulative time (`LINES=150` in the environment for more than 40 lines).
 
-    python bench/profile_request.py page|preview|save|hello [--calls 300] [--profile]
+    python bench/profile_request.py page|preview|save|save-keyed|hello [--calls 300] [--profile]
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import pstats
 import re
 import sys
 import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -51,7 +55,7 @@ def caller(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("what", choices=["page", "preview", "save", "hello"])
+    parser.add_argument("what", choices=["page", "preview", "save", "save-keyed", "hello"])
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--profile", action="store_true")
     options = parser.parse_args()
@@ -71,7 +75,9 @@ def main() -> None:
                 [
                     t
                     for t, _ in make_games(
-                        instance, calls * 7 if options.what == "save" else 0, "turkish-king"
+                        instance,
+                        calls * 7 if options.what.startswith("save") else 0,
+                        "turkish-king",
                     )
                 ]
             )
@@ -115,8 +121,11 @@ def main() -> None:
                         htmx | {"HX-Target": "deal-preview"},
                         preview,
                     )
+                body = save
+                if options.what == "save-keyed":
+                    body += "&" + urlencode({"entry_key": str(uuid.uuid4())})
                 return caller(
-                    app, "POST", f"/g/{next(saves)}/deal", htmx | {"HX-Target": "deal-form"}, save
+                    app, "POST", f"/g/{next(saves)}/deal", htmx | {"HX-Target": "deal-form"}, body
                 )
 
         next_call()()  # compile templates, fill caches

@@ -137,7 +137,7 @@ def database_uri(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     with engine.begin() as connection:
         connection.execute(
             text(
-                "TRUNCATE games, game_figures, limit_events, limit_slots, tables, "
+                "TRUNCATE games, entries, game_figures, limit_events, limit_slots, tables, "
                 "players, seats RESTART IDENTITY CASCADE"
             )
         )
