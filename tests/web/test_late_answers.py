@@ -201,6 +201,7 @@ def test_a_key_of_another_game_is_not_found_there(phone: Phone) -> None:
         "0b5c8a52-7f3e-4c1d-9a6b-2f4e8d1c7a90 ",
         "x" * 5000,
     ],
+    ids=["words", "capitals", "version 1", "no hyphens", "a space after", "5,000 letters"],
 )
 @pytest.mark.parametrize("path", ["/deal", "/deal/check", "/deal/preview", "/deal/carry"])
 def test_a_malformed_key_is_a_400(phone: Phone, key: str, path: str) -> None:
