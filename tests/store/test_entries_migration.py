@@ -5,7 +5,6 @@ downgrade takes the table away again."""
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,43 +12,17 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
-from tests.conftest import (
-    BACKENDS,
-    POSTGRES_URL,
-    _dispose,
-    _make_app,
-    _sqlalchemy_url,
-    _with_database,
-)
+from tests.conftest import BACKENDS
+from tests.store.conftest import migrated_before
 
-BEFORE = "f6_changes"
+BEFORE = "f6_changes"  # the revision before g7_entries
 
 
 @pytest.fixture(params=BACKENDS)
 def before(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
-    """The app on a database migrated up to the revision before g7_entries, one game in it."""
-    from flask_migrate import upgrade
-
-    name = None
-    if request.param == "sqlite":
-        uri = "sqlite:///" + str(tmp_path / "old.sqlite")
-    else:
-        import psycopg
-
-        name = "scorekeeper_migration_" + secrets.token_hex(6)
-        with psycopg.connect(POSTGRES_URL, autocommit=True) as connection:
-            connection.execute(f'CREATE DATABASE "{name}"')
-        uri = _sqlalchemy_url(_with_database(POSTGRES_URL, name))
-    app = _make_app(tmp_path / "instance", uri)
-    with app.app_context():
-        upgrade(revision=BEFORE)
-    yield app
-    _dispose(app)
-    if name is not None:
-        import psycopg
-
-        with psycopg.connect(POSTGRES_URL, autocommit=True) as connection:
-            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    """The app on a database migrated up to the revision before g7_entries."""
+    with migrated_before(request.param, tmp_path, "g7_entries") as app:
+        yield app
 
 
 def test_the_migration_adds_entries_with_a_unique_key(before: Flask) -> None:

@@ -27,23 +27,15 @@ from scorekeeper.store.deals import (
     undo_deal,
 )
 from scorekeeper.store.entries import EntryKind, Keyed, is_entry_key, new_entry_key
-from scorekeeper.store.games import KeyTakenError, delete_game, find_game, game_of, write_deals
+from scorekeeper.store.games import KeyTakenError, delete_game, game_of, write_deals
 from scorekeeper.store.models import EntryRow, GameRow
 from scorekeeper.store.records import parse_records, store_records
 from tests.rules.builders import DIAMONDS, LTOOSH, TRIX_KINGDOM, raw_record
+from tests.store.conftest import fresh
 
 OTHER_DIAMONDS = {"contract": "diamonds", "counts": [1, 4, 5, 3]}
 MINE = "0b5c8a52-7f3e-4c1d-9a6b-2f4e8d1c7a90"
 ANOTHER = "5d0e7f31-2c4b-4a8e-b1f9-6e3d2a7c8b14"
-
-
-def fresh(row: GameRow) -> GameRow:
-    """The game as stored now (a fresh read, as the next request makes)."""
-    token = row.token
-    db.session.remove()
-    found = find_game(token)
-    assert found is not None
-    return found
 
 
 def enter(row: GameRow, raw: dict[str, Any], number: int, version: int, **more: Any) -> Outcome:

@@ -8,25 +8,17 @@ from typing import Any
 import pytest
 
 from scorekeeper.rules import replay
-from scorekeeper.store.db import db
 from scorekeeper.store.deals import Entry, Finished, Kept, Refused, Saved, Stale, enter_deal
-from scorekeeper.store.games import find_game, game_of, save_text
+from scorekeeper.store.games import game_of, save_text
 from scorekeeper.store.models import GameRow
 from scorekeeper.store.records import parse_records, store_records
 from scorekeeper.store.sync import Conflict, Pending, Sent, send_pending
 from tests.rules.builders import FULL_GAME, LTOOSH, TRIX_KINGDOM, raw_record
+from tests.store.conftest import fresh
 
 KEYS = [f"{index:08x}-1111-4111-8111-111111111111" for index in range(1, 12)]
 PENDING = FULL_GAME["trix"][3:8]  # deals 4 to 8: the first kingdom's last two, then the next
 OTHER_LTOOSH = {"contract": "ltoosh", "tricks": [1, 4, 4, 4]}
-
-
-def fresh(row: GameRow) -> GameRow:
-    token = row.token
-    db.session.remove()
-    found = find_game(token)
-    assert found is not None
-    return found
 
 
 def send(row: GameRow, pending: list[Pending]) -> list[Sent]:

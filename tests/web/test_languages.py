@@ -114,7 +114,8 @@ def test_switching_language_from_request_to_request(app: Flask, games: dict[str,
             assert_speaks(html, lang, url)
             # (a fresh CSRF token, and a fresh entry key in a deal form, every time)
             again = re.sub(
-                r'(csrf_token" type="hidden" value="|"X-CSRFToken": "|entry_key" type="hidden" value=")[^"]+',
+                r'(csrf_token" type="hidden" value="|"X-CSRFToken": "'
+                r'|entry_key" type="hidden" value=")[^"]+',
                 "",
                 html,
             )
