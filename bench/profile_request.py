@@ -5,13 +5,16 @@ what a phone sends, for one of:
 
 - `page`: GET /g/<token> of a Trix game 10 deals in;
 - `preview`: the Diamonds form's preview after three counts (as throughput.py sends it);
-- `save`: the in-page form's save of a Turkish King game's first deal (a new game each call);
+- `save`: the in-page form's save of a Turkish King game's first deal (a new game each call),
+  as a form from before entry keys sends it;
+- `save-keyed`: the same save with the fresh entry key every form now carries (its key is
+  written beside the game, in the same transaction);
 - `hello`: a bare Flask "hello" (bench/hello_app.py), the baseline.
 
 Prints milliseconds per request (best of 5 batches), then with `--profile` the cProfile listing
 of one batch by cumulative time (`LINES=150` in the environment for more than 40 lines).
 
-    python bench/profile_request.py page|preview|save|hello [--calls 300] [--profile]
+    python bench/profile_request.py page|preview|save|save-keyed|hello [--calls 300] [--profile]
     python bench/profile_request.py --smoke   # each kind, 2 calls: the code runs
 """
 
@@ -24,6 +27,7 @@ import pstats
 import re
 import sys
 import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -50,7 +54,7 @@ def caller(
     return call
 
 
-KINDS = ("page", "preview", "save", "hello")
+KINDS = ("page", "preview", "save", "save-keyed", "hello")
 
 
 def main() -> None:
@@ -89,7 +93,9 @@ def measure(what: str, calls: int, batches: int, *, profile: bool) -> None:
                 [
                     t
                     for t, _ in make_games(
-                        instance, calls * 7 if what == "save" else 0, "turkish-king"
+                        instance,
+                        calls * 7 if what.startswith("save") else 0,
+                        "turkish-king",
                     )
                 ]
             )
@@ -133,8 +139,11 @@ def measure(what: str, calls: int, batches: int, *, profile: bool) -> None:
                         htmx | {"HX-Target": "deal-preview"},
                         preview,
                     )
+                body = save
+                if what == "save-keyed":
+                    body += "&" + urlencode({"entry_key": str(uuid.uuid4())})
                 return caller(
-                    app, "POST", f"/g/{next(saves)}/deal", htmx | {"HX-Target": "deal-form"}, save
+                    app, "POST", f"/g/{next(saves)}/deal", htmx | {"HX-Target": "deal-form"}, body
                 )
 
         next_call()()  # compile templates, fill caches
@@ -148,13 +157,13 @@ def measure(what: str, calls: int, batches: int, *, profile: bool) -> None:
         print(f"{what}: {best * 1000:.3f} ms a request (best of {batches} batches of {calls})")
         if profile:
             batch = [next_call() for _ in range(calls)]
-            profile = cProfile.Profile()
-            profile.enable()
+            profiler = cProfile.Profile()
+            profiler.enable()
             for call in batch:
                 call()
-            profile.disable()
+            profiler.disable()
             lines = int(os.environ.get("LINES", "40"))
-            pstats.Stats(profile).sort_stats("cumulative").print_stats(lines)
+            pstats.Stats(profiler).sort_stats("cumulative").print_stats(lines)
 
 
 if __name__ == "__main__":

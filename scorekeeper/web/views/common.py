@@ -11,6 +11,7 @@ from werkzeug.http import dump_options_header
 
 from ...rules import Game, Replay
 from ...rules.text import has_lone_surrogate
+from ...store.deals import Kept
 from ...store.games import find_game, find_game_by_view_token
 from ...store.models import GameRow, TableRow
 from ...store.tables import find_table, find_table_by_view_token
@@ -154,6 +155,20 @@ def drawable(rows: list[GameRow]) -> list[GameRow]:
 def is_htmx() -> bool:
     """An htmx request that wants a fragment (boosted navigations get whole pages)."""
     return request.headers.get("HX-Request") == "true" and not request.headers.get("HX-Boosted")
+
+
+def kept_said(found: Kept) -> tuple[str, str]:
+    """What a phone is told of its own entry, found by its key (a save sent again, a late
+    answer asked about): never another phone's, and nothing to enter again."""
+    if not found.stands:
+        return gettext(
+            "Deal %(number)d was saved from this phone, then changed on another phone. "
+            "Check the history.",
+            number=found.number,
+        ), "warning"
+    if found.editing:
+        return gettext("Deal %(number)d changed.", number=found.number), "success"
+    return gettext("Deal %(number)d is in the game.", number=found.number), "success"
 
 
 def moved_on(row: GameRow, number: int) -> str:
