@@ -156,7 +156,8 @@ def serve(
         os.environ["SCOREKEEPER_ACCESS_CODE"] = limits.new_code()
     if weak_code:
         os.environ[settings.WEAK_CODE_VARIABLE] = "1"
-    code = _app_with_database().config.get("ACCESS_CODE")  # refuses a weak code, unless told
+    # refuses a weak code (unless told) and a database it could read but never save to
+    code = _app_with_database(writes=True).config.get("ACCESS_CODE")
     shown = local_addresses() if host in ("0.0.0.0", "::", "") else [host]
     print("Scorekeeper is running. Open it from a phone on the same network:")
     for address in shown or ["127.0.0.1"]:
@@ -204,15 +205,19 @@ def print_qr(address: str) -> None:
         pass  # the printed address is enough
 
 
-def _app_with_database() -> Flask:
-    """The app on the configured database, created or migrated to the newest schema."""
+def _app_with_database(*, writes: bool = False) -> Flask:
+    """The app on the configured database, created or migrated to the newest schema; with
+    `writes`, one that takes writes (else the database's OperationalError)."""
     from flask_migrate import upgrade
 
     from .. import create_app
+    from ..store.db import try_a_write
 
     app = create_app()
     with app.app_context():
         upgrade()
+        if writes:
+            try_a_write()
     return app
 
 
