@@ -78,6 +78,9 @@ def init_app(app: Flask, public_endpoints: frozenset[str]) -> None:
     app.session_interface = _SessionInterface(public_endpoints)
     app.url_map.converters["token"] = TokenConverter
     app.url_map.converters["number"] = NumberConverter
+    # the access code first: a browser without it is sent to the code page before its form's
+    # token is judged (the server does not even read the body of its request)
+    access.init_app(app)
     csrf.init_app(app)
     # Flask-WTF's csrf_token() in templates, noted: after its own, so this one is used
     app.jinja_env.globals["csrf_token"] = _csrf_token
@@ -85,7 +88,6 @@ def init_app(app: Flask, public_endpoints: frozenset[str]) -> None:
     babel.init_app(app, locale_selector=languages.select_locale)
     # after Flask-Babel, whose own callables it replaces
     languages.init_app(app, public_endpoints)
-    access.init_app(app)
     views.register(app)
     app.before_request(_keep_session)
     app.after_request(_security_headers)

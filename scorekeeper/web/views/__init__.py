@@ -44,8 +44,14 @@ def register(app: Flask) -> None:
         ), 400
 
     @app.errorhandler(HTTPException)
-    def _http_error(error: HTTPException) -> tuple[str, int]:
+    def _http_error(error: HTTPException) -> tuple[str, int, list[tuple[str, str]]]:
         code = error.code or 500
-        return render_template(
-            "pages/error.html", code=code, error=error, message=present.http_message(code)
-        ), code
+        # what the error says besides its page: Retry-After (503), Allow (405)
+        headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
+        return (
+            render_template(
+                "pages/error.html", code=code, error=error, message=present.http_message(code)
+            ),
+            code,
+            headers,
+        )
