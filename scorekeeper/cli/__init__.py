@@ -222,38 +222,39 @@ def _app_with_database(*, writes: bool = False) -> Flask:
 
 
 def export_games(path: str) -> int:
-    """Write every game in the database as a JSON array of records (`-`: standard output)."""
-    from ..store.games import all_games
-    from ..store.records import backup_of, exportable
+    """Write every game in the database as a JSON array of records (`-`: standard output), a
+    record at a time (its memory does not grow with the number of games)."""
+    from ..store.games import each_game
+    from ..store.records import EXPORT_BATCH, Exported, records_text
 
     app = _app_with_database()
+    exported = Exported()
     with app.app_context():
-        rows = all_games()
-        backup = backup_of(rows)
-        skipped = len(rows) - len(exportable(rows))
-    if path == "-":
-        sys.stdout.write(backup.body)
-        sys.stdout.flush()
-    else:
-        # the whole file, or none: written beside it, then put in its place (a device or a
-        # pipe named instead of a file is written straight)
-        part = f"{path}.part" if not os.path.exists(path) or os.path.isfile(path) else path
-        try:
-            with open(part, "w", encoding="utf-8") as handle:
-                handle.write(backup.body)
-            if part != path:
-                os.replace(part, path)
-        except OSError as error:
-            if part != path:
-                with contextlib.suppress(OSError):
-                    os.unlink(part)
-            print(f"cannot write {path}: {error.strerror}", file=sys.stderr)
-            return 2
-    notes = [f"{skipped} not started yet"] if skipped else []
-    if backup.damaged:
-        notes.append(f"{backup.damaged} damaged (their deals no longer replay)")
+        text = records_text(each_game(EXPORT_BATCH), exported)
+        if path == "-":
+            for part in text:
+                sys.stdout.write(part)
+            sys.stdout.flush()
+        else:
+            # the whole file, or none: written beside it, then put in its place (a device or a
+            # pipe named instead of a file is written straight)
+            part = f"{path}.part" if not os.path.exists(path) or os.path.isfile(path) else path
+            try:
+                with open(part, "w", encoding="utf-8") as handle:
+                    handle.writelines(text)
+                if part != path:
+                    os.replace(part, path)
+            except OSError as error:
+                if part != path:
+                    with contextlib.suppress(OSError):
+                        os.unlink(part)
+                print(f"cannot write {path}: {error.strerror}", file=sys.stderr)
+                return 2
+    notes = [f"{exported.not_started} not started yet"] if exported.not_started else []
+    if exported.damaged:
+        notes.append(f"{exported.damaged} damaged (their deals no longer replay)")
     note = f" ({', '.join(notes)}, left out)" if notes else ""
-    print(f"exported {backup.games} games{note}", file=sys.stderr)
+    print(f"exported {exported.games} games{note}", file=sys.stderr)
     return 0
 
 

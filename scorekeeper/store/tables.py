@@ -9,7 +9,7 @@ the table, in one transaction guarded by the table's version.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -114,13 +114,20 @@ def games_played(table: TableRow) -> dict[int, int]:
 
 def table_games(table: TableRow) -> list[GameRow]:
     """The table's games, oldest first."""
-    return list(
-        db.session.execute(
-            select(GameRow)
-            .where(GameRow.table_id == table.id)
-            .order_by(GameRow.created_at, GameRow.id)
-        ).scalars()
-    )
+    return list(each_table_game(table))
+
+
+def each_table_game(table: TableRow, batch: int = 200) -> Iterator[GameRow]:
+    """The table's games, oldest first, read `batch` rows at a time (an export of a table of
+    thousands holds no more than that); read when first asked for (a streamed answer asks
+    after its view has returned)."""
+    table_id = table.id
+    yield from db.session.execute(
+        select(GameRow)
+        .where(GameRow.table_id == table_id)
+        .order_by(GameRow.created_at, GameRow.id)
+        .execution_options(yield_per=batch)
+    ).scalars()
 
 
 @dataclass(frozen=True)

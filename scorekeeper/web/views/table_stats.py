@@ -6,11 +6,19 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, render_template, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    redirect,
+    render_template,
+    stream_with_context,
+    url_for,
+)
 
 from ...store import tables as store
 from ...store.models import TableRow
-from ...store.records import records_json
+from ...store.records import records_text
 from ...words.stats_export import (
     ITEM_AVERAGES,
     STANDINGS_FILE,
@@ -59,7 +67,7 @@ def _today() -> str:
 
 def _games_json(table: TableRow) -> Response:
     return attachment(
-        records_json(store.table_games(table)),
+        stream_with_context(records_text(store.each_table_game(table))),  # a record at a time
         "application/json",
         f"scorekeeper-table-{_today()}.json",
     )
