@@ -263,6 +263,7 @@ def import_games(path: str, table: str | None = None) -> int:
     With `table` (a table's scorekeeper link or its token), as games of that table."""
     from ..rules.errors import NotARecordError
     from ..rules.record import RecordsRefused
+    from ..stats import stored_form
     from ..store.records import import_records
     from ..store.tables import find_table, import_into_table
 
@@ -278,7 +279,13 @@ def import_games(path: str, table: str | None = None) -> int:
                 print(_one_line(f"no table has the link {table}"), file=sys.stderr)
                 return 2
         try:
-            rows = import_records(data) if target is None else import_into_table(target, data)
+            # each game's statistics figures stored with it: its table's first reader
+            # replays none of them
+            rows = (
+                import_records(data, stored_form)
+                if target is None
+                else import_into_table(target, data, stored_form)
+            )
         except RecordsRefused as refused:
             print(f"nothing imported: {refused.headline()}", file=sys.stderr)
             return 2 if isinstance(refused.error, NotARecordError) else 1

@@ -1,28 +1,36 @@
 """Each game's share of its table's statistics, kept in the database by game and version.
 
-A cache every worker and host shares: the first reader of a table's statistics makes the
-figures of the games nobody stored at their current version (the engine's replay) and stores
-them; every later reader, in any process, reads them back instead of replaying. A save bumps
+A cache every worker and host shares: an import stores the figures of the games it stores (it
+replays them anyway), and the first reader of a table's statistics makes those of the games
+nobody stored at their current version (the engine's replay) and stores them; every later
+reader, in any process, reads them back instead of replaying. A save bumps
 the game's version, so the stored figures of the version before are stale and made again by
 the next reader; a deleted game takes its figures with it (the foreign key cascades).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
+from ..rules import Record
 from .db import db
-from .models import FiguresRow
+from .games import record_of
+from .models import FiguresRow, GameRow
 
 _IDS_AT_ONCE = 500
 """Ids per query (within every database's limit of bound parameters)."""
 _ROWS_AT_ONCE = 200
 """Rows per INSERT (four parameters each)."""
+
+
+MakeFigures = Callable[[Record], tuple[str, bytes]]
+"""What the database keeps of a record's figures (their head and packed tallies), made by the
+caller: the store knows no statistics (`scorekeeper.stats.stored_form`)."""
 
 
 @dataclass(frozen=True)
@@ -87,3 +95,11 @@ def store_figures(made: Sequence[Stored]) -> bool:
     except SQLAlchemyError:
         return False
     return True
+
+
+def store_figures_of(rows: Sequence[GameRow], make: MakeFigures | None) -> None:
+    """New games, committed: their figures made from their records as stored (names, stamps)
+    and stored, in a transaction of their own (a cache: should it fail, the table's first
+    reader makes them)."""
+    if make is not None and rows:
+        store_figures([Stored(row.id, row.version, *make(record_of(row))) for row in rows])

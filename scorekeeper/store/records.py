@@ -17,6 +17,7 @@ from ..rules.record import dump_record, load_records
 from ..rules.text import repaired
 from . import limits
 from .db import db
+from .figures import MakeFigures, store_figures_of
 from .games import record_of, row_of
 from .models import GameRow
 
@@ -65,8 +66,9 @@ def parse_records(data: str | bytes, caps: ImportCaps | None = None) -> list[Rec
     return load_records(data, empty=False, before_replay=within_caps)
 
 
-def store_records(records: Iterable[Record]) -> list[GameRow]:
-    """Store checked records as new games in one transaction: all of them or none."""
+def store_records(records: Iterable[Record], figures: MakeFigures | None = None) -> list[GameRow]:
+    """Store checked records as new games in one transaction: all of them or none; then, with
+    `figures`, each game's statistics figures (its table's first reader replays none)."""
     rows = [row_of(record) for record in records]
     try:
         db.session.add_all(rows)
@@ -74,12 +76,14 @@ def store_records(records: Iterable[Record]) -> list[GameRow]:
     except Exception:
         db.session.rollback()
         raise
+    store_figures_of(rows, figures)
     return rows
 
 
-def import_records(data: str | bytes) -> list[GameRow]:
-    """Check every record of the file, then store them all; RecordsRefused (nothing stored)."""
-    return store_records(parse_records(data))
+def import_records(data: str | bytes, figures: MakeFigures | None = None) -> list[GameRow]:
+    """Check every record of the file, then store them all (with their figures, made by
+    `figures`); RecordsRefused (nothing stored)."""
+    return store_records(parse_records(data), figures)
 
 
 def import_from(

@@ -11,11 +11,12 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
+from sqlalchemy import delete, event
 
 from scorekeeper.rules.record import load_records
 from scorekeeper.stats import compute, to_json
-from scorekeeper.store.models import GameRow
+from scorekeeper.store.db import db
+from scorekeeper.store.models import FiguresRow, GameRow
 from scorekeeper.web import caches
 from scorekeeper.words.stats_export import stats_csv
 from tests.web.table_phone import TablePhone, record_data
@@ -126,6 +127,9 @@ def test_after_a_save_only_the_saved_game_is_read_and_replayed(
 ) -> None:
     with_games(phone, 12)
     caches.forget_statistics()
+    with phone.app.app_context():  # no figures anywhere (the import stored them)
+        db.session.execute(delete(FiguresRow))
+        db.session.commit()
     with counted(monkeypatch) as cold:
         assert phone.client.get(f"{phone.table_url}/stats").status_code == 200
     assert (len(cold.rows), cold.replayed) == (12, 12)

@@ -5,11 +5,14 @@ two readers storing at once leave one row, of the newest version. Counted, never
 
 from __future__ import annotations
 
+import io
+import json
 import threading
 from typing import Any
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 from sqlalchemy import delete, select, update
 
 from scorekeeper.stats import figures_head, game_figures, stored_figures
@@ -17,9 +20,11 @@ from scorekeeper.store.db import db
 from scorekeeper.store.figures import Stored, store_figures
 from scorekeeper.store.figures import stored_figures as in_database
 from scorekeeper.store.games import find_game, record_of
-from scorekeeper.store.models import FiguresRow
+from scorekeeper.store.models import FiguresRow, GameRow
 from scorekeeper.web import caches
-from tests.web.table_phone import TablePhone
+from tests.conftest import page
+from tests.web.table_phone import TablePhone, record_data
+from tests.web.test_table_stats import FILES
 from tests.web.test_table_stats_kept import (
     QUEENS_EDITED,
     assert_page_agrees,
@@ -52,10 +57,60 @@ def _game_id(phone: TablePhone, token: str) -> int:
         return row.id
 
 
+def _forget_stored(app: Flask) -> None:
+    """As before imports stored them: no game's figures in the database."""
+    with app.app_context():
+        db.session.execute(delete(FiguresRow))
+        db.session.commit()
+
+
+def test_an_imported_tables_first_reader_replays_nothing(
+    phone: TablePhone, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The import replays every record anyway: each game's figures are stored with it, so the
+    first statistics page (in any process) reads them instead of replaying the games."""
+    with_games(phone, 12)
+    stored = _rows(phone.app)
+    assert len(stored) == 12 and set(stored.values()) == {1}
+    caches.forget_statistics()
+    with counted(monkeypatch) as first:
+        _stats(phone)
+    assert (first.rows, first.replayed) == ([], 0)
+    caches.forget_statistics()
+    assert_page_agrees(phone)
+    with phone.app.app_context():  # exactly the figures the record makes
+        for game_id, head, tallies in db.session.execute(
+            select(FiguresRow.game_id, FiguresRow.head, FiguresRow.tallies)
+        ):
+            row = db.session.get(GameRow, game_id)
+            assert row is not None
+            made = game_figures(record_of(row))
+            assert (head, bytes(tallies)) == (figures_head(made), made.tallies)
+
+
+def test_the_import_page_stores_the_figures_of_games_at_no_table(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A backup imported on /import: its games' figures too (a table may take them later)."""
+    records = [record_data(name) for name in FILES]
+    form = page(client.get("/import"))
+    answer = client.post(
+        "/import",
+        data={
+            "csrf_token": form.hidden("/import")["csrf_token"],
+            "file": (io.BytesIO(json.dumps(records).encode()), "games.json"),
+        },
+        content_type="multipart/form-data",
+    )
+    assert answer.status_code == 303
+    assert len(_rows(app)) == len(records)
+
+
 def test_a_fresh_process_reads_the_stored_figures_and_replays_nothing(
     phone: TablePhone, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with_games(phone, 12)
+    _forget_stored(phone.app)
     with counted(monkeypatch) as first:
         _stats(phone)
     assert (len(first.rows), first.replayed) == (12, 12)

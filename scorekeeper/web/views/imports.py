@@ -10,6 +10,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 
 from ...rules import CONTRACTS, GAMES, NotARecordError, Record
 from ...rules.record import RecordsRefused
+from ...stats import stored_form
 from ...store import limits
 from ...store.models import GameRow
 from ...store.records import (
@@ -138,9 +139,16 @@ class Upload:
     status: int = 200
 
 
-def receive_upload(store: Callable[[list[Record]], list[GameRow]] = store_records) -> Upload:
+def _store_with_figures(records: list[Record]) -> list[GameRow]:
+    return store_records(records, stored_form)
+
+
+def receive_upload(
+    store: Callable[[list[Record]], list[GameRow]] = _store_with_figures,
+) -> Upload:
     """An import page's request: on POST the file, read within the caps and counted against
-    the address's hourly allowance, its records checked and kept by `store`."""
+    the address's hourly allowance, its records checked and kept by `store` (as new games
+    with their statistics figures)."""
     too_large = ImportLimited("bytes", request.content_length or 0, IMPORT_MAX_BYTES)
     if request.method == "POST":
         if (request.content_length or 0) > UPLOAD_BODY:  # not even read

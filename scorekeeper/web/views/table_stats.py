@@ -16,6 +16,7 @@ from flask import (
     url_for,
 )
 
+from ...stats import stored_form
 from ...store import tables as store
 from ...store.models import TableRow
 from ...store.records import records_text
@@ -128,7 +129,9 @@ def import_page(token: str) -> Any:
     """Upload game records: they become games of this table, their players join its roster."""
     # the upload (and its form's token) is judged before the table is looked up, as for
     # every other form; its records are kept only once the table is found
-    upload = receive_upload(lambda records: store.store_table_records(table_or_404(token), records))
+    upload = receive_upload(
+        lambda records: store.store_table_records(table_or_404(token), records, stored_form)
+    )
     table = table_or_404(token)
     if upload.rows is None:
         return render_template(
