@@ -16,7 +16,7 @@ from flask import (
     url_for,
 )
 
-from ...stats import stored_form
+from ...stats import TableStats, stored_form
 from ...store import tables as store
 from ...store.models import TableRow
 from ...store.records import records_text
@@ -29,7 +29,7 @@ from ...words.stats_export import (
     stats_csv_filename,
     stats_unicode_filename,
 )
-from ..caches import table_statistics
+from ..caches import statistics_content, table_statistics
 from ..extensions import csrf
 from ..languages import gettext
 from .common import attachment, remember_table, table_or_404, viewed_table_or_404
@@ -39,15 +39,21 @@ bp = Blueprint("table_stats", __name__)
 
 
 def _stats_page(table: TableRow, viewing: bool) -> str:
-    stats = table_statistics(table)
-    return render_template(
-        "pages/table_stats.html",
-        table=table,
-        stats=stats,
-        viewing=viewing,
-        item_labels=ITEM_AVERAGES,
-        win_rate_label=gettext(WIN_RATE),
-    )
+    def content(stats: TableStats) -> str:
+        return render_template(
+            "pages/table_stats.html",
+            content_only=True,
+            table=table,
+            stats=stats,
+            viewing=viewing,
+            item_labels=ITEM_AVERAGES,
+            win_rate_label=gettext(WIN_RATE),
+        )
+
+    # the content kept per the games' versions and the language; the page around it is the
+    # reader's (its token)
+    kept = statistics_content(table, viewing, content)
+    return render_template("pages/table_stats.html", table=table, kept_content=kept)
 
 
 @bp.get("/t/<token:token>/stats")
