@@ -1,11 +1,11 @@
 """The `scorekeeper` console command.
 
-`check` imports only the rules engine so it starts fast; the web commands import Flask lazily.
+`check` imports only the rules engine so it starts fast (not even the command line's parser:
+`scorekeeper check FILE` is read as it is); the web commands import Flask lazily.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import os
@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import argparse
+
     from flask import Flask
 
 
@@ -295,6 +297,8 @@ def import_games(path: str, table: str | None = None) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line: one subcommand per task."""
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="scorekeeper",
         description="Keep score at a real card table: Trix, Trix Complex and Turkish King.",
@@ -374,8 +378,11 @@ def setup_failure(error: Exception) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
+    given = list(sys.argv[1:] if argv is None else argv)
+    if len(given) == 2 and given[0] == "check" and (given[1] == "-" or given[1][:1] != "-"):
+        return check(given[1])  # the engine alone: no parser built for the one way to ask
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(given)
     if args.command == "check":
         return check(args.file)
     try:
