@@ -253,6 +253,10 @@ def base_config(instance_path: str) -> dict[str, Any]:
     }
 
 
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+"""How long a SQLite write waits for the one writer's lock before it fails."""
+
+
 @event.listens_for(Engine, "connect")
 def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
     """SQLite: write-ahead log and a busy timeout, so concurrent workers don't lose saves."""
@@ -261,6 +265,6 @@ def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=FULL")  # a saved deal survives a power cut too
-        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()

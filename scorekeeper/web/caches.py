@@ -140,8 +140,9 @@ def _figures_of(
         made = game_figures(record_of(row))
         _figures.put((row.token, row.version), made)
         found[row.id] = (row.token, row.version, made)
-        made_now.append(Stored(row.id, row.version, figures_head(made), made.tallies))
-    store_figures(made_now)
+        if row.finished:  # a game in play changes with its next save: kept here only
+            made_now.append(Stored(row.id, row.version, figures_head(made), made.tallies))
+    store_figures(made_now, by_a_reader=True)
     games = [found[stamp.id] for stamp in stamps]
     return (
         [(token, version) for token, version, figures in games if figures is not None],

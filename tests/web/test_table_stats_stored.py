@@ -228,3 +228,77 @@ def test_readers_storing_at_once_leave_one_row_of_the_newest_version(phone: Tabl
     with app.app_context():
         rows = in_database([game_id])
     assert list(rows) == [game_id] and rows[game_id].version == max(versions)
+
+
+def _writes_to_figures(app: Flask) -> Any:
+    """A list that collects every statement that writes game_figures (while listened to)."""
+    from sqlalchemy import event
+
+    written: list[str] = []
+
+    def seen(connection: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if "game_figures" in statement and not statement.lstrip().upper().startswith("SELECT"):
+            written.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", seen)
+    return written, lambda: event.remove(engine, "before_cursor_execute", seen)
+
+
+def test_a_game_in_play_is_not_stored_so_reading_after_a_save_writes_nothing(
+    phone: TablePhone,
+) -> None:
+    """Its figures change with its next save: kept by the process that made them, never
+    written, so the statistics read after each save of a busy night is a read (it used to write
+    the game's figures, on SQLite taking the one writer's lock and a flush to disk beside the
+    saves)."""
+    with_games(phone, 4)
+    phone.pick(["Rami", "Lina", "Omar", "Dana"], game="trix", mode="solo")
+    record = record_data("trix-solo-complete.json")
+    phone.choose_first(record["first"])
+    phone.enter(record["deals"][0])
+    in_play = _game_id(phone, phone.token)
+    written, stop = _writes_to_figures(phone.app)
+    try:
+        for deal in record["deals"][1:3]:
+            phone.enter(deal)
+            caches.forget_statistics()  # each read by a worker that has not seen the game
+            _stats(phone)
+    finally:
+        stop()
+    assert written == []
+    assert in_play not in _rows(phone.app)  # the finished games' are, from the import
+    assert len(_rows(phone.app)) == 4
+    caches.forget_statistics()
+    assert_page_agrees(phone)
+
+
+def test_a_readers_cache_write_gives_way_to_a_save_and_leaves_the_connection_as_it_was(
+    phone: TablePhone,
+) -> None:
+    """On SQLite, while a save holds the one writer's lock, a reader's figures are not stored
+    (a later reader stores them) and its connection goes back to the pool waiting as long and
+    flushing as surely as before (a save on it stays durable)."""
+    if not phone.app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        return  # PostgreSQL: no one writer's lock
+    import sqlite3
+
+    with_games(phone, 2)
+    game_id = _game_id(phone, phone.game_tokens()[0])
+    made = Stored(game_id, 99, "head", b"")
+    database = phone.app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")
+    saving = sqlite3.connect(database, isolation_level=None)
+    try:
+        saving.execute("BEGIN IMMEDIATE")  # a save in progress
+        with phone.app.app_context():
+            assert store_figures([made], by_a_reader=True) is False
+    finally:
+        saving.execute("ROLLBACK")
+        saving.close()
+    with phone.app.app_context():
+        with db.engine.connect() as connection:  # the pool's connection, as a save gets it
+            assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == 10_000
+            assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
+        assert store_figures([made], by_a_reader=True) is True  # nobody writing: stored
+    assert _rows(phone.app)[game_id] == 99
