@@ -26,6 +26,7 @@ from ..rules import (
     HouseRules,
 )
 from ..rules.autofill import Filled, autofill
+from ..rules.contracts import DOUBLING_KINDS
 from ..rules.deal import FieldKind
 from ..rules.text import table_text
 from ..store.deals import Entry
@@ -94,6 +95,12 @@ class Chips:
     choices: tuple[Any, ...]
     folded: bool = False
     """Shown folded in a long form: the chips are fetched when the player opens the group."""
+
+    @property
+    def doubles(self) -> bool:
+        """Whether its field records the doubles (the contract's `doubles_field`), which a table
+        announces before play: noted first, kept in the form's address."""
+        return self.spec.kind in DOUBLING_KINDS
 
 
 FOLD_AFTER = 4

@@ -1,4 +1,5 @@
-"""Every check a single deal must pass (RULES.md, GAME-RECORD.md), as tables of invalid input.
+"""Every check a single deal must pass (docs/rules.md, docs/record-format.md), as tables of
+invalid input.
 
 Each row names the field and the message id the engine must give, so that removing a check
 from the engine fails its row rather than passing on some other refusal.
@@ -65,7 +66,7 @@ SUMS = [
     (COMPLEX, "diamonds", 13, "diamonds"),
     (TRUMP, "tricks", 13, "tricks"),
     (NO_QUEENS, "counts", 4, "queens"),
-    (NO_BOYS, "counts", 8, "kings and jacks"),
+    (NO_BOYS, "counts", 8, "kings_and_jacks"),
     (NO_HEARTS, "counts", 13, "hearts"),
     (NO_TRICKS, "tricks", 13, "tricks"),
 ]

@@ -232,7 +232,9 @@ def test_hindi_trix_cannot_read_as_tricks() -> None:
                 assert "तरिक्स" in text, (key, text)
 
 
-def test_hindi_turkish_king_contracts_as_seed_004_names_them() -> None:
+def test_hindi_turkish_king_contracts_in_everyday_card_names() -> None:
+    # the app names them with the cards' Hindi names (पान, बेगम, बादशाह); seed 004's own names
+    # («नो किंग», «कोई दिल नहीं», …) stand beside them on the rules page and the contract choice
     hindi = _strings("hi")
     names = {
         "No King of Hearts": "पान का बादशाह नहीं",
@@ -324,18 +326,16 @@ def test_arabic_turkish_king_says_yad_for_a_hand() -> None:
             assert "جول" not in text, (key, text)
 
 
-def test_russian_rules_page_gives_seed_003s_names() -> None:
-    seed = _strings("ru", "contract name in the rule texts")
-    assert seed["No Hearts"] == ("Без червей",)
-    assert seed["No Tricks"] == ("Без взяток",)
-    for key, texts in seed.items():
-        assert texts[0].startswith("Без") or key == "Trump", key
-    # the app's own names stay those of Russian King tables
-    assert _strings("ru")["No Hearts"] == ("Не брать червей",)
+def test_russian_everyday_names_stay_beside_seed_003s() -> None:
+    # the app's names are Russian tables' «Не брать …»; seed 003's «Без …» stand beside them
+    # (words/contracts.py, tests/web/test_seed_names.py), never «Кинг» (Russian King's word)
+    russian = _strings("ru")
+    assert russian["No Hearts"] == ("Не брать червей",)
+    assert russian["No King of Hearts"] == ("Не брать короля червей",)
 
 
 def test_no_table_is_told_to_look_for_the_two_of_diamonds() -> None:
-    # "often the player holding the 2♦" is in no seed (RULES.md dropped it)
+    # "often the player holding the 2♦" is in no seed (docs/rules.md dropped it)
     for locale in (*TRANSLATED, "en"):
         for key, texts in _strings(locale).items():
             assert "2♦" not in key, key

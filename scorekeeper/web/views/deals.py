@@ -154,16 +154,12 @@ def _to_game(token: str, inline: bool) -> Response:
     return redirect(url, 303)
 
 
-DOUBLES = "doubled_by"
-"""The group of doubles a table announces before play (noted first, kept in the form's URL)."""
-
-
 def _doubles(form: DealForm) -> dict[str, Any]:
     """The doubles noted in a form, as query arguments (chip field name → seat)."""
     return {
         name: str(form[name].data)
         for group in form.groups()
-        if group.spec.name == DOUBLES
+        if group.doubles
         for name in group.names
         if form[name].data is not None
     }
@@ -172,7 +168,7 @@ def _doubles(form: DealForm) -> dict[str, Any]:
 def _note_doubles(form: DealForm, args: Any) -> None:
     """Pre-fill the doubles noted before play (from the form's URL); anything else is a 400."""
     for group in form.groups():
-        if group.spec.name == DOUBLES:
+        if group.doubles:
             for name in group.names:
                 if args.get(name):
                     try:
@@ -275,7 +271,7 @@ def preview(token: str) -> Any:
         editing is None
         and is_htmx()
         and view.game.house_rules.doubling
-        and any(group.spec.name == DOUBLES for group in form.groups())
+        and any(group.doubles for group in form.groups())
     ):
         # the doubles noted before play stay in the address: a reload keeps them
         response.headers["HX-Replace-Url"] = url_for(
