@@ -331,3 +331,37 @@ def test_an_operator_can_turn_listening_off(
         assert versions.listens is (setting == "default" and on_postgresql)
     finally:
         _dispose(app)
+
+
+def test_a_polls_read_on_sqlite_is_one_statement(app: Flask) -> None:
+    """No connection test before it (pool_pre_ping): a SQLite file's connection cannot have
+    died idle, and the test was a statement more on every poll's read and every request; a
+    server's connection (PostgreSQL) is still tried first."""
+    from sqlalchemy import event
+
+    _, token, _ = _game(app)
+    with app.app_context():
+        engine = db.engine
+        versions = Versions(engine, listen=False)
+        if engine.dialect.name != "sqlite":
+            assert app.config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"] is True
+            return
+        statements: list[str] = []
+
+        def traced(dbapi_connection: Any, record: Any) -> None:
+            dbapi_connection.set_trace_callback(statements.append)
+
+        engine.dispose()  # new connections, traced from their first statement
+        event.listen(engine, "connect", traced)
+        try:
+            assert versions.read("token", token) == 1
+            statements.clear()
+            for _ in range(3):
+                assert versions.read("token", token) == 1
+        finally:
+            event.remove(engine, "connect", traced)
+            engine.dispose()
+    assert [s for s in statements if s.upper().startswith("SELECT")] == [
+        s for s in statements if "games.version" in s
+    ]
+    assert len([s for s in statements if "games.version" in s]) == 3
