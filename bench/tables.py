@@ -14,6 +14,12 @@ open on its phones:
 - two view links polling the live view every 3 s with their ETag (`?v=` and If-None-Match, as
   htmx and the browser cache send them), fetching the fragment again when the game changed.
 
+With `--hidden SHARE`, each page is hidden that share of the time (spells of `--hidden-spell`
+seconds on average: a tab behind another, a locked phone) and, as the app does, skips its polls
+while hidden and polls once the moment it is shown again: the figures say how many requests a
+night saves. Before anything is measured, `--warm-up` seconds of the first mix run and are
+reported apart (a fresh server's first minutes: every game read for the first time).
+
 Requests go out at their scheduled time whatever the server's pace (open loop), over a pool of
 keep-alive connections; latency counts from the scheduled time, so queueing shows. Errors are
 transport failures, timeouts, 5xx, and any status a step does not expect.
@@ -52,6 +58,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -89,6 +96,10 @@ class Stats:
     finished: float = 0.0
     server_cpu: float = 0.0
     client_cpu: float = 0.0
+    skipped: int = 0
+    """Polls a hidden page did not send (its ticks while hidden)."""
+    caught_up: int = 0
+    """Polls sent the moment a hidden page was shown again."""
 
     def record(self, kind: str, latency: float) -> None:
         self.latencies.setdefault(kind, []).append(latency)
@@ -199,6 +210,36 @@ def follow_tag(headers: dict[str, str], body: bytes) -> str | None:
     return unquote(found.group(1)) if found else None
 
 
+@dataclass
+class Visibility:
+    """Whether a page is seen: hidden a `share` of the time (a tab behind another, a locked
+    phone), in spells of `spell` seconds on average, shown in between."""
+
+    share: float
+    spell: float
+    hidden: bool = False
+    until: float = 0.0
+
+    def start(self, now: float) -> Visibility:
+        self.hidden = random.random() < self.share
+        self.until = now + self.length()
+        return self
+
+    def length(self) -> float:
+        mean = self.spell if self.hidden else self.spell * (1 - self.share) / self.share
+        return random.expovariate(1 / mean)
+
+    def shown_before(self, at: float) -> list[float]:
+        """Move on to `at`: when the page was shown again meanwhile."""
+        shown = []
+        while self.until <= at:
+            self.hidden = not self.hidden
+            if not self.hidden:
+                shown.append(self.until)
+            self.until += self.length()
+        return shown
+
+
 class Simulation:
     """Drive every table's pages until the deadline."""
 
@@ -211,9 +252,12 @@ class Simulation:
         seconds: float,
         deal_every: float,
         stats_every: float,
+        hidden: float = 0.0,
+        hidden_spell: float = 60.0,
     ) -> None:
         self.pools, self.tables, self.seconds = pools, tables, seconds
         self.deal_every, self.stats_every = deal_every, stats_every
+        self.hidden, self.hidden_spell = hidden, hidden_spell
         self.base_headers = {"Accept-Encoding": "gzip, br", "Cookie": cookie}
         self.csrf = csrf
         self.stats = Stats()
@@ -315,12 +359,32 @@ class Simulation:
             )
             at += random.expovariate(1 / self.stats_every)
 
+    async def ticks(self, first: float, poll: Any) -> None:
+        """A page's poller: `poll(at)` every POLL_SECONDS from `first`; a page hidden a share
+        of the time (`--hidden`) skips its ticks while hidden and polls the moment it is
+        shown again (as app.js and htmx's visibilitychange trigger do)."""
+        seen = None
+        if self.hidden > 0:
+            seen = Visibility(self.hidden, self.hidden_spell).start(first)
+        at = first
+        while at < self.deadline:
+            if seen is not None:
+                for shown in seen.shown_before(at):
+                    self.stats.caught_up += 1
+                    await poll(shown)
+                if seen.hidden:
+                    self.stats.skipped += 1
+                    at += POLL_SECONDS
+                    continue
+            await poll(at)
+            at += POLL_SECONDS
+
     async def follower(self, table: Table, page: int) -> None:
         """A scorekeeping page's poller: `v` as the page holds it, 204 while nothing changed."""
         loop = asyncio.get_running_loop()
-        at = loop.time() + random.uniform(0, POLL_SECONDS)
         headers = self.base_headers | {"HX-Request": "true"}
-        while at < self.deadline:
+
+        async def poll(at: float) -> None:
             query = {"v": table.follows[page]}
             if page == 0 and table.open_number is not None:
                 query["number"] = str(table.open_number)
@@ -337,13 +401,14 @@ class Simulation:
                 tag = follow_tag(reply[1], reply[2])
                 if tag:
                     table.follows[page] = tag
-            at += POLL_SECONDS
+
+        await self.ticks(loop.time() + random.uniform(0, POLL_SECONDS), poll)
 
     async def viewer(self, table: Table, seat: int) -> None:
         loop = asyncio.get_running_loop()
-        at = loop.time() + random.uniform(0, POLL_SECONDS)
         headers = self.base_headers | {"HX-Request": "true"}
-        while at < self.deadline:
+
+        async def poll(at: float) -> None:
             tag = table.views[seat]
             path = f"/v/{table.view_token}/live"
             sent = headers
@@ -356,7 +421,8 @@ class Simulation:
             )
             if reply and reply[0] == 200:
                 table.views[seat] = reply[1].get("etag", "")
-            at += POLL_SECONDS
+
+        await self.ticks(loop.time() + random.uniform(0, POLL_SECONDS), poll)
 
     async def run(self) -> Stats:
         loop = asyncio.get_running_loop()
@@ -449,6 +515,8 @@ def simulate(
     pages: int,
     deal_every: float,
     stats_every: float,
+    hidden: float = 0.0,
+    hidden_spell: float = 60.0,
 ) -> Stats:
     """Run the simulation; table i talks to server i mod len(bases) (same database)."""
     for index, table in enumerate(tables):
@@ -466,7 +534,15 @@ def simulate(
             host, port = base.removeprefix("http://").split(":")
             pools.append(Pool(host, int(port), MAX_CONNECTIONS // len(bases)))
         stats = await Simulation(
-            pools, tables, session.cookie, session.csrf, seconds, deal_every, stats_every
+            pools,
+            tables,
+            session.cookie,
+            session.csrf,
+            seconds,
+            deal_every,
+            stats_every,
+            hidden,
+            hidden_spell,
         ).run()
         stats.server_cpu = sum(server_cpu_seconds(base) for base in bases) - server_before
         stats.client_cpu = time.process_time() - client_before
@@ -563,10 +639,30 @@ def poll_costs(
     )
 
 
-def summarise(results: Results, label: str, stats: Stats, tables: int) -> float:
+NIGHT_HOURS = 4
+
+
+def summarise(
+    results: Results, label: str, stats: Stats, tables: int, hidden: float = 0.0
+) -> float:
     """Figures of one simulation; returns its p99 (ms)."""
     latencies = stats.all()
     elapsed = stats.finished - stats.started
+    if hidden > 0:
+        polls = sum(len(v) for kind, v in stats.latencies.items() if kind.endswith("poll"))
+        saved = stats.skipped - stats.caught_up
+        every = polls + saved  # the polls of the same pages, none of them ever hidden
+        results.add(
+            f"{label}: requests saved by hidden pages not polling",
+            f"{saved / elapsed:.0f} req/s ({100 * saved / max(1, len(latencies) + saved):.0f} % "
+            f"of the night's requests)",
+            "–",
+            None,
+            f"each page hidden {100 * hidden:.0f} % of the time: {stats.skipped} polls not "
+            f"sent, {stats.caught_up} sent on being shown again, {polls} sent of {every}; "
+            f"a {NIGHT_HOURS}-hour night at {tables} tables: about "
+            f"{saved / elapsed * 3600 * NIGHT_HOURS:,.0f} requests fewer",
+        )
     errors = sum(stats.errors.values())
     p50, p99 = percentile(latencies, 0.50), percentile(latencies, 0.99)
     per_request = stats.server_cpu * 1000 / max(1, len(latencies))
@@ -670,6 +766,9 @@ class Options:
     curve: tuple[int, ...] = ()
     curve_seconds: float = 20.0
     workers: int = 0  # as `scorekeeper serve` sizes itself to the machine
+    hidden: float = 0.0  # the share of the time each page is hidden (it does not poll then)
+    hidden_spell: float = 60.0  # seconds a page stays hidden, on average
+    warm_up: float = 15.0  # seconds of the first mix run before anything is measured
     sqlite: bool = True
     postgres: bool | None = None
     postgres_url: str | None = None
@@ -690,6 +789,30 @@ def _measure(
     warm_up(bases, tables[-8:], session)
     poll_costs(results, label, bases[0], tables[-1], session)
     count = options.count
+    if options.warm_up > 0:
+        # the server's first minutes of a night: every table's game read for the first time,
+        # every worker's caches filling; reported apart, never mixed into the figures
+        log(f"tables: warm-up, {count} tables × 1 game page, {options.warm_up:.0f} s")
+        warm = simulate(
+            bases,
+            tables[:count],
+            session,
+            options.warm_up,
+            pages=1,
+            deal_every=options.deal_every,
+            stats_every=options.stats_every,
+        )
+        latencies = warm.all()
+        results.notes.append(
+            f"{label}: warm-up ({options.warm_up:.0f} s of {count} tables × 1 game page, not "
+            f"counted): p50 {percentile(latencies, 0.5):.1f} p99 "
+            f"{percentile(latencies, 0.99):.1f} ms, {sum(warm.errors.values())} errors; "
+            + "; ".join(
+                f"{kind} p99 {percentile(v, 0.99):.1f} ms ({len(v)})"
+                for kind, v in sorted(warm.latencies.items())
+            )
+        )
+        settle(bases, tables[0], session)
     for pages in dict.fromkeys((1, options.pages)):
         name = (
             f"{label}, {count} tables × {pages} game page{'s' if pages > 1 else ''} + "
@@ -707,8 +830,11 @@ def _measure(
                 pages=pages,
                 deal_every=options.deal_every,
                 stats_every=options.stats_every,
+                hidden=options.hidden,
+                hidden_spell=options.hidden_spell,
             ),
             count,
+            options.hidden,
         )
         settle(bases, tables[0], session)
     crossed: int | None = None
@@ -853,6 +979,21 @@ if __name__ == "__main__":
         default=0,
         help="server processes (default: as `scorekeeper serve` chooses)",
     )
+    parser.add_argument(
+        "--hidden",
+        type=float,
+        default=0.0,
+        help="the share of the time each page is hidden, not polling (0: always seen)",
+    )
+    parser.add_argument(
+        "--hidden-spell", type=float, default=60.0, help="seconds a page stays hidden (60)"
+    )
+    parser.add_argument(
+        "--warm-up",
+        type=float,
+        default=15.0,
+        help="seconds of the first mix run and reported apart before the figures (15)",
+    )
     parser.add_argument("--sqlite-only", action="store_true")
     parser.add_argument("--postgres-only", action="store_true")
     parser.add_argument(
@@ -872,6 +1013,9 @@ if __name__ == "__main__":
         curve=tuple(int(n) for n in args.curve.split(",") if n.strip()),
         curve_seconds=args.curve_seconds,
         workers=args.workers,
+        hidden=args.hidden,
+        hidden_spell=args.hidden_spell,
+        warm_up=args.warm_up,
         sqlite=not args.postgres_only,
         postgres=False
         if args.sqlite_only

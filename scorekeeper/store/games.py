@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
@@ -96,11 +97,12 @@ def games_for_tokens(tokens: list[str]) -> list[GameRow]:
     return [found[token] for token in tokens if token in found]
 
 
-def all_games() -> list[GameRow]:
-    """Every game in the database, oldest first."""
-    return list(
-        db.session.execute(select(GameRow).order_by(GameRow.created_at, GameRow.id)).scalars()
-    )
+def each_game(batch: int) -> Iterator[GameRow]:
+    """Every game in the database, oldest first, read `batch` rows at a time (a caller that
+    lets each go holds no more than that), when first asked for."""
+    yield from db.session.execute(
+        select(GameRow).order_by(GameRow.created_at, GameRow.id).execution_options(yield_per=batch)
+    ).scalars()
 
 
 def house_rules_of(row: GameRow) -> HouseRules:

@@ -88,8 +88,12 @@
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
+    /* a poll waits while nobody sees the page (a tab behind another, a phone locked): it asks
+     * again the moment the page is shown (its visibilitychange trigger) */
+    if (elt.hasAttribute("data-poll") && document.visibilityState === "hidden") {
+      event.preventDefault();
     /* following other phones waits while this phone has a request out (its own save) */
-    if (elt.hasAttribute("data-follow") && document.querySelector(".htmx-request")) {
+    } else if (elt.hasAttribute("data-follow") && document.querySelector(".htmx-request")) {
       event.preventDefault();
     } else if (!elt.closest("[data-quiet]")) {
       slotOf(elt).hidden = true;

@@ -48,10 +48,16 @@ def register(app: Flask) -> None:
         ), 400
 
     @app.errorhandler(HTTPException)
-    def _http_error(error: HTTPException) -> tuple[str, int] | Response:
+    def _http_error(error: HTTPException) -> tuple[str | Response, int, list[tuple[str, str]]]:
         code = error.code or 500
+        # what the error says besides its page: Retry-After (503), Allow (405)
+        headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
         if wants_json():
-            return json_error(code, present.http_message(code))
-        return render_template(
-            "pages/error.html", code=code, error=error, message=present.http_message(code)
-        ), code
+            return json_error(code, present.http_message(code)), code, headers
+        return (
+            render_template(
+                "pages/error.html", code=code, error=error, message=present.http_message(code)
+            ),
+            code,
+            headers,
+        )

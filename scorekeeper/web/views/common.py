@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -186,7 +187,7 @@ def moved_on(row: GameRow, number: int) -> str:
 
 
 def attachment(
-    body: str, mimetype: str, filename: str, unicode_name: str | None = None
+    body: str | Iterable[str], mimetype: str, filename: str, unicode_name: str | None = None
 ) -> Response:
     """A download: `filename` in ASCII, and `unicode_name` (a name in its own script) beside
     it as RFC 6266's ``filename*``, which browsers prefer."""
