@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import text
 from sqlalchemy.orm import DeclarativeBase
 
 
@@ -15,3 +16,15 @@ class Base(DeclarativeBase):
 # wrote on the row itself (games.write), so nothing is read back after the commit
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate()
+
+
+def try_a_write() -> None:
+    """Begin a write to the migrated database and roll it back; the database's own error
+    (sqlalchemy.exc.OperationalError) when it cannot be written: a read-only file, folder or
+    mount that SQLite can still read (another process holding its write-ahead log open)."""
+    with db.engine.connect() as connection:
+        try:
+            # the statement asks for the write lock, which a read-only database refuses
+            connection.execute(text("DELETE FROM alembic_version WHERE 1 = 0"))
+        finally:
+            connection.rollback()

@@ -22,6 +22,7 @@ from ..rules import HouseRules
 from ..rules.autofill import Filled
 from ..rules.text import table_text
 from ..store.deals import Entry
+from ..store.entries import is_entry_key, new_entry_key
 from ..words import deal_form
 from ..words.deal_form import Chips, chip_groups
 from ..words.labels import problem_text
@@ -96,6 +97,25 @@ class NumberField(Field):
         self.data = int(raw)
 
 
+class EntryKeyField(Field):
+    """The key a deal form was made with (`store.entries`), or None for a form from before
+    keys; anything but the one accepted shape is a tampered form."""
+
+    widget = HiddenInput()
+    data: str | None
+
+    def _value(self) -> str:
+        return self.data or ""
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        self.data = None
+        if not valuelist or valuelist[0] == "":
+            return
+        if not is_entry_key(valuelist[0]):
+            raise ValueError("not an entry key")
+        self.data = valuelist[0]
+
+
 class DealForm(FlaskForm):
     """Fields every deal form carries: its contract and the state it was made against."""
 
@@ -106,11 +126,22 @@ class DealForm(FlaskForm):
     version = NumberField("", validators=[InputRequired()])
     editing = NumberField("")
     """The number of the past deal this form corrects; unset for the next deal."""
+    entry_key = EntryKeyField("")
+    """The key made when the form opened: its entry is stored at most once, and a save whose
+    answer was lost is asked about by it."""
     autofilled = HiddenField("")
     """The chips the app filled in, with their values ("counts-3:1 order-3:2"): while a chip
     keeps that value it is the app's, and the app may recompute it."""
 
-    STATE_FIELDS = ("contract", "number", "version", "editing", "autofilled", "csrf_token")
+    STATE_FIELDS = (
+        "contract",
+        "number",
+        "version",
+        "editing",
+        "entry_key",
+        "autofilled",
+        "csrf_token",
+    )
 
     contract_id: str = ""
     filled: Sequence[str] = ()
@@ -141,6 +172,7 @@ class DealForm(FlaskForm):
             editing if editing is not None else self.number.data or 0,
             self.version.data or 0,
             editing is not None,
+            self.entry_key.data,
         )
 
     def fill_in(self, rules: HouseRules) -> dict[str, Any]:
@@ -196,12 +228,13 @@ def make_deal_form(contract: str, **kwargs: Any) -> DealForm:
 def blank_deal_form(
     contract: str, number: int, version: int, editing: int | None = None
 ) -> DealForm:
-    """A new deal form for `contract`, made against the game's `version`."""
+    """A new deal form for `contract`, made against the game's `version`, with a fresh key."""
     form = make_deal_form(contract, formdata=None)
     form.contract.data = contract
     form.number.data = number
     form.version.data = version
     form.editing.data = editing
+    form.entry_key.data = new_entry_key()
     return form
 
 

@@ -351,6 +351,7 @@ def http_message(code: int) -> str:
         405: gettext("That action is not available here."),
         408: gettext("That took too long to arrive, so nothing was saved. Try again."),
         413: gettext("That was too much data to send at once."),
+        503: gettext("The server is busy. Nothing was saved. Try again in a few seconds."),
     }
     return messages.get(code, gettext("Something went wrong on our side. Nothing was saved."))
 

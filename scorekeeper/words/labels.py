@@ -43,6 +43,14 @@ HAND_MESSAGES = frozenset(
         pgettext("turkish-king", "Deal %(number)d saved."),
         pgettext("turkish-king", "Enter these taps as the next deal"),
         pgettext("turkish-king", "Deal %(number)d changed."),
+        pgettext("turkish-king", "Deal %(number)d is in the game."),
+        pgettext(
+            "turkish-king",
+            "Deal %(number)d was saved from this phone, then changed on another phone. "
+            "Check the history.",
+        ),
+        pgettext("turkish-king", "Another phone saved deal %(number)d first; yours was not saved."),
+        pgettext("turkish-king", "Waiting for the deal before it."),
         pgettext("turkish-king", "Deal %(number)d restored."),
         pgettext("turkish-king", "Deal %(number)d was removed."),
         pgettext(
