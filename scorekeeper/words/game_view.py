@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..rules import ContractKind, Replay, evaluate
+from ..rules import ContractKind, Replay, evaluate, parse_deal
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
-from ..rules.messages import N_
+from ..rules.messages import N_, ngettext
 from . import deal_form, deal_words, labels
 from .catalogue import Words
+from .share import result_text
 from .takes import short_takes
 
 WHERE_KINGDOM = N_("Kingdom %(k)d of %(total)d")
@@ -33,6 +34,13 @@ KINGDOM = N_("Kingdom %(k)d")
 DEAL = N_("Deal %(n)d")
 KING = N_("King: %(name)s")
 DECLARER = N_("Declarer: %(name)s")
+UNDO = N_("Undo deal %(n)d")
+WAITING = ngettext(
+    "%(n)d deal on this phone is waiting for the server.",
+    "%(n)d deals on this phone are waiting for the server.",
+    "n",
+)
+"""How many deals the phone keeps that the server has not confirmed (sent or not yet)."""
 
 
 def isolated(name: str) -> str:
@@ -59,9 +67,17 @@ def with_pending(
     return result, None
 
 
-def game_view(stored: Replay, pending: Sequence[Mapping[str, Any]], words: Words) -> dict[str, Any]:
-    """What the game page shows of the game with `pending` deals after the stored ones."""
+def game_view(
+    stored: Replay,
+    pending: Sequence[Mapping[str, Any]],
+    words: Words,
+    waiting: int | None = None,
+) -> dict[str, Any]:
+    """What the game page shows of the game with `pending` deals after the stored ones; how
+    many deals the phone keeps for the server (`waiting`: all of them, shown or not; the
+    pending ones by default), in a sentence."""
     result, refused = with_pending(stored, pending, words)
+    kept = len(pending) if waiting is None else waiting
     game = result.game
     players = game.players
     translate = words.translate
@@ -79,6 +95,7 @@ def game_view(stored: Replay, pending: Sequence[Mapping[str, Any]], words: Words
         if result.team_totals is None
         else [labels.team_label(players, team, translate) for team in range(2)],
         "winners": None if result.winners is None else list(result.winners),
+        "winning_teams": None if result.winning_teams is None else list(result.winning_teams),
         "history": [
             {
                 "number": deal.number,
@@ -122,6 +139,13 @@ def game_view(stored: Replay, pending: Sequence[Mapping[str, Any]], words: Words
             }
             for contract, plays in result.negative_plays.items()
         ],
+        "waiting": words.plural(WAITING.singular, WAITING.plural, kept) % {"n": kept}
+        if kept
+        else "",
+        "undo": translate(UNDO) % {"n": len(result.deals)} if result.deals else "",
+        "standings": None
+        if result.winners is None
+        else result_text(result, "", translate).split("\n")[1:],
     }
 
 
@@ -221,3 +245,26 @@ def blank_form(
         ],
         "left": deal_words.left_to_tap(len(deal_form.unset(contract, filled.values)), words.plural),
     }
+
+
+def described(
+    result: Replay, deals: Sequence[Mapping[str, Any]], words: Words
+) -> list[dict[str, str]]:
+    """Deals as a history row names them (the contract, what each player took), in the
+    reader's words: a deal this phone kept beside another phone's in its place. A deal that
+    does not parse has its contract's id alone."""
+    game = result.game
+    players = tuple(map(isolated, game.players))
+    said = []
+    for raw in deals:
+        contract = str(raw.get("contract", ""))
+        deal = parse_deal(game.definition, raw, game.house_rules)[0]
+        said.append(
+            {
+                "name": labels.contract_label(contract, words.translate)
+                if deal is not None
+                else contract,
+                "takes": "" if deal is None else short_takes(deal, players, words.translate),
+            }
+        )
+    return said

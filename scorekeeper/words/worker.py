@@ -13,12 +13,18 @@ Messages (each an object with ``op``; answers are objects):
 - ``{"op": "start", "language": "ar"}``: read the language's catalogue → ``{"language"}``.
 - ``{"op": "game", "key": token, "version": n, "record": {...}}``: hold a game (a record,
   ``scorekeeper-game/1``) at the version the server gave → ``{"key", "version", "deals"}``.
-- ``{"op": "preview", "key": token, "fields": [[name, value], ...]}``: a deal form's fields
-  as the browser would post them → what the server's preview paints (:func:`preview`).
-- ``{"op": "view", "key": token, "pending": [deal, ...]}``: the game with deals not yet sent
-  (raw deals, as a record holds them) → :func:`scorekeeper.words.game_view.game_view`.
+- ``{"op": "preview", "key": token, "fields": [[name, value], ...], "pending": [...]}``: a
+  deal form's fields as the browser would post them → what the server's preview paints
+  (:func:`preview`), and the deal as a record holds it once it may be saved (what the phone
+  keeps when it saves with no network); with `pending` (optional): a form for the deal after
+  those the phone keeps.
+- ``{"op": "view", "key": token, "pending": [deal, ...], "waiting": n}``: the game with deals
+  not yet sent (raw deals, as a record holds them; `waiting`, optional: how many the phone
+  keeps in all) → :func:`scorekeeper.words.game_view.game_view`.
 - ``{"op": "form", "key": token, "pending": [...], "contract": id}``: a blank deal form for
   `contract` as the next deal → :func:`scorekeeper.words.game_view.blank_form`.
+- ``{"op": "describe", "key": token, "deals": [deal, ...]}``: deals as a history row names
+  them → ``{"deals": [{"name", "takes"}]}`` (a deal this phone kept beside another phone's).
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from ..rules import Evaluation, Replay, evaluate, record_from_json, replay
+from ..rules import Evaluation, Replay, dump_deal, evaluate, record_from_json, replay
 from . import deal_form, deal_words, game_view
 from .catalogue import Words, read_catalogue
 from .deal_form import chip_groups, chip_text
@@ -57,6 +63,8 @@ class Engine:
         self.language = language
         self.catalogue = read_catalogue(language)
         self.games: dict[str, Held] = {}
+        self.pending: tuple[tuple[str, int, str], Held | None] | None = None
+        """The last game replayed with deals the phone keeps (by game, version and deals)."""
 
     def words(self, result: Replay) -> Words:
         """The game's words in the page's language."""
@@ -68,17 +76,43 @@ class Engine:
         self.games[key] = Held(version, result)
         return {"key": key, "version": version, "deals": len(result.deals)}
 
-    def preview(self, key: str, fields: Sequence[Sequence[str]]) -> dict[str, Any]:
-        """What a tap shows in a deal form, or :data:`SERVER`."""
+    def preview(
+        self, key: str, fields: Sequence[Sequence[str]], pending: Sequence[Mapping[str, Any]] = ()
+    ) -> dict[str, Any]:
+        """What a tap shows in a deal form (the next deal after `pending` ones, deals the phone
+        keeps for the server), or :data:`SERVER`."""
         held = self.games.get(key)
         if held is None:
             return SERVER
+        if pending:
+            held = self._with_pending(key, held, pending)
+            if held is None:
+                return SERVER
         return preview(held, dict((name, value) for name, value in fields), self.words)
 
-    def view(self, key: str, pending: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-        """The game with `pending` deals after the stored ones."""
+    def _with_pending(
+        self, key: str, held: Held, pending: Sequence[Mapping[str, Any]]
+    ) -> Held | None:
+        """The held game with `pending` deals entered (replayed once for the taps of a form:
+        the last one is kept), at the version they were entered on; None if one is refused."""
+        asked = (key, held.version, json.dumps(pending, sort_keys=True))
+        if self.pending is None or self.pending[0] != asked:
+            result, refused = game_view.with_pending(held.result, pending, self.words(held.result))
+            self.pending = (asked, None if refused else Held(held.version, result))
+        return self.pending[1]
+
+    def view(
+        self, key: str, pending: Sequence[Mapping[str, Any]], waiting: int | None = None
+    ) -> dict[str, Any]:
+        """The game with `pending` deals after the stored ones (`waiting`: how many deals the
+        phone keeps for the server, if not those)."""
         held = self.games[key]
-        return game_view.game_view(held.result, pending, self.words(held.result))
+        return game_view.game_view(held.result, pending, self.words(held.result), waiting)
+
+    def describe(self, key: str, deals: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
+        """Deals as a history row names them (:func:`~scorekeeper.words.game_view.described`)."""
+        held = self.games[key]
+        return game_view.described(held.result, deals, self.words(held.result))
 
     def form(self, key: str, pending: Sequence[Mapping[str, Any]], contract: str) -> dict[str, Any]:
         """A blank deal form for `contract` as the next deal after `pending` ones."""
@@ -148,6 +182,11 @@ def preview(
             for name in filled.changed
         },
         "address": _address(contract, filled) if editing is None and rules.doubling else None,
+        # what a save with no network keeps, as the game record holds it (the server judges it
+        # again when it is sent)
+        "deal": dump_deal(evaluation.deal)
+        if evaluation is not None and evaluation.ok and evaluation.deal is not None
+        else None,
     }
 
 
@@ -266,9 +305,16 @@ def answer(engine: Engine | None, message: str) -> tuple[Engine | None, str]:
         case "game":
             said = engine.hold(str(asked["key"]), asked["record"], int(asked["version"]))
         case "preview":
-            said = engine.preview(str(asked["key"]), asked["fields"])
+            said = engine.preview(str(asked["key"]), asked["fields"], asked.get("pending", []))
         case "view":
-            said = engine.view(str(asked["key"]), asked.get("pending", []))
+            waiting = asked.get("waiting")
+            said = engine.view(
+                str(asked["key"]),
+                asked.get("pending", []),
+                None if waiting is None else int(waiting),
+            )
+        case "describe":
+            said = {"deals": engine.describe(str(asked["key"]), asked["deals"])}
         case "form":
             said = engine.form(str(asked["key"]), asked.get("pending", []), str(asked["contract"]))
         case _:

@@ -1,7 +1,8 @@
 """Conversations with the engine in the phone that go through every path it answers: each
 contract of the registry entered tap by tap (its sample deal, and a deal it accepts), deals it
 refuses (too many counts, a player placed twice, a closed contract, a finished game), doubles,
-a correction of a past deal, a game view with pending deals, a blank form; in each language.
+a correction of a past deal, a game view with pending deals, a deal entered after one pending
+(what the phone does with no network), a blank form; in each language.
 
 Two users: the parity test, which sends the same messages to the worker in Chromium and
 compares its answers with these (made in-process by the same module), and the runtime's
@@ -24,6 +25,7 @@ from ..rules import (
     Winners,
     dump_deal,
     dump_record,
+    evaluate,
     record_from_json,
     replay,
 )
@@ -161,14 +163,17 @@ def enter(
     *,
     editing: int | None = None,
     version: int = 1,
+    pending: list[dict[str, Any]] | None = None,
 ) -> None:
     """Tap a raw deal's values into a form, one chip at a time, as a player would (a value
-    the app has filled in already is not tapped), each tap asking for the preview."""
+    the app has filled in already is not tapped), each tap asking for the preview (of the
+    deal after `pending` ones, which the phone keeps for the server, when given)."""
     contract = str(raw["contract"])
     doubling = held.house_rules.doubling
+    kept = {} if pending is None else {"pending": pending}
     state = {
         "contract": contract,
-        "number": str(editing or len(held.deals) + 1),
+        "number": str(editing or len(held.deals) + len(pending or ()) + 1),
         "version": str(version),
         "autofilled": "",
         **({} if editing is None else {"editing": str(editing)}),
@@ -179,7 +184,7 @@ def enter(
         if value is None or state.get(name) == chip_text(value):
             continue
         state[name] = chip_text(value)
-        said = talk.ask({"op": "preview", "key": key, "fields": list(state.items())})
+        said = talk.ask({"op": "preview", "key": key, "fields": list(state.items()), **kept})
         if not said.get("local"):
             return
         state["autofilled"] = said["autofilled"]
@@ -212,6 +217,12 @@ def conversation(language: str) -> Conversation:
                 enter(talk, key, held, doubled)
             talk.ask({"op": "view", "key": key, "pending": [first]})
             talk.ask({"op": "view", "key": key, "pending": [first, first]})
+            talk.ask({"op": "view", "key": key, "pending": [first], "waiting": 3})
+            talk.ask({"op": "describe", "key": key, "deals": [first, {"contract": "?"}]})
+            after = evaluate(replay(held), first).after
+            if after is not None and after.next is not None:  # a deal after one kept
+                following = accepted_deal(after.next.contracts[0], held.house_rules)
+                enter(talk, key, held, following, pending=[first])
             for contract in contracts:
                 talk.ask({"op": "form", "key": key, "pending": [], "contract": contract})
         if held.deals:  # a correction of the first deal, and a form older than the game

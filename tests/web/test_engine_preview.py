@@ -21,8 +21,11 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from scorekeeper.rules import Game, dump_deal, dump_record, replay
+from scorekeeper.rules import Game, dump_deal, dump_record, evaluate, replay
 from scorekeeper.rules.record import Record
+from scorekeeper.store.games import find_game
+from scorekeeper.web.forms import make_deal_form
+from scorekeeper.web.views.common import game_view
 from scorekeeper.words import worker_cases
 from scorekeeper.words.worker import SERVER, Engine
 from tests.conftest import Phone
@@ -179,11 +182,29 @@ class BothSides:
             return said
         assert response.status_code == 200, (response.status_code, sent)
         server = painted(response.get_data(as_text=True), response.headers, sent)
+        said = dict(said)
+        assert said.pop("deal") == self.stored(sent, said["ok"]), sent
         if said["doubled"] is not None and not said["doubled"]["items"]:
             said = {**said, "doubled": {**said["doubled"], "label": ""}}
         assert said == server, json.dumps({"sent": sent, "phone": said, "server": server})
         self.compared += 1
         return said
+
+    def stored(self, sent: Mapping[str, str], ok: bool) -> dict[str, Any] | None:
+        """What the server's save stores for these fields (its form, then the engine's parse),
+        nothing written; None where Save is off."""
+        if not ok:
+            return None
+        app = self.phone.app
+        with app.test_request_context(method="POST", data=dict(sent)):
+            view = game_view(find_game(self.phone.token))  # type: ignore[arg-type]
+            form = make_deal_form(sent["contract"], meta={"csrf": False})
+            form.fill_in(view.game.house_rules)
+            entry = form.entry()
+            index = entry.number - 1 if entry.editing else None
+            evaluation = evaluate(view.result, entry.raw, index, replay_after=False)
+        assert evaluation.ok and evaluation.deal is not None
+        return dump_deal(evaluation.deal)
 
 
 def _stored(phone: Phone, game: Game) -> tuple[str, int]:
