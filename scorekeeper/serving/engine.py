@@ -10,8 +10,9 @@ each at an address that names its content, so a phone keeps them until they chan
   (:mod:`scorekeeper.words.worker`) imports, followed through the package, and one language's
   compiled catalogue, the one Flask-Babel reads; a zip at ``/engine/bundle/<lang>-<digest>.zip``.
 - The config: ``/engine/<lang>.json?v=<digest>``, which the page's script reads (its address
-  is on every game page): the worker's script, the runtime's and the bundle's addresses, and
-  every file a service worker would keep.
+  is on every game page): the worker's script, the runtime's and the bundle's addresses, the
+  scripts of offline play and the service worker's address, and every file the service
+  worker keeps (``files``).
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ RUNTIME_FOLDER = "pyodide"
 VENDORED = "VENDORED.json"
 PAGE_SCRIPT = "js/engine.js"
 WORKER_SCRIPT = "js/engine-worker.js"
+OFFLINE_SCRIPTS = ("js/offline.js", "js/sync.js")
+"""The page's side of playing on offline, and the sync it shares with the service worker."""
 COMPRESSIBLE = {
     ".mjs": "text/javascript",
     ".js": "text/javascript",
@@ -253,6 +256,9 @@ def _config_for(static_folder: str, script_root: str, language: str) -> tuple[by
         "pyodide": record["version"],
         "script": static_url(PAGE_SCRIPT),
         "worker": static_url(WORKER_SCRIPT),
+        "offline": static_url(OFFLINE_SCRIPTS[0]),
+        "sync": static_url(OFFLINE_SCRIPTS[1]),
+        "service_worker": url_for("offline.service_worker"),
         "runtime": runtime_url,
         "stdlib": runtime_url + record["stdlib"],
         "lock": runtime_url + record["lock"],
@@ -261,6 +267,8 @@ def _config_for(static_folder: str, script_root: str, language: str) -> tuple[by
     files = [
         config["script"],
         config["worker"],
+        config["offline"],
+        config["sync"],
         config["bundle"],
         *(runtime_url + name for name in record["files"]),
     ]

@@ -5,11 +5,12 @@ from __future__ import annotations
 from flask import Flask, abort, request
 from werkzeug.exceptions import ServiceUnavailable
 
-from . import assets, bodies, engine, live_poll
+from . import assets, bodies, engine, live_poll, offline
 from .gateway import BODY_BUSY, BODY_TIMED_OUT, BUSY_RETRY_AFTER_S
 
-PUBLIC_ENDPOINTS = assets.PUBLIC_ENDPOINTS | engine.ENDPOINTS
-"""Answers that are the same for everyone: static files, the manifest, the engine's files."""
+PUBLIC_ENDPOINTS = assets.PUBLIC_ENDPOINTS | engine.ENDPOINTS | offline.ENDPOINTS
+"""Answers that are the same for everyone: static files, the manifest, the engine's files, the
+service worker's script."""
 
 __all__ = ["PUBLIC_ENDPOINTS", "front", "init_app"]
 
@@ -29,6 +30,7 @@ def init_app(app: Flask) -> None:
     (call first)."""
     assets.init_app(app)  # first: its compression hook must run after every other one
     engine.init_app(app)
+    offline.init_app(app)
     app.before_request(_body_not_read)  # first of the request hooks
 
 

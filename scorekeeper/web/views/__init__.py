@@ -9,13 +9,26 @@ from werkzeug.exceptions import HTTPException
 from .. import present
 from ..caches import history_rows
 from ..json_answers import json_error, wants_json
-from . import deals, exports, games, imports, live, pages, roster, sync, table_stats, tables
+from . import (
+    deals,
+    exports,
+    games,
+    imports,
+    live,
+    offline,
+    pages,
+    roster,
+    sync,
+    table_stats,
+    tables,
+)
 from .common import is_htmx
 
 BLUEPRINTS = (
     games.bp,
     deals.bp,
     sync.bp,
+    offline.bp,
     live.bp,
     exports.bp,
     imports.bp,

@@ -24,6 +24,9 @@ REMEMBERED_GAMES = 60  # the session cookie must stay under 4 KB
 REMEMBERED_TABLES = 12
 POLL_SECONDS = 3
 """How often the view link, and a scorekeeper's game page, ask whether the game changed."""
+OFFLINE_HEADER = "Scorekeeper-Offline"
+"""On a whole game page the service worker may keep (static/js/sw.js): a started game's page
+as a scorekeeper sees it, nothing else (never a view link's)."""
 
 
 def game_or_404(token: str) -> GameRow:

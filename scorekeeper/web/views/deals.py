@@ -105,9 +105,10 @@ def _render_form(
     template: str = "pages/deal.html",
     preview_on_load: bool = False,
     inline: bool = False,
+    unfold: bool = False,
 ) -> tuple[str, int]:
-    """The deal form: a whole page, the form alone (inside the game page when `inline`), or
-    what a tap changes (`fragments/deal_preview.html`)."""
+    """The deal form: a whole page, the form alone (inside the game page when `inline`; every
+    group open when `unfold`), or what a tap changes (`fragments/deal_preview.html`)."""
     editing = form.editing.data
     if editing is None:
         assert view.result.next is not None
@@ -152,6 +153,7 @@ def _render_form(
             group.spec.name
             for group in groups
             if inline
+            and not unfold
             and group.folded
             and all(form[name].data is None for name in group.names)
             and not errors.get(group.spec.name)
@@ -215,6 +217,17 @@ def new_deal(token: str) -> Any:
     if inline:
         return _render_form(view, form, template="fragments/deal_form.html", inline=True)
     return _render_form(view, form, preview_on_load=True)
+
+
+def blank_form(view: GameView, contract: str) -> str:
+    """A new deal form for `contract` as the game page shows it, every group open: what the
+    phone fills in and shows when it enters a deal with no network (the offline kit)."""
+    form = blank_deal_form(contract, len(view.game.deals) + 1, view.row.version)
+    form.fill_in(view.game.house_rules)
+    html, _ = _render_form(
+        view, form, template="fragments/deal_form.html", inline=True, unfold=True
+    )
+    return html
 
 
 @bp.get("/g/<token:token>/deal/record")

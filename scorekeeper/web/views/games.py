@@ -8,6 +8,7 @@ from flask import (
     Blueprint,
     abort,
     flash,
+    make_response,
     redirect,
     render_template,
     request,
@@ -41,6 +42,7 @@ from ..languages import current_language, gettext, live_etag
 from ..present import winner_names
 from ..setup_forms import NewGameForm
 from .common import (
+    OFFLINE_HEADER,
     drawable,
     forget,
     game_or_404,
@@ -177,15 +179,23 @@ def game_page(token: str) -> Any:
     row = game_or_404(token)
     if row.first is None:
         return render_template("pages/choose_first.html", row=row, form=_SeatForm())
-    return render_template(
-        "pages/game.html",
-        **game_view(row).template_args(
-            notes_form=NotesForm(obj=row),
-            table=table_of(row),
-            rematch_form=ConfirmForm(),
-            restore=restorable(row),
-        ),
+    response = make_response(
+        render_template(
+            "pages/game.html",
+            **game_view(row).template_args(
+                notes_form=NotesForm(obj=row),
+                table=table_of(row),
+                rematch_form=ConfirmForm(),
+                restore=restorable(row),
+            ),
+        )
     )
+    if not request.headers.get("HX-Request"):  # a whole page (not htmx's, which has no head)
+        # the service worker (static/js/sw.js) keeps this page for the phone to open offline,
+        # and serves it again only in the language it was made in
+        response.headers[OFFLINE_HEADER] = "game"
+        response.headers["Content-Language"] = current_language()
+    return response
 
 
 @bp.get("/g/<token:token>/live")
