@@ -42,6 +42,7 @@ HAND_MESSAGES = frozenset(
         pgettext("turkish-king", "Deal %(n)d of %(total)d"),
         pgettext("turkish-king", "Deal %(number)d saved."),
         pgettext("turkish-king", "Enter these taps as the next deal"),
+        pgettext("turkish-king", "Enter mine as the next deal"),
         pgettext("turkish-king", "Deal %(number)d changed."),
         pgettext("turkish-king", "Deal %(number)d is in the game."),
         pgettext(
