@@ -9,9 +9,10 @@
  * It knows no rule, no contract and no score: it moves the form's fields to the worker and the
  * worker's words into the page.
  *
- * For other scripts (a service worker's page side): `engine.ask({op, ...})` sends any message
- * of scorekeeper/words/worker.py once the engine is ready (a promise of the answer); the
- * document gets an "sk:engine" event when it is ready.
+ * For other scripts: `engine.ask({op, ...})` sends any message of scorekeeper/words/worker.py
+ * once the engine is ready (a promise of the answer); the document gets an "sk:engine" event
+ * when it is ready. Offline play (static/js/offline.js) starts from here once the config is
+ * read, with the engine and the painting of a preview.
  */
 
 const worker = { ready: null, post: null, held: new Map() };
@@ -30,6 +31,9 @@ function start() {
   engine.ready = fetch(link.getAttribute("data-engine"))
     .then((response) => response.json())
     .then((config) => {
+      /* the game goes on with no network (static/js/offline.js): the deals kept on the phone
+       * are sent even before (or without) the engine */
+      import(config.offline).then((offline) => offline.start({ engine, paint, fieldsOf, config }), () => {});
       const thread = new Worker(config.worker, { type: "module" });
       thread.addEventListener("message", (event) => {
         const { id, answer, error } = event.data, promise = waiting.get(id);
@@ -54,7 +58,7 @@ function start() {
  * version: the form's "/record"). Until then, and when the game moved on, taps go to the server. */
 function hold() {
   const form = document.querySelector("form#deal-form");
-  if (!form || !form.querySelector("[data-preview]") || !worker.post) { return; }
+  if (!form || form.skKept || !form.querySelector("[data-preview]") || !worker.post) { return; }
   const key = form.action, version = form.elements.version.value, asked = key + " " + version;
   if (!worker.held.has(asked)) {
     worker.held.set(asked, fetch(key + "/record")
@@ -79,18 +83,22 @@ function current(form) {
   return !known || known.value === form.elements.version.value;
 }
 
-/* A tap's preview: asked of the worker when it holds the form's game, else of the server. */
+/* A tap's preview: asked of the worker when it holds the form's game, else of the server. A
+ * form of the game as this phone keeps it (static/js/offline.js: `skKept`, the deals kept
+ * before it) is the phone's alone: the server has not seen those deals. */
 document.addEventListener("htmx:confirm", (event) => {
   const elt = event.detail.elt, form = elt.closest("form#deal-form");
-  if (!elt.hasAttribute("data-preview") || !form || form.dataset.engine !== "on" || !current(form)) {
+  const kept = form && form.skKept;
+  if (!elt.hasAttribute("data-preview") || !form || form.dataset.engine !== "on" || !(kept || current(form))) {
     return;
   }
   event.preventDefault();
-  worker.post({ op: "preview", key: form.action, fields: fieldsOf(form) }).then((said) => {
+  const asked = kept ? { key: kept.key, pending: kept.pending } : { key: form.action };
+  worker.post({ op: "preview", fields: fieldsOf(form), ...asked }).then((said) => {
     if (!said.local || !form.isConnected) { throw new Error("ask the server"); }
     htmx.trigger(elt, "htmx:abort");  /* an earlier tap's answer must not paint over this one */
     paint(form, said);
-  }).catch(() => event.detail.issueRequest(true));
+  }).catch(() => { if (!kept) { event.detail.issueRequest(true); } });
 });
 
 function element(tag, className, text, attributes) {
@@ -153,7 +161,9 @@ function paint(form, said) {
       radio.toggleAttribute("data-filled", radio.checked && chip.by_app);
     });
   });
-  if (said.address) { history.replaceState({ htmx: true }, "", form.action + "?" + said.address); }
+  if (said.address && !form.skKept) {  /* (a form of the phone's alone stays on the game page) */
+    history.replaceState({ htmx: true }, "", form.action + "?" + said.address);
+  }
   form.classList.remove("stale");
   document.dispatchEvent(new CustomEvent("sk:painted"));
 }
