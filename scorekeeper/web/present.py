@@ -9,7 +9,6 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-import segno
 from markupsafe import Markup
 
 from ..rules import CONTRACTS, GAMES, SUIT_SYMBOLS, SUITS, TEAMS, Evaluation, Problem, Replay
@@ -21,7 +20,6 @@ from ..rules.house_rules import HouseRules, Winners
 from ..stats import TableStats
 from ..words import counts, labels, names
 from ..words.chart import chart_summary, running_totals_svg
-from ..words.share import result_text
 from ..words.takes import short_takes
 from ..words.wins_chart import running_wins_summary as wins_summary
 from ..words.wins_chart import running_wins_svg
@@ -33,6 +31,7 @@ from .languages import (
     pgettext,
     plural_form,
 )
+from .sharing import played_at, qr_svg, share_file, share_text
 
 
 def field_label(
@@ -373,13 +372,6 @@ def http_message(code: int) -> str:
     return messages.get(code, gettext("Something went wrong on our side. Nothing was saved."))
 
 
-def share_text(result: Replay, name: str | None, day: str) -> str:
-    """A finished game's result as a message to share, in the reader's language (its title:
-    the game's name, else which game, and the day it was played)."""
-    title = f"{name or game_name(result.game.game)} · {day}"
-    return result_text(result, title, gettext, rtl=direction(current_language()) == "rtl")
-
-
 def running_wins_chart(stats: TableStats) -> Markup:
     """The table's wins over time as inline SVG (the chart module escapes all text)."""
     rtl = direction(current_language()) == "rtl"
@@ -393,6 +385,8 @@ def running_wins_summary(stats: TableStats) -> str:
 
 TEMPLATE_GLOBALS: dict[str, Any] = {
     "share_text": share_text,
+    "share_file": share_file,
+    "played_at": played_at,
     "contract_name": contract_name,
     "seed_name": seed_name,
     "game_name": game_name,
@@ -444,33 +438,6 @@ def running_chart(
 def running_chart_summary(result: Replay, players: tuple[str, ...]) -> str:
     """The chart in words, for its caption."""
     return chart_summary(result, players, gettext)
-
-
-def qr_svg(text: str) -> Markup:
-    """A QR code as inline SVG: no size, no style attribute (the CSP forbids inline styles)."""
-    return Markup(_qr_svg(text, gettext("QR code of the view link")))
-
-
-def qr_file(text: str) -> str:
-    """The same QR code as an SVG file of its own, an image the page loads when it is shown
-    (the <img>'s alt names it: the file has no words, so it is the same in every language)."""
-    return _qr_svg(text, None).replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
-
-
-@lru_cache(maxsize=2048)
-def _qr_svg(text: str, title: str | None) -> str:
-    # encoding a QR code costs more than the rest of the game page: once per link
-    return str(
-        segno.make(text, error="m").svg_inline(
-            scale=1,
-            omitsize=True,
-            svgclass="qr-code",
-            lineclass="qr-dark",
-            light="#fff",
-            dark="#000",
-            title=title,
-        )
-    )
 
 
 TEMPLATE_GLOBALS.update(
