@@ -197,3 +197,38 @@ def test_the_view_link_is_a_finger_tall(new_context: Any) -> None:
     assert box and box["height"] >= 44, box
     assert box["x"] >= 0 and box["x"] + box["width"] <= NARROW["width"]
     check_layout(page, "the game page's Share open")
+
+
+# --- item 2: one count of games -------------------------------------------------------------
+
+
+def test_the_roster_and_the_statistics_count_the_same_games(
+    new_context: Any, tmp_path: Any
+) -> None:
+    """A game seated but not begun (nobody chosen first) made the roster say "Dana 3 games"
+    beside the statistics' "2 games · 2 finished"."""
+    from .driver import Player
+
+    page = narrow(new_context, "en")
+    player = Player(page, javascript=True, shots=None, prefix="counts")
+    table = create_table(player, "Thursday")
+    record = load_example("trix-partnership-complete")
+    import_into(
+        player, table, [record, {**record, "players": ["Rami", "Lina", "Omar", "Dana"]}], tmp_path
+    )
+    page.goto(table + "/new")  # the last four seated: start, and leave it before the first king
+    page.click("form button.primary[name=start]")
+    expect(page.locator(".seat-buttons button")).to_have_count(4)
+    page.goto(table + "/stats")
+    expect(page.locator("main h1 + p")).to_have_text("2 games · 2 finished")
+    for where in (table + "/players", table):
+        page.goto(where)
+        dana = page.locator(".roster-edit li, .roster li", has_text="Dana").first
+        expect(dana).to_contain_text("2 games")
+    page.goto(table)
+    page.locator(".game-list a").first.click()  # the game seated: the first king chosen now
+    page.locator(".seat-buttons button").first.click()
+    page.goto(table + "/stats")
+    expect(page.locator("main h1 + p")).to_have_text("3 games · 2 finished")
+    page.goto(table + "/players")
+    expect(page.locator(".roster-edit li", has_text="Dana").first).to_contain_text("3 games")
