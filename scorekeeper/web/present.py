@@ -290,13 +290,14 @@ def _name_forms(players: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
 
 def names_to_fit(players: Sequence[str]) -> bool:
     """Whether a name of the four has shorter forms (a page then fits them to its boxes)."""
-    return any(len(forms) > 1 for forms in _name_forms(tuple(players)))
+    return any(len(set(forms)) > 1 for forms in _name_forms(tuple(players)))
 
 
 def _fitted(forms: Sequence[str]) -> Markup:
-    """A name in a box that may be too narrow for it: the narrowest form, and the wider ones
-    (widest first) for static/js/app.js to put the widest that fits in its place."""
-    if len(forms) == 1:  # fits everywhere: its place cuts it at its end, if at all
+    """A name in a box that may be too narrow for it: the narrowest form, and the form at each
+    wider width (widest first, names_to_fit's widths) for static/js/fit.js to put the names
+    side by side at the first width where all of them fit."""
+    if len(set(forms)) == 1:  # fits everywhere: its place cuts it at its end, if at all
         return Markup("<bdi>%s</bdi>") % forms[0]
     return Markup('<bdi class="nm" data-forms="%s">%s</bdi>') % (
         json.dumps(list(forms[:-1]), ensure_ascii=False),
@@ -312,19 +313,15 @@ def player_name(players: Sequence[str], seat: int) -> Markup:
 
 def team_box(players: Sequence[str], team: int) -> Markup:
     """A team's name where its place may cut it (a score card): as player_name, both names
-    shortened alike."""
+    shortened to the same width."""
     forms = _name_forms(tuple(players))
     first, second = TEAMS[team]
-    levels = max(len(forms[first]), len(forms[second]))
-    texts = [
-        labels.pair_label(
-            forms[first][min(level, len(forms[first]) - 1)],
-            forms[second][min(level, len(forms[second]) - 1)],
-            gettext,
+    return _fitted(
+        tuple(
+            labels.pair_label(one, other, gettext)
+            for one, other in zip(forms[first], forms[second], strict=True)
         )
-        for level in range(levels)
-    ]
-    return _fitted(tuple(dict.fromkeys(texts)))
+    )
 
 
 def bidi(name: str) -> Markup:

@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import serving
-from .driver import check_layout, load_example
+from .driver import check_layout, load_example, settle
 from .test_round_two_b import SHARE_SHEET
 from .test_table_polish import imported, part
 from .test_tables import create_table, import_into
@@ -232,3 +232,32 @@ def test_the_roster_and_the_statistics_count_the_same_games(
     expect(page.locator("main h1 + p")).to_have_text("3 games · 2 finished")
     page.goto(table + "/players")
     expect(page.locator(".roster-edit li", has_text="Dana").first).to_contain_text("3 games")
+
+
+# --- item 11: the King's declarations -------------------------------------------------------
+
+LONG_RUSSIAN = ["Константинопольская", "Преображенский", "Александра Петрова", "Мария"]
+FORTY = [
+    "Muhammed Ali Karakaya Abdurrahmanoğlu Xy",
+    "عبد الرحمن بن محمد الحسيني القرشي الهاشم",
+    "Александра Константинопольская-Петровна",
+    "राजेश्वरी कुमारी श्रीवास्तव शर्मा वर्मा",
+]
+
+
+@pytest.mark.parametrize("players", [LONG_RUSSIAN, FORTY], ids=["russian", "forty"])
+@pytest.mark.parametrize("locale", ["ru", "hi"])
+def test_the_declarations_fit_360_px(new_context: Any, locale: str, players: list[str]) -> None:
+    """The quota table scrolled sideways at 360 in Russian and Hindi."""
+    from .test_names import SHOWN_JS
+
+    page = narrow(new_context, locale)
+    imported(page, part(load_example("turkish-king-complete"), 6, players=players))
+    settle(page)
+    table = page.locator("#quotas .table-scroll")
+    table.scroll_into_view_if_needed()
+    width, room = table.evaluate("(el) => [el.scrollWidth, el.clientWidth]")
+    assert width <= room, f"the declarations are {width} px wide in {room} px"
+    shown = page.evaluate(SHOWN_JS, "#quotas tbody th")
+    assert len(shown) == 4 and not [place for place in shown if place["cut"]], shown
+    check_layout(page, f"{locale} declarations at 360")
