@@ -1,4 +1,4 @@
-"""The package's architecture, as README's map draws it: rooms that import in one direction.
+"""The package's architecture, as docs/architecture.md draws it: rooms that import one way.
 
 - ``rules`` (the engine) imports nothing of the app; ``stats`` imports ``rules`` only;
   ``store`` imports ``rules``; ``words`` imports ``rules`` and ``stats``; ``web`` imports

@@ -1,4 +1,5 @@
-"""`scorekeeper check FILE|-` (GAME-RECORD.md): exit 0 and JSON, 1 and one line, 2 for non-records.
+"""`scorekeeper check FILE|-` (docs/record-format.md): exit 0 and JSON, 1 and one line, 2 for
+non-records.
 
 Run both as a real process (``python -m scorekeeper.cli`` on the code beside these tests) and
 in-process through :func:`scorekeeper.cli.main`.
@@ -132,7 +133,7 @@ def test_an_export_with_derived_keys_checks(write: Any) -> None:
 
 
 def test_positive_winners_are_everyone_above_zero(write: Any) -> None:
-    """RULES.md, Every game: Turkish King under `winners` "positive"."""
+    """docs/rules.md, Every game: Turkish King under `winners` "positive"."""
     from tests.rules.builders import ALL_AT_ZERO, TWO_ABOVE_ZERO
 
     for deals, highest, positive in (
@@ -152,7 +153,8 @@ def test_positive_winners_are_everyone_above_zero(write: Any) -> None:
 
 
 def test_whole_queen_of_diamonds_scores(write: Any) -> None:
-    """RULES.md, Trix Complex: a Q♦ doubled by seat 3, taken by seat 0 (one trick, one diamond)."""
+    """docs/rules.md, Trix Complex: a Q♦ doubled by seat 3, taken by seat 0 (one trick, one
+    diamond)."""
     deal = {
         "contract": "complex",
         "tricks": [1, 4, 4, 4],
@@ -173,7 +175,7 @@ def test_whole_queen_of_diamonds_scores(write: Any) -> None:
 
 
 def test_whole_queen_of_diamonds_taken_by_its_doubler(write: Any) -> None:
-    """RULES.md, Trix Complex: under "whole" a doubler who takes their own Q♦ nets −35 with
+    """docs/rules.md, Trix Complex: under "whole" a doubler who takes their own Q♦ nets −35 with
     doubled_self_take "net" (−70 + 35) and −70 with "full"."""
     deal = {
         "contract": "complex",
@@ -408,7 +410,7 @@ def test_check_needs_a_file(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_complex_tricks_penalty_worked_example(write: Any) -> None:
-    """RULES.md, Trix Complex, house rule complex_tricks "penalty": its worked example."""
+    """docs/rules.md, Trix Complex, house rule complex_tricks "penalty": its worked example."""
     worked = {
         "contract": "complex",
         "tricks": [3, 2, 0, 1],

@@ -204,8 +204,8 @@ def test_a_bad_house_rule_imports_nothing(
     rules: dict[str, str],
     line: str,
 ) -> None:
-    """RULES.md's two newest house rules: import refuses a value that is not a choice, or a rule
-    of another game, and stores none of the batch."""
+    """docs/rules.md's two newest house rules: import refuses a value that is not a choice, or a
+    rule of another game, and stores none of the batch."""
     batch = records()
     turkish = next(index for index, record in enumerate(batch) if record["game"] == "turkish-king")
     batch[turkish]["house_rules"] = rules
@@ -230,7 +230,7 @@ def test_positive_winners_round_trip(instance: Path, tmp_path: Path) -> None:
 
 def test_complex_tricks_penalty_round_trips(instance: Path, tmp_path: Path) -> None:
     """Issue 22: a Trix Complex record under complex_tricks "penalty" goes out and comes back
-    with its rule and RULES.md's worked example's scores."""
+    with its rule and docs/rules.md's worked example's scores."""
     from tests.rules.builders import TRIX, raw_record
     from tests.rules.test_complex_tricks import WORKED
 

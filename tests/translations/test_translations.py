@@ -335,7 +335,7 @@ def test_russian_rules_page_gives_seed_003s_names() -> None:
 
 
 def test_no_table_is_told_to_look_for_the_two_of_diamonds() -> None:
-    # "often the player holding the 2♦" is in no seed (RULES.md dropped it)
+    # "often the player holding the 2♦" is in no seed (docs/rules.md dropped it)
     for locale in (*TRANSLATED, "en"):
         for key, texts in _strings(locale).items():
             assert "2♦" not in key, key

@@ -112,7 +112,7 @@ def test_scores_on_the_rules_page_come_from_the_engine() -> None:
     }
     full = doubling_scores(HouseRules(doubled_self_take="full"))
     assert full["king_self"] == -150 and full["queen_self"] == -50
-    # RULES.md, Trix Complex: "whole" doubles all 35 of the Q♦; a doubler taking it nets −35
+    # docs/rules.md, Trix Complex: "whole" doubles all 35 of the Q♦; a doubler taking it nets −35
     # ("net") or loses −70 ("full")
     whole = doubling_scores(HouseRules(doubled_queen_of_diamonds=QueenOfDiamonds.WHOLE))
     assert (

@@ -28,15 +28,8 @@ from scorekeeper.words.exports import (
     unicode_filename,
 )
 
-# the examples of GAME-RECORD.md: the repository's copy, else the shared original
-EXAMPLES = next(
-    (
-        d
-        for d in (Path(__file__).parents[1] / "rules" / "examples", Path("/work/shared/examples"))
-        if d.is_dir()
-    ),
-    Path(__file__).parents[1] / "rules" / "examples",
-)
+# the example records of docs/record-format.md
+EXAMPLES = Path(__file__).parents[1] / "rules" / "examples"
 RECORDS = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".check.json"))
 FIXED_COLUMNS = 5  # deal, kingdom, king, contract, takes; or deal, declarer, contract, suit, takes
 TODAY = date(2025, 1, 31)
