@@ -261,3 +261,76 @@ def test_the_declarations_fit_360_px(new_context: Any, locale: str, players: lis
     shown = page.evaluate(SHOWN_JS, "#quotas tbody th")
     assert len(shown) == 4 and not [place for place in shown if place["cut"]], shown
     check_layout(page, f"{locale} declarations at 360")
+
+
+# --- item 10: the address after a save --------------------------------------------------------
+
+GAME = re.compile(r"/g/[^/?#]+$")
+
+
+def test_a_save_leaves_the_game_page_in_the_address_bar(new_context: Any) -> None:
+    """A chip tapped while the save was out sent a preview that cut the save's answer off: the
+    page stayed on the form, the address on /deal?contract=…&doubled_by=…"""
+    page = narrow(new_context, "en")
+    imported(page, part(load_example("trix-partnership-complete"), 0))
+    page.locator("#play a.contract[href*='contract=king-of-hearts']").click()
+    settle(page)
+    page.locator("#r-doubled_by label.chip").nth(2).click()
+    settle(page)
+    page.locator("#r-taker label.chip").nth(1).click()
+    settle(page)
+    assert "/deal?contract=king-of-hearts" in page.url
+    expect(page.locator("#deal-save")).to_be_enabled()
+    page.evaluate(
+        """() => { document.querySelector('#deal-save').click();
+                   setTimeout(() => document.querySelectorAll('#r-doubled_by label.chip')[3]
+                     .click(), 5); }"""
+    )
+    expect(page.locator(".flash-success")).to_contain_text("Deal 1 saved")
+    settle(page)
+    assert GAME.search(page.url), page.url
+    expect(page.locator("#play h2")).to_be_focused()
+
+
+# --- item 6: the Save bar -------------------------------------------------------------------
+
+HINDI = ["राजेश्वरी शर्मा", "अनुराधा श्रीवास्तव", "मोहनलाल", "सुरेश कुमार"]
+UNDER_BAR_JS = """
+() => {
+  const chip = document.activeElement.closest('label.chip');
+  if (!chip) return null;
+  const box = chip.getBoundingClientRect();
+  const bar = document.querySelector('#deal-form .actions').getBoundingClientRect();
+  const top = document.querySelector('.scoreboard').getBoundingClientRect().bottom;
+  return {chip: [box.top, box.bottom], bar: bar.top, top: top,
+          name: chip.closest('.chip-row').id};
+}
+"""
+
+
+def test_the_save_bar_never_covers_the_field_a_keyboard_reaches(new_context: Any) -> None:
+    """Hindi at 360: the next field slid under the sticky Save bar."""
+    page = narrow(new_context, "hi")
+    imported(page, part(load_example("trix-partnership-complete"), 0, players=HINDI))
+    page.locator("#play a.contract[href*='contract=king-of-hearts']").click()
+    settle(page)
+    bar = page.locator("#deal-form .actions").bounding_box()
+    assert bar is not None
+    for row in page.locator("#deal-form .chip-row").all():  # the whole form in one screen
+        box = row.bounding_box()
+        assert box and box["y"] + box["height"] <= bar["y"] + 0.5, (box, bar)
+    page.goto(page.url.split("/deal")[0])
+    page.locator("#play a.contract[href*='contract=queens']").click()
+    settle(page)
+    page.locator("#play h1").focus()
+    seen = set()
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        where = page.evaluate(UNDER_BAR_JS)
+        if where is None:
+            continue
+        seen.add(where["name"])
+        top, bottom = where["chip"]
+        assert bottom <= where["bar"] + 0.5, f"{where['name']} under the Save bar: {where}"
+        assert top >= where["top"] - 0.5, f"{where['name']} under the totals: {where}"
+    assert len(seen) == 8, seen  # every row of the queens' form reached
