@@ -334,3 +334,47 @@ def test_the_save_bar_never_covers_the_field_a_keyboard_reaches(new_context: Any
         assert bottom <= where["bar"] + 0.5, f"{where['name']} under the Save bar: {where}"
         assert top >= where["top"] - 0.5, f"{where['name']} under the totals: {where}"
     assert len(seen) == 8, seen  # every row of the queens' form reached
+
+
+# --- item 9: the new-game page --------------------------------------------------------------
+
+PHONE = {"width": 390, "height": 844}
+RULES_OF = {  # which house rules each game shows (the engine's GameDef.house_rules)
+    "trix": {"doubling", "doubled_self_take", "swap_diamonds_ltoosh"},
+    "trix-complex": {
+        "doubling",
+        "doubled_self_take",
+        "doubled_queen_of_diamonds",
+        "complex_tricks",
+    },
+    "turkish-king": {"winners"},
+}
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+@pytest.mark.parametrize("locale", ["en", "ar", "ru", "hi"])
+def test_the_new_game_shows_the_chosen_games_rules_in_a_screen_and_a_half(
+    new_context: Any, locale: str, javascript: bool
+) -> None:
+    """2,517 px at 390 with the house rules of all three games after Turkish King was
+    chosen; a choice shows its own rules by CSS (no JavaScript needed)."""
+    from scorekeeper.rules import GAMES
+
+    assert {game: set(GAMES[game].house_rules) for game in RULES_OF} == RULES_OF
+    page = new_context(locale=locale, javascript=javascript).new_page()
+    page.set_viewport_size(PHONE)
+    page.goto("/new")
+    every = set().union(*RULES_OF.values())
+    for game, shown in RULES_OF.items():
+        page.locator(f"input[name='game'][value='{game}'] + label").click()
+        for rule in every:
+            field = page.locator(f"[name='{rule}']").first
+            if rule in shown:
+                expect(
+                    field.locator("xpath=ancestor::*[contains(@class, 'for-game')][1]")
+                ).to_be_visible()
+            else:
+                expect(field).to_be_hidden()
+        check_layout(page, f"{locale} new game, {game} chosen")
+    height = page.evaluate("document.documentElement.scrollHeight")  # Turkish King chosen
+    assert height <= 1.5 * PHONE["height"], f"{height} px: more than a screen and a half"
