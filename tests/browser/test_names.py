@@ -68,9 +68,14 @@ SHOWN_JS = """
   const style = getComputedStyle(box), outer = box.getBoundingClientRect();
   const left = outer.left + parseFloat(style.paddingLeft) + parseFloat(style.borderLeftWidth);
   const right = outer.right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth);
-  const range = document.createRange();
-  range.selectNodeContents(box);
-  const lines = [...range.getClientRects()];
+  const lines = [];  // the text's own boxes (not a radio the chip holds)
+  const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.data.trim()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    lines.push(...range.getClientRects());
+  }
   const past = box.clientWidth > 0 && lines.some((line) => line.left < left - 0.05
     || line.right > right + 0.05 || line.bottom > outer.bottom + 0.5);
   return {text: box.textContent.trim(), cut: cut(box) || cut(place) || past};
