@@ -9,9 +9,9 @@
    * widest first (scorekeeper.words.names.all_name_forms). Each box shows the widest form that
    * fits it (the whole name where it fits); the names of one row (a row of chips, the score
    * cards, the preview's list, a table's column) that must be cut are cut alike, to the width
-   * the narrowest of them needs: never one cut to "عبدالله ا…بي" beside one cut only to
-   * "عبدالله الراشد ال…". A box that may wrap (a chip, a score card) holds two lines; any
-   * other, one. Each round puts the next width in the boxes still overflowing, then measures
+   * the narrowest of them needs, and so are the names alike beside them (one first name):
+   * never "عبدالله… العتيبي" beside "عبدالله الراشد العنزي" whole. A box that may wrap (a
+   * chip, a score card) holds two lines; any other, one. Each round puts the next width in the boxes still overflowing, then measures
    * them all at once. */
   var ROWS = "ol, ul, thead, tbody, .chips";
 
@@ -55,8 +55,19 @@
       });
       boxes.forEach(function (box) { show(box, box.skAt + 1); });
     }
-    rows.forEach(function (row) {  /* the cut ones of a row: cut alike */
-      var cut = row.filter(function (box) { return box.skAt > 0; });
+    rows.forEach(function (row) {
+      /* names alike in a row (one first name: two Abdullahs) are cut alike, or none is: not
+       * one whole beside one cut; the cut ones of the row are cut to one width */
+      var alike = {}, cut;
+      row.forEach(function (box) {
+        var first = box.skForms[0].split(" ")[0];
+        (alike[first] = alike[first] || []).push(box);
+      });
+      cut = row.filter(function (box) {
+        return box.skAt > 0 || alike[box.skForms[0].split(" ")[0]].some(function (other) {
+          return other.skAt > 0;
+        });
+      });
       var at = Math.max.apply(null, [0].concat(cut.map(function (box) { return box.skAt; })));
       cut.forEach(function (box) { show(box, at); });
     });

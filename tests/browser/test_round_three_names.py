@@ -153,14 +153,20 @@ def test_arabic_teams_and_the_preview_are_cut_alike(new_context: Any) -> None:
     assert any(forms[1][level] in team_b and forms[3][level] in team_b for level in range(4)), (
         team_b
     )
+    assert_alike(page.evaluate(SHOWN_JS, ".scoreboard .totals li .name"), forms, "score cards")
     tap_contract(page, address, "king-of-hearts")
     page.locator("#r-taker label.chip").nth(2).click()
     settle(page)
     expect(page.locator(".deal-scores li")).to_have_count(4)
-    shown = page.evaluate(SHOWN_JS, ".deal-scores li")
-    assert not [place for place in shown if place["cut"]], shown
-    texts = [place["text"] for place in shown]  # each name's box (its score beside it)
+    assert_alike(page.evaluate(SHOWN_JS, ".deal-scores li"), forms, "the preview")
+    check_layout(page, "Arabic preview at 360")
+
+
+def assert_alike(shown: list[dict[str, Any]], forms: Any, where: str) -> None:
+    """The two Abdullahs (seats 2 and 4) both whole, or both cut to one width; none cut by
+    its box."""
+    assert not [place for place in shown if place["cut"]], (where, shown)
+    texts = [place["text"] for place in shown]  # each name's own box
     level = [forms[seat].index(text) for seat, text in enumerate(texts)]
     whole = [text == ARABIC[seat] for seat, text in enumerate(texts)]
-    assert whole[1] == whole[3] and (whole[1] or level[1] == level[3]), texts
-    check_layout(page, "Arabic preview at 360")
+    assert whole[1] == whole[3] and (whole[1] or level[1] == level[3]), (where, texts)
