@@ -20,12 +20,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import (
-    TAP_SCRIPTS,
     Results,
     init_db,
     log,
     make_games,
     server,
+    tap_scripts,
     temp_instance,
 )
 from httpraw import Client, Reply, assets_of
@@ -166,13 +166,14 @@ def deal_taps(base: str, token: str, script: object) -> list[tuple[str, int, int
     return sizes
 
 
-def run(quick: bool = False) -> Results:
-    """Measure and return the figures."""
+def run(quick: bool = False, smoke: bool = False) -> Results:
+    """Measure and return the figures (smoke: one deal of each game)."""
     results = Results()
+    scripts = tap_scripts(smoke)
     with temp_instance() as instance:
         init_db(instance)
         page_game = make_games(instance, 1, "trix", deals=10)[0][0]
-        needed = {s.game: sum(1 for t in TAP_SCRIPTS if t.game == s.game) for s in TAP_SCRIPTS}
+        needed = {s.game: sum(1 for t in scripts if t.game == s.game) for s in scripts}
         fresh = {
             game: [t for t, _ in make_games(instance, count, game)]
             for game, count in needed.items()
@@ -198,7 +199,7 @@ def run(quick: bool = False) -> Results:
             )
             worst: dict[tuple[str, bool], tuple[int, str]] = {}
             used: dict[str, int] = {}
-            for script in TAP_SCRIPTS:
+            for script in scripts:
                 token = fresh[script.game][used.get(script.game, 0)]
                 used[script.game] = used.get(script.game, 0) + 1
                 log(f"bytes: {script.label}")
@@ -237,4 +238,4 @@ def run(quick: bool = False) -> Results:
 if __name__ == "__main__":
     from run import print_table
 
-    print_table(run())
+    print_table(run(smoke="--smoke" in sys.argv))

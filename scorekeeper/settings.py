@@ -254,7 +254,7 @@ def base_config(instance_path: str) -> dict[str, Any]:
     https = os.environ.get("SCOREKEEPER_HTTPS", "") == "1"
     return {
         "SQLALCHEMY_DATABASE_URI": database_url(instance_path),
-        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        "SQLALCHEMY_ENGINE_OPTIONS": {},  # (pool_pre_ping: engine_options, once it is known)
         "MAX_CONTENT_LENGTH": 256 * 1024,
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
@@ -277,6 +277,21 @@ def base_config(instance_path: str) -> dict[str, Any]:
     }
 
 
+def engine_options(config: Any) -> dict[str, Any]:
+    """The engine's options for the configured database: a connection to a server may have died
+    while idle in the pool, so it is tried first (pool_pre_ping); a SQLite file's cannot, and
+    the try was one statement more on every request and every poll's read."""
+    options = dict(config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+    options.setdefault(
+        "pool_pre_ping", not str(config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite")
+    )
+    return options
+
+
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+"""How long a SQLite write waits for the one writer's lock before it fails."""
+
+
 @event.listens_for(Engine, "connect")
 def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
     """SQLite: write-ahead log and a busy timeout, so concurrent workers don't lose saves."""
@@ -285,6 +300,6 @@ def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=FULL")  # a saved deal survives a power cut too
-        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()

@@ -1,11 +1,11 @@
 """The `scorekeeper` console command.
 
-`check` imports only the rules engine so it starts fast; the web commands import Flask lazily.
+`check` imports only the rules engine so it starts fast (not even the command line's parser:
+`scorekeeper check FILE` is read as it is); the web commands import Flask lazily.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import os
@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import argparse
+
     from flask import Flask
 
 
@@ -156,7 +158,8 @@ def serve(
         os.environ["SCOREKEEPER_ACCESS_CODE"] = limits.new_code()
     if weak_code:
         os.environ[settings.WEAK_CODE_VARIABLE] = "1"
-    code = _app_with_database().config.get("ACCESS_CODE")  # refuses a weak code, unless told
+    # refuses a weak code (unless told) and a database it could read but never save to
+    code = _app_with_database(writes=True).config.get("ACCESS_CODE")
     say_where(host, port)
     if code:
         print(f"Access code: {code}" if new_code else "Access code: as configured")
@@ -232,54 +235,58 @@ def print_qr(address: str) -> None:
         pass  # the printed address is enough
 
 
-def _app_with_database() -> Flask:
+def _app_with_database(*, writes: bool = False) -> Flask:
     """The app on the configured database, created or migrated to the newest schema (Alembic
-    says what it runs; a database already up to date is only read: nothing is said)."""
+    says what it runs; a database already up to date is only read: nothing is said); with
+    `writes`, one that takes writes (else the database's OperationalError)."""
     from flask_migrate import upgrade
 
     from .. import create_app
-    from ..store.db import up_to_date
+    from ..store.db import try_a_write, up_to_date
 
     app = create_app()
     with app.app_context():
         if not up_to_date():
             upgrade()
+        if writes:
+            try_a_write()
     return app
 
 
 def export_games(path: str) -> int:
-    """Write every game in the database as a JSON array of records (`-`: standard output)."""
-    from ..store.games import all_games
-    from ..store.records import backup_of, exportable
+    """Write every game in the database as a JSON array of records (`-`: standard output), a
+    record at a time (its memory does not grow with the number of games)."""
+    from ..store.games import each_game
+    from ..store.records import EXPORT_BATCH, Exported, records_text
 
     app = _app_with_database()
+    exported = Exported()
     with app.app_context():
-        rows = all_games()
-        backup = backup_of(rows)
-        skipped = len(rows) - len(exportable(rows))
-    if path == "-":
-        sys.stdout.write(backup.body)
-        sys.stdout.flush()
-    else:
-        # the whole file, or none: written beside it, then put in its place (a device or a
-        # pipe named instead of a file is written straight)
-        part = f"{path}.part" if not os.path.exists(path) or os.path.isfile(path) else path
-        try:
-            with open(part, "w", encoding="utf-8") as handle:
-                handle.write(backup.body)
-            if part != path:
-                os.replace(part, path)
-        except OSError as error:
-            if part != path:
-                with contextlib.suppress(OSError):
-                    os.unlink(part)
-            print(f"cannot write {path}: {error.strerror}", file=sys.stderr)
-            return 2
-    notes = [f"{skipped} not started yet"] if skipped else []
-    if backup.damaged:
-        notes.append(f"{backup.damaged} damaged (their deals no longer replay)")
+        text = records_text(each_game(EXPORT_BATCH), exported)
+        if path == "-":
+            for part in text:
+                sys.stdout.write(part)
+            sys.stdout.flush()
+        else:
+            # the whole file, or none: written beside it, then put in its place (a device or a
+            # pipe named instead of a file is written straight)
+            part = f"{path}.part" if not os.path.exists(path) or os.path.isfile(path) else path
+            try:
+                with open(part, "w", encoding="utf-8") as handle:
+                    handle.writelines(text)
+                if part != path:
+                    os.replace(part, path)
+            except OSError as error:
+                if part != path:
+                    with contextlib.suppress(OSError):
+                        os.unlink(part)
+                print(f"cannot write {path}: {error.strerror}", file=sys.stderr)
+                return 2
+    notes = [f"{exported.not_started} not started yet"] if exported.not_started else []
+    if exported.damaged:
+        notes.append(f"{exported.damaged} damaged (their deals no longer replay)")
     note = f" ({', '.join(notes)}, left out)" if notes else ""
-    print(f"exported {backup.games} games{note}", file=sys.stderr)
+    print(f"exported {exported.games} games{note}", file=sys.stderr)
     return 0
 
 
@@ -288,6 +295,7 @@ def import_games(path: str, table: str | None = None) -> int:
     With `table` (a table's scorekeeper link or its token), as games of that table."""
     from ..rules.errors import NotARecordError
     from ..rules.record import RecordsRefused
+    from ..stats import stored_form
     from ..store.records import import_records
     from ..store.tables import find_table, import_into_table
 
@@ -303,7 +311,13 @@ def import_games(path: str, table: str | None = None) -> int:
                 print(_one_line(f"no table has the link {table}"), file=sys.stderr)
                 return 2
         try:
-            rows = import_records(data) if target is None else import_into_table(target, data)
+            # each game's statistics figures stored with it: its table's first reader
+            # replays none of them
+            rows = (
+                import_records(data, stored_form)
+                if target is None
+                else import_into_table(target, data, stored_form)
+            )
         except RecordsRefused as refused:
             print(f"nothing imported: {refused.headline()}", file=sys.stderr)
             return 2 if isinstance(refused.error, NotARecordError) else 1
@@ -313,6 +327,8 @@ def import_games(path: str, table: str | None = None) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line: one subcommand per task."""
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="scorekeeper",
         description="Keep score at a real card table: Trix, Trix Complex and Turkish King.",
@@ -417,10 +433,13 @@ program ended by SIGPIPE, as `cat` or `grep` end there."""
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
     try:
-        status = _run(parser, args)
+        if len(given) == 2 and given[0] == "check" and (given[1] == "-" or given[1][:1] != "-"):
+            status = check(given[1])  # the engine alone: no parser built for the one way to ask
+        else:
+            parser = build_parser()
+            status = _run(parser, parser.parse_args(given))
         sys.stdout.flush()  # here, not at exit: a reader gone is caught below
     except BrokenPipeError:
         # the reader has what it wanted and went away: end quietly; what is left to print

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import text
 from sqlalchemy.orm import DeclarativeBase
 
 
@@ -30,3 +31,15 @@ def up_to_date() -> bool:
     heads = set(ScriptDirectory.from_config(config).get_heads())
     with db.engine.connect() as connection:
         return set(MigrationContext.configure(connection).get_current_heads()) == heads
+
+
+def try_a_write() -> None:
+    """Begin a write to the migrated database and roll it back; the database's own error
+    (sqlalchemy.exc.OperationalError) when it cannot be written: a read-only file, folder or
+    mount that SQLite can still read (another process holding its write-ahead log open)."""
+    with db.engine.connect() as connection:
+        try:
+            # the statement asks for the write lock, which a read-only database refuses
+            connection.execute(text("DELETE FROM alembic_version WHERE 1 = 0"))
+        finally:
+            connection.rollback()

@@ -5,15 +5,16 @@ may keep it as long as it likes and never serves another's stale state.
 - a game's history table, by (game, version, language, link kind): the same for every phone;
 - a game's share of its table's statistics, by (token, version), and a table's statistics by
   the (token, version) of each of its games: a saved deal makes only that game's figures
-  afresh. The figures are also kept in the database by (game, version)
-  (:mod:`scorekeeper.store.figures`), so a process that has none of them reads them there,
-  and only the games nobody has stored at their version are replayed, once for every worker.
+  afresh; the statistics page's content by those and the reader's language. The figures are
+  also kept in the database by (game, version) (:mod:`scorekeeper.store.figures`), so a
+  process that has none of them reads them there, and only the games nobody has stored at
+  their version are replayed, once for every worker.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from threading import Lock
 from typing import Any, Generic, TypeVar
 
@@ -35,6 +36,7 @@ from ..store.figures import stored_figures as figures_in_database
 from ..store.games import game_of, record_of
 from ..store.models import GameRow, TableRow
 from ..store.tables import GameStamp, game_stamps, games_by_id
+from .languages import current_language
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -138,8 +140,9 @@ def _figures_of(
         made = game_figures(record_of(row))
         _figures.put((row.token, row.version), made)
         found[row.id] = (row.token, row.version, made)
-        made_now.append(Stored(row.id, row.version, figures_head(made), made.tallies))
-    store_figures(made_now)
+        if row.finished:  # a game in play changes with its next save: kept here only
+            made_now.append(Stored(row.id, row.version, figures_head(made), made.tallies))
+    store_figures(made_now, by_a_reader=True)
     games = [found[stamp.id] for stamp in stamps]
     return (
         [(token, version) for token, version, figures in games if figures is not None],
@@ -147,10 +150,10 @@ def _figures_of(
     )
 
 
-def table_statistics(table: TableRow) -> TableStats:
+def table_statistics(table: TableRow, stamps: Sequence[GameStamp] | None = None) -> TableStats:
     """The table's statistics: kept whole while no game of it changes, and after a change
     combined from each game's kept figures, only the changed games read and replayed."""
-    stamps = game_stamps(table)
+    stamps = game_stamps(table) if stamps is None else stamps
     found = _statistics.get(_games_key([(stamp.token, stamp.version) for stamp in stamps]))
     if found is None:
         games, figures = _figures_of(table, stamps)
@@ -159,10 +162,39 @@ def table_statistics(table: TableRow) -> TableStats:
     return found
 
 
+_contents: Kept[tuple[Any, ...], Markup] = Kept(64)
+
+
+def statistics_content(
+    table: TableRow, viewing: bool, render: Callable[[TableStats], str]
+) -> Markup:
+    """The statistics page's content (`render` of the table's statistics: all but the page
+    around it, which carries the reader's own token), kept per (the games' versions, the table
+    as named and linked, the kind of link, the reader's language): made once, then served as
+    it is while none of them changes."""
+    stamps = game_stamps(table)
+    key = (
+        _games_key([(stamp.token, stamp.version) for stamp in stamps]),
+        table.token,
+        table.version,
+        table.name,
+        viewing,
+        current_language(),
+        request.script_root,
+    )
+    found = _contents.get(key)
+    if found is None:
+        found = Markup(render(table_statistics(table, stamps)))
+        _contents.put(key, found)
+    return found
+
+
 def forget_statistics() -> None:
-    """Forget every game's figures and table's statistics kept (tests, benchmarks)."""
+    """Forget every game's figures, table's statistics and statistics page kept (tests,
+    benchmarks)."""
     _figures.clear()
     _statistics.clear()
+    _contents.clear()
 
 
 def clear() -> None:
@@ -179,5 +211,6 @@ __all__ = [
     "history_rows",
     "keep_replay",
     "replay_of",
+    "statistics_content",
     "table_statistics",
 ]

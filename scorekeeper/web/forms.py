@@ -26,9 +26,11 @@ from ..rules import (
     HouseRules,
 )
 from ..rules.autofill import Filled, autofill
+from ..rules.contracts import DOUBLING_KINDS
 from ..rules.deal import FieldKind
 from ..rules.text import table_text
 from ..store.deals import Entry
+from ..store.entries import is_entry_key, new_entry_key
 from ..words.labels import problem_text
 from .languages import gettext
 from .languages import lazy_gettext as _l
@@ -94,6 +96,12 @@ class Chips:
     choices: tuple[Any, ...]
     folded: bool = False
     """Shown folded in a long form: the chips are fetched when the player opens the group."""
+
+    @property
+    def doubles(self) -> bool:
+        """Whether its field records the doubles (the contract's `doubles_field`), which a table
+        announces before play: noted first, kept in the form's address."""
+        return self.spec.kind in DOUBLING_KINDS
 
 
 FOLD_AFTER = 4
@@ -166,6 +174,25 @@ class NumberField(Field):
         self.data = int(raw)
 
 
+class EntryKeyField(Field):
+    """The key a deal form was made with (`store.entries`), or None for a form from before
+    keys; anything but the one accepted shape is a tampered form."""
+
+    widget = HiddenInput()
+    data: str | None
+
+    def _value(self) -> str:
+        return self.data or ""
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        self.data = None
+        if not valuelist or valuelist[0] == "":
+            return
+        if not is_entry_key(valuelist[0]):
+            raise ValueError("not an entry key")
+        self.data = valuelist[0]
+
+
 class DealForm(FlaskForm):
     """Fields every deal form carries: its contract and the state it was made against."""
 
@@ -176,11 +203,22 @@ class DealForm(FlaskForm):
     version = NumberField("", validators=[InputRequired()])
     editing = NumberField("")
     """The number of the past deal this form corrects; unset for the next deal."""
+    entry_key = EntryKeyField("")
+    """The key made when the form opened: its entry is stored at most once, and a save whose
+    answer was lost is asked about by it."""
     autofilled = HiddenField("")
     """The chips the app filled in, with their values ("counts-3:1 order-3:2"): while a chip
     keeps that value it is the app's, and the app may recompute it."""
 
-    STATE_FIELDS = ("contract", "number", "version", "editing", "autofilled", "csrf_token")
+    STATE_FIELDS = (
+        "contract",
+        "number",
+        "version",
+        "editing",
+        "entry_key",
+        "autofilled",
+        "csrf_token",
+    )
 
     contract_id: str = ""
     filled: Sequence[str] = ()
@@ -236,6 +274,7 @@ class DealForm(FlaskForm):
             editing if editing is not None else self.number.data or 0,
             self.version.data or 0,
             editing is not None,
+            self.entry_key.data,
         )
 
     def fill_in(self, rules: HouseRules) -> dict[str, Any]:
@@ -315,12 +354,13 @@ def make_deal_form(contract: str, **kwargs: Any) -> DealForm:
 def blank_deal_form(
     contract: str, number: int, version: int, editing: int | None = None
 ) -> DealForm:
-    """A new deal form for `contract`, made against the game's `version`."""
+    """A new deal form for `contract`, made against the game's `version`, with a fresh key."""
     form = make_deal_form(contract, formdata=None)
     form.contract.data = contract
     form.number.data = number
     form.version.data = version
     form.editing.data = editing
+    form.entry_key.data = new_entry_key()
     return form
 
 

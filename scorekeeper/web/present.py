@@ -12,7 +12,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..rules import CONTRACTS, GAMES, SUIT_SYMBOLS, SUITS, TEAMS, Evaluation, Problem, Replay
-from ..rules.contracts import ContractKind
+from ..rules.contracts import ContractKind, Item
 from ..rules.deal import FieldKind
 from ..rules.examples import house_rule_numbers
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
@@ -20,6 +20,7 @@ from ..rules.house_rules import HouseRules, Winners
 from ..stats import TableStats
 from ..words import counts, labels, names
 from ..words.chart import chart_summary, running_totals_svg
+from ..words.contracts import CONTRACT_WORDS, TextName
 from ..words.takes import short_takes
 from ..words.wins_chart import running_wins_summary as wins_summary
 from ..words.wins_chart import running_wins_svg
@@ -28,7 +29,6 @@ from .languages import (
     direction,
     gettext,
     lazy_gettext,
-    pgettext,
     plural_form,
 )
 from .sharing import played_at, qr_svg, share_file, share_text
@@ -109,14 +109,14 @@ def contract_name(contract: str) -> str:
     return labels.contract_label(contract, gettext)
 
 
-def seed_name(contract: str) -> str:
-    """The contract's name as the rule text the reader's tables learn from writes it, where it
-    differs from the app's name (Russian «Без червей» beside «Не брать червей»); else ""."""
-    english = labels.SEED_NAMES.get(contract)
-    if english is None:
-        return ""
-    name = pgettext(labels.SEED_NAME_CONTEXT, english)
-    return "" if name == contract_name(contract) else name
+def text_names(contract: str) -> list[TextName]:
+    """The contract's names in the game texts written in the reader's language, where they
+    differ from the app's name (Russian «Без червей» beside «Не брать червей»): the texts the
+    app follows first, then another text's (seed 001's «لطّش» for the K♥ contract)."""
+    label = contract_name(contract)
+    return [
+        text for text in CONTRACT_WORDS[contract].texts_in(current_language()) if text.name != label
+    ]
 
 
 def takes(deal: Any, players: Sequence[str]) -> str:
@@ -206,10 +206,11 @@ def counts_add_up(game: str, rules: HouseRules) -> str:
     return counts.counts_add_up(game, rules, gettext, plural_form)
 
 
-def count_text(text: str, totals: Mapping[str, int]) -> Markup:
+def count_text(text: str, totals: Mapping[Item, int]) -> Markup:
     """A sentence about the rules in the reader's language whose %(name)s numbers are what
-    counts add up to (`totals` by unit: "tricks", "diamonds"), shown plain: counts, not scores."""
-    return Markup(gettext(text)) % {unit.replace(" ", "_"): total for unit, total in totals.items()}
+    counts add up to (`totals` by item, named by its value: %(tricks)s, %(diamonds)s), shown
+    plain: counts, not scores."""
+    return Markup(gettext(text)) % {str(item): total for item, total in totals.items()}
 
 
 def rule_text(text: str, numbers: Mapping[str, int]) -> Markup:
@@ -365,6 +366,7 @@ def http_message(code: int) -> str:
         405: gettext("That action is not available here."),
         408: gettext("That took too long to arrive, so nothing was saved. Try again."),
         413: gettext("That was too much data to send at once."),
+        503: gettext("The server is busy. Nothing was saved. Try again in a few seconds."),
     }
     return messages.get(code, gettext("Something went wrong on our side. Nothing was saved."))
 
@@ -385,7 +387,7 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "share_file": share_file,
     "played_at": played_at,
     "contract_name": contract_name,
-    "seed_name": seed_name,
+    "text_names": text_names,
     "game_name": game_name,
     "reason_label": reason_label,
     "field_label": field_label,

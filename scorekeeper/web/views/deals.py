@@ -28,7 +28,7 @@ from ..caches import keep_replay
 from ..forms import DealForm, blank_deal_form, make_deal_form
 from ..languages import gettext
 from ..present import contract_name, deal_messages, finished_text
-from .common import GameView, game_or_404, game_view, is_htmx, moved_on
+from .common import GameView, game_or_404, game_view, is_htmx, kept_said, moved_on
 
 bp = Blueprint("deals", __name__)
 
@@ -61,10 +61,12 @@ def _bound_form(view: GameView) -> DealForm:
     form = make_deal_form(_contract(view, request.form.get("contract")))
     form.validate()
     if form.errors.get("csrf_token") or any(
-        form.errors.get(name) for name in ("number", "version", "editing")
+        form.errors.get(name) for name in ("number", "version", "editing", "entry_key")
     ):
         abort(400)
     editing = form.editing.data
+    if form.version.data != view.row.version:
+        _own_save_is_in(view, form)
     if editing is not None and not 1 <= editing <= len(view.game.deals):
         # a correction of a deal the game no longer holds (undone on another phone)
         if request.endpoint == "deals.save_deal" and form.version.data != view.row.version:
@@ -80,6 +82,17 @@ def _bound_form(view: GameView) -> DealForm:
         template = "fragments/message.html" if is_htmx() else "pages/error.html"
         abort(make_response(render_template(template, code=409, message=message), 409))
     return form
+
+
+def _own_save_is_in(view: GameView, form: DealForm) -> None:
+    """A form the game moved on under, whose own entry the game stored (by its key: a save
+    whose answer was lost, then a tap, a check, a carry or the save again): the game page
+    says so."""
+    key = form.entry_key.data
+    found = None if key is None else deals.kept(view.row, key)
+    if found is not None:
+        flash(*kept_said(found))
+        abort(_to_game(view.row.token, inline=is_htmx()))
 
 
 def _render_form(
@@ -154,16 +167,12 @@ def _to_game(token: str, inline: bool) -> Response:
     return redirect(url, 303)
 
 
-DOUBLES = "doubled_by"
-"""The group of doubles a table announces before play (noted first, kept in the form's URL)."""
-
-
 def _doubles(form: DealForm) -> dict[str, Any]:
     """The doubles noted in a form, as query arguments (chip field name → seat)."""
     return {
         name: str(form[name].data)
         for group in form.groups()
-        if group.spec.name == DOUBLES
+        if group.doubles
         for name in group.names
         if form[name].data is not None
     }
@@ -172,7 +181,7 @@ def _doubles(form: DealForm) -> dict[str, Any]:
 def _note_doubles(form: DealForm, args: Any) -> None:
     """Pre-fill the doubles noted before play (from the form's URL); anything else is a 400."""
     for group in form.groups():
-        if group.spec.name == DOUBLES:
+        if group.doubles:
             for name in group.names:
                 if args.get(name):
                     try:
@@ -275,7 +284,7 @@ def preview(token: str) -> Any:
         editing is None
         and is_htmx()
         and view.game.house_rules.doubling
-        and any(group.spec.name == DOUBLES for group in form.groups())
+        and any(group.doubles for group in form.groups())
     ):
         # the doubles noted before play stay in the address: a reload keeps them
         response.headers["HX-Replace-Url"] = url_for(
@@ -289,10 +298,15 @@ def _said(outcome: deals.Outcome, entry: Entry, players: tuple[str, ...]) -> tup
     that goes back there."""
     number = entry.number
     match outcome:
+        case deals.Kept():  # this very entry, stored before (by its key)
+            return kept_said(outcome)
         case deals.Saved(result=None):  # a double tap: its twin's answer updated the page
             return gettext("Deal %(number)d saved.", number=number), "success"
+        case deals.AlreadySaved(same=True) if entry.key is not None:
+            # another phone entered it exactly so first (this entry's own save is Kept)
+            return gettext("Deal %(number)d is in the game.", number=number), "success"
         case deals.Saved() | deals.AlreadySaved(same=True):
-            # AlreadySaved: saved by an earlier tap whose answer was lost
+            # AlreadySaved: saved by an earlier tap whose answer was lost (a form without a key)
             if entry.editing:
                 return gettext("Deal %(number)d changed.", number=number), "success"
             return gettext("Deal %(number)d saved.", number=number), "success"
@@ -368,21 +382,24 @@ NOT_THROUGH = {
 
 @bp.post("/g/<token:token>/deal/check")
 def check_deal(token: str) -> Any:
-    """After a save went wrong (no answer, a 5xx): whether the game holds it, asked before
-    anything is said (htmx). Held (or another phone's deal in its place): the game page, which
-    says so; else "Not saved" above Save, with why (a save sent again is never stored twice)."""
+    """After a save went wrong (no answer, a 5xx): what became of it, asked by the form's key
+    before anything is said (htmx). Stored, or another phone's deal in its place, or the game
+    changed: the game page, which says so; else "Not saved" above Save, with why (a save sent
+    again is never stored twice). A form from before keys is asked about by its content."""
     view = _started(token)
-    form = _bound_form(view)
+    form = _bound_form(view)  # (a form whose own save is in the game goes to the game page)
     form.fill_in(view.game.house_rules)
     entry = form.entry()
-    held = None if form.chip_errors() else deals.holds_entry(view.row, view.result, entry)
-    if held is None:
+    outcome = None
+    if entry.key is not None or not form.chip_errors():
+        outcome = deals.check_entry(view.row, view.result, entry)
+    if outcome is None:
         reason = gettext(NOT_THROUGH.get(request.form.get("why", ""), NOT_THROUGH["stale"]))
         return render_template(
             "fragments/not_saved.html",
             message=gettext("Not saved. %(reason)s Try again.", reason=reason),
         )
-    flash(*_said(deals.AlreadySaved(same=held), entry, view.players))
+    flash(*_said(outcome, entry, view.players))
     return make_response("", {"HX-Redirect": url_for("games.game_page", token=token)})
 
 

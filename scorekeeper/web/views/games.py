@@ -46,6 +46,7 @@ from .common import (
     game_or_404,
     game_view,
     is_htmx,
+    kept_said,
     moved_on,
     remember,
     remember_table,
@@ -191,7 +192,8 @@ def game_page(token: str) -> Any:
 def follow(token: str) -> Any:
     """Another phone's saves, for a scorekeeper's game page (polled by htmx, like the view
     link): 204 while nothing changed, else what changed, out of band. A deal form left open is
-    not touched: it is told that the game moved on."""
+    not touched: it is told that the game moved on, or, when the game holds that form's own
+    entry (by its key: its save's answer was lost), the phone goes to the game page."""
     version = version_by_token(token)
     if version is None:
         abort(404)
@@ -205,6 +207,12 @@ def follow(token: str) -> Any:
         if row.first is None:
             return Response(status=204)
         number = request.args.get("number", type=int)  # a deal form is open on this phone
+        key = request.args.get("entry_key")
+        found = None if number is None or key is None else deals.kept(row, key)
+        if found is not None:  # its own save is in the game (its answer was lost)
+            flash(*kept_said(found))
+            # (a 200: the live-poll shortcut copies the headers of a 204 into its own)
+            return Response(headers={"HX-Redirect": url_for("games.game_page", token=token)})
         moved = None if number is None else moved_on(row, number)
         response = Response(
             render_template(

@@ -6,11 +6,20 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, render_template, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    redirect,
+    render_template,
+    stream_with_context,
+    url_for,
+)
 
+from ...stats import TableStats, stored_form
 from ...store import tables as store
 from ...store.models import TableRow
-from ...store.records import records_json
+from ...store.records import records_text
 from ...words.stats_export import (
     ITEM_AVERAGES,
     STANDINGS_FILE,
@@ -20,7 +29,7 @@ from ...words.stats_export import (
     stats_csv_filename,
     stats_unicode_filename,
 )
-from ..caches import table_statistics
+from ..caches import statistics_content, table_statistics
 from ..extensions import csrf
 from ..languages import gettext
 from .common import attachment, remember_table, table_or_404, viewed_table_or_404
@@ -30,15 +39,21 @@ bp = Blueprint("table_stats", __name__)
 
 
 def _stats_page(table: TableRow, viewing: bool) -> str:
-    stats = table_statistics(table)
-    return render_template(
-        "pages/table_stats.html",
-        table=table,
-        stats=stats,
-        viewing=viewing,
-        item_labels=ITEM_AVERAGES,
-        win_rate_label=gettext(WIN_RATE),
-    )
+    def content(stats: TableStats) -> str:
+        return render_template(
+            "pages/table_stats.html",
+            content_only=True,
+            table=table,
+            stats=stats,
+            viewing=viewing,
+            item_labels=ITEM_AVERAGES,
+            win_rate_label=gettext(WIN_RATE),
+        )
+
+    # the content kept per the games' versions and the language; the page around it is the
+    # reader's (its token)
+    kept = statistics_content(table, viewing, content)
+    return render_template("pages/table_stats.html", table=table, kept_content=kept)
 
 
 @bp.get("/t/<token:token>/stats")
@@ -59,7 +74,7 @@ def _today() -> str:
 
 def _games_json(table: TableRow) -> Response:
     return attachment(
-        records_json(store.table_games(table)),
+        stream_with_context(records_text(store.each_table_game(table))),  # a record at a time
         "application/json",
         f"scorekeeper-table-{_today()}.json",
     )
@@ -120,7 +135,9 @@ def import_page(token: str) -> Any:
     """Upload game records: they become games of this table, their players join its roster."""
     # the upload (and its form's token) is judged before the table is looked up, as for
     # every other form; its records are kept only once the table is found
-    upload = receive_upload(lambda records: store.store_table_records(table_or_404(token), records))
+    upload = receive_upload(
+        lambda records: store.store_table_records(table_or_404(token), records, stored_form)
+    )
     table = table_or_404(token)
     if upload.rows is None:
         return render_template(
