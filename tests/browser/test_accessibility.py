@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import PHONE, serving
-from .driver import GAME_PAGE, Player, load_example, settle
+from .driver import GAME_PAGE, Player, load_example, settle, tap_contract
 from .test_table_polish import imported, part
 from .test_tables import create_table, import_into
 
@@ -221,15 +221,6 @@ def deal_games(browser, server) -> dict[str, str]:  # type: ignore[no-untyped-de
         context.close()
 
 
-def _tapped(page: Page, game: str, contract: str) -> None:
-    """The game page, then the contract's button: its form in the next step's place."""
-    page.goto(game)
-    settle(page)
-    page.locator(f"#play a.contract[href*='contract={contract}']").click()
-    settle(page)
-    expect(page.locator("#deal-form")).to_be_visible()
-
-
 def _chip(page: Page, row: str, index: int) -> None:
     page.locator(f"#r-{row} label.chip").nth(index).click()
     settle(page)
@@ -238,18 +229,18 @@ def _chip(page: Page, row: str, index: int) -> None:
 def deal_form_states(page: Page, games: dict[str, str]) -> Iterator[str]:
     """Each state of a deal form a table reaches by taps (and a reload, and an edit): the page
     stands in it when its name is given."""
-    _tapped(page, games["trix"], "king-of-hearts")
+    tap_contract(page, games["trix"], "king-of-hearts")
     yield "K♥ form in the game page"
     _chip(page, "doubled_by", 2)
     _chip(page, "taker", 1)
     expect(page.locator(".deal-scores li")).to_have_count(4)
     yield "K♥ doubled and taken: its preview"
-    _tapped(page, games["trix"], "trix")
+    tap_contract(page, games["trix"], "trix")
     _chip(page, "order-0", 1)
     _chip(page, "order-1", 1)
     expect(page.locator("#deal-form .error").first).to_be_visible()
     yield "Trix with a player placed twice: its errors"
-    _tapped(page, games["complex"], "complex")
+    tap_contract(page, games["complex"], "complex")
     page.locator("#deal-form details > summary").first.click()
     settle(page)
     expect(page.locator("#deal-form details .chip").first).to_be_visible()

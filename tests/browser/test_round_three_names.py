@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from scorekeeper.words.names import all_name_forms
 
 from .conftest import serving
-from .driver import check_layout, load_example, settle
+from .driver import check_layout, load_example, settle, tap_contract
 from .test_names import SHOWN_JS
 from .test_table_polish import imported, part
 
@@ -58,15 +58,6 @@ def begun(page: Page, game: str, players: tuple[str, ...]) -> str:
         record = part(load_example("trix-partnership-complete"), 0, players=list(players))
     imported(page, record)
     return page.url
-
-
-def tap_contract(page: Page, game: str, contract: str) -> None:
-    """On the game page: the contract's button (the form takes the next step's place)."""
-    page.goto(game)
-    settle(page)
-    page.locator(f"#play a.contract[href*='contract={contract}']").click()
-    settle(page)
-    expect(page.locator("#deal-form")).to_be_visible()
 
 
 CHIPS_JS = """

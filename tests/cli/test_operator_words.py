@@ -22,16 +22,6 @@ DATA = ROOT / "tests" / "data"
 QR_BLOCKS = "█▀▄"
 
 
-@pytest.fixture
-def instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "instance"
-    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(folder))
-    monkeypatch.setenv("SECRET_KEY", "cli-test-" + "k" * 40)
-    monkeypatch.delenv("DATABASE_URL", raising=False)
-    monkeypatch.delenv("SCOREKEEPER_ACCESS_CODE", raising=False)
-    return folder
-
-
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
