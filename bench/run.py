@@ -34,6 +34,7 @@ BENCHES = (
     "table_stats",
     "engine",
     "tap_latency",
+    "phone",
 )
 
 
@@ -99,7 +100,12 @@ def _children_cpu() -> float:
 
 def _loader(name: str) -> Callable[[bool], Results]:
     module = __import__(
-        {"bytes": "bytes_bench", "engine": "engine_bench", "slow": "slow_clients"}.get(name, name)
+        {
+            "bytes": "bytes_bench",
+            "engine": "engine_bench",
+            "slow": "slow_clients",
+            "phone": "engine_phone",
+        }.get(name, name)
     )
     return module.run  # type: ignore[no-any-return]
 

@@ -33,7 +33,7 @@ from common import (
     tap_scripts,
     temp_instance,
 )
-from taps import CHROMIUM, CHROMIUM_ARGS, IDLE, chip
+from taps import CHROMIUM, CHROMIUM_ARGS, IDLE, chip, without_engine
 
 RTT_MS = 150.0
 DOWN_BPS = 9_000_000
@@ -169,6 +169,7 @@ def run(quick: bool = False, rounds: int | None = None, smoke: bool = False) -> 
                 locale="en-GB",
             )
             context.add_init_script(TIMING)
+            without_engine(context)  # the server's round trip (engine_phone.py: the phone's)
             page = context.new_page()
             network = context.new_cdp_session(page)
             network.send("Network.enable")

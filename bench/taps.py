@@ -46,6 +46,12 @@ addEventListener("pointerdown", (event) => {
 IDLE = """() => !document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')"""
 
 
+def without_engine(context: Any) -> None:
+    """Taps ask the server (the engine in the phone never starts: its config is not fetched);
+    bench/engine_phone.py measures the engine's path against this one."""
+    context.route("**/engine/*.json*", lambda route: route.abort())
+
+
 def chip(page: Any, name: str, value: str) -> Any:
     """The tap target (label.chip) of one radio chip, nested or linked by `for`."""
     radio = f'input[name="{name}"][value="{value}"]'
@@ -111,6 +117,7 @@ def run(quick: bool = False, smoke: bool = False) -> Results:
                 locale="en-GB",
             )
             context.add_init_script(COUNT_TAPS)
+            without_engine(context)
             page = context.new_page()
             for script in scripts:
                 token = fresh[script.game].pop()

@@ -5,9 +5,11 @@ from __future__ import annotations
 from flask import Flask, abort, request
 from werkzeug.exceptions import ServiceUnavailable
 
-from . import assets, bodies, live_poll
-from .assets import PUBLIC_ENDPOINTS
+from . import assets, bodies, engine, live_poll
 from .gateway import BODY_BUSY, BODY_TIMED_OUT, BUSY_RETRY_AFTER_S
+
+PUBLIC_ENDPOINTS = assets.PUBLIC_ENDPOINTS | engine.ENDPOINTS
+"""Answers that are the same for everyone: static files, the manifest, the engine's files."""
 
 __all__ = ["PUBLIC_ENDPOINTS", "front", "init_app"]
 
@@ -26,6 +28,7 @@ def init_app(app: Flask) -> None:
     """Compression and static files, and the answers to a body the gateway did not read
     (call first)."""
     assets.init_app(app)  # first: its compression hook must run after every other one
+    engine.init_app(app)
     app.before_request(_body_not_read)  # first of the request hooks
 
 

@@ -16,7 +16,9 @@ from .extensions import babel, csrf
 from .links import NumberConverter, TokenConverter
 
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; "
+    # the engine in the phone: WebAssembly (no eval of text), in a worker of this origin
+    "script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 

@@ -12,13 +12,14 @@ from typing import Any
 from markupsafe import Markup
 
 from ..rules import CONTRACTS, GAMES, SUIT_SYMBOLS, SUITS, TEAMS, Evaluation, Problem, Replay
+from ..rules.autofill import Sum
 from ..rules.contracts import ContractKind, Item
 from ..rules.deal import FieldKind
 from ..rules.examples import house_rule_numbers
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
 from ..rules.house_rules import HouseRules, Winners
 from ..stats import TableStats
-from ..words import counts, labels, names
+from ..words import counts, deal_words, game_view, labels, names
 from ..words.chart import chart_summary, running_totals_svg
 from ..words.contracts import CONTRACT_WORDS, TextName
 from ..words.takes import short_takes
@@ -60,38 +61,26 @@ def deal_messages(
     players: Sequence[str],
     rules: HouseRules,
 ) -> dict[str, list[str]]:
-    """What a deal form says beside each field, as the engine judged it: a player placed
-    twice (said at once, naming them), the deal's problems, and for a correction the later
-    deal it would make illegal."""
-    errors: dict[str, list[str]] = {}
-    for problem in early:
-        errors.setdefault(labels.field_group(problem.field), []).append(
-            problem_text(problem, contract, players, rules=rules)
-        )
-    if evaluation is None:
-        return errors
-    for problem in evaluation.problems:
-        if problem.code == "not_permutation" and problem.field in errors:
-            continue  # already said, with the player's name
-        errors.setdefault(labels.field_group(problem.field), []).append(
-            problem_text(problem, contract, players, rules=rules)
-        )
-    if evaluation.later is not None:
-        later = evaluation.later
-        reason = problem_text(later.problems[0], later.contract or "", players)
-        errors.setdefault("contract", []).append(
-            gettext(
-                "This change would make deal %(number)d illegal: %(reason)s",
-                number=later.deal_number or 0,
-                reason=reason,
-            )
-        )
-    return errors
+    """What a deal form says beside each field, as the engine judged it, in the reader's
+    language (:func:`scorekeeper.words.deal_words.deal_messages`)."""
+    return deal_words.deal_messages(
+        early, evaluation, contract, players, rules, gettext, plural_form
+    )
 
 
 def finished_text(players: Sequence[str]) -> str:
     """What a deal sent to a finished game is told."""
-    return problem_text(Problem("contract", "game_finished"), "", players)
+    return deal_words.finished_text(players, gettext, plural_form)
+
+
+def running_sum(total: Sum) -> str:
+    """A count field's running sum ("12 / 13", "5 / at most 13") in the reader's words."""
+    return deal_words.running_sum(total, gettext)
+
+
+def left_to_tap(count: int) -> str:
+    """How many values are still to tap, in the reader's words."""
+    return deal_words.left_to_tap(count, plural_form)
 
 
 def reason_label(reason: str | None) -> str:
@@ -125,16 +114,8 @@ def takes(deal: Any, players: Sequence[str]) -> str:
     return short_takes(deal, isolated, gettext)
 
 
-def kingdom_grid(result: Replay) -> list[list[int | None]]:
-    """Trix games: per kingdom, per contract, the deal number it was played as (or None)."""
-    definition = result.game.definition
-    grid: list[list[int | None]] = [
-        [None] * len(definition.contracts) for _ in range(definition.kingdoms)
-    ]
-    for deal in result.deals:
-        if deal.kingdom is not None:
-            grid[deal.kingdom][definition.contracts.index(deal.contract)] = deal.number
-    return grid
+kingdom_grid = game_view.kingdom_grid
+"""Trix games: per kingdom, per contract, the deal number it was played as (or None)."""
 
 
 def standings(result: Replay) -> list[int]:
@@ -391,6 +372,8 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "game_name": game_name,
     "reason_label": reason_label,
     "field_label": field_label,
+    "running_sum": running_sum,
+    "left_to_tap": left_to_tap,
     "signed": signed,
     "running_wins_chart": running_wins_chart,
     "running_wins_summary": running_wins_summary,

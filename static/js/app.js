@@ -126,7 +126,27 @@
     });
   }
 
-  function settled() { releaseIfLeft(); acquire(); scripts(); }
+  /* The engine in the phone (static/js/engine.js, a module): on a game page, once it is idle,
+   * where WebAssembly and workers run; until it is ready, and without it, taps ask the server. */
+  var engine = false;
+  function startEngine() {
+    var link = document.querySelector("[data-engine]");
+    if (engine || !link || typeof WebAssembly !== "object" || !window.Worker) { return; }
+    engine = true;
+    fetch(link.getAttribute("data-engine")).then(function (r) { return r.json(); }).then(function (c) {
+      var script = document.createElement("script");
+      script.type = "module";
+      script.src = c.script;
+      document.head.appendChild(script);
+    }).catch(function () {});  /* no engine on this page: its taps ask the server */
+  }
+  function whenIdle() {
+    if (window.requestIdleCallback) { requestIdleCallback(startEngine, {timeout: 3000}); }
+    else { setTimeout(startEngine, 1000); }
+  }
+
+  function settled() { releaseIfLeft(); acquire(); scripts(); if (document.readyState === "complete") { whenIdle(); } }
+  window.addEventListener("load", whenIdle);
   document.addEventListener("visibilitychange", acquire);
   /* htmx swaps pages in place (hx-boost): look again after each swap. */
   document.addEventListener("htmx:afterSettle", settled);

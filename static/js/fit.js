@@ -83,6 +83,7 @@
   if (window.fitReady) { return; }  /* fetched again: already listening */
   window.fitReady = true;
   document.addEventListener("htmx:afterSettle", fitNames);
+  document.addEventListener("sk:painted", fitNames);  /* a preview painted in the phone */
   window.addEventListener("resize", fitSoon);
   /* a script's font arrives after the first measure (Devanagari, Arabic): measure again */
   if (document.fonts) { document.fonts.addEventListener("loadingdone", fitSoon); }

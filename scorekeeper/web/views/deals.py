@@ -12,6 +12,7 @@ from flask import (
     Blueprint,
     abort,
     flash,
+    jsonify,
     make_response,
     redirect,
     render_template,
@@ -20,7 +21,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from ...rules import Evaluation, Replay, evaluate
+from ...rules import Evaluation, Record, Replay, dump_record, evaluate
 from ...rules.messages import N_
 from ...store import deals
 from ...store.deals import Entry
@@ -214,6 +215,14 @@ def new_deal(token: str) -> Any:
     if inline:
         return _render_form(view, form, template="fragments/deal_form.html", inline=True)
     return _render_form(view, form, preview_on_load=True)
+
+
+@bp.get("/g/<token:token>/deal/record")
+def record(token: str) -> Any:
+    """The game's record and version, for the engine in the phone to judge a deal form's taps
+    against (static/js/engine.js asks it when a form opens; the server judges every save)."""
+    view = _started(token)
+    return jsonify(version=view.row.version, record=dump_record(Record(view.game)))
 
 
 @bp.get("/g/<token:token>/deal/chips")
