@@ -80,11 +80,35 @@ class SetupError(RuntimeError):
 PRIVATE_FILE = 0o600  # the session key and the database hold every capability token
 
 
+READ_ONLY_ERRORS = frozenset({errno.EROFS, errno.EACCES, errno.EPERM})
+"""A folder this user may not write (read-only file system, no write permission)."""
+FULL_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+"""A disk (or the user's quota, or the file size the process may write) that is full."""
+
+
+def what_to_do(errno_number: int | None, reason: str) -> str:
+    """What the operator is told to do about a folder it cannot write, as the cause says: a
+    read-only folder is never told to free space, nor a full disk to change permissions."""
+    if errno_number in READ_ONLY_ERRORS:
+        return (
+            f"it is read-only for this user ({reason}). Make it writable by this user, or set "
+            "SCOREKEEPER_INSTANCE to a folder this user can write."
+        )
+    if errno_number in FULL_ERRORS:
+        return (
+            f"the disk is full ({reason}). Free some space, or set SCOREKEEPER_INSTANCE to a "
+            "folder on another disk."
+        )
+    return (
+        f"{reason}. Make it writable by this user and, if the disk is full, free some space, "
+        "or set SCOREKEEPER_INSTANCE to another folder."
+    )
+
+
 def _cannot_write(folder: Path | str, error: OSError) -> SetupError:
     return SetupError(
-        f"Cannot write to the instance folder {folder}: {error.strerror or error}. Make it "
-        "writable by this user and free some space, or set SCOREKEEPER_INSTANCE to another "
-        "folder."
+        f"Cannot write to the instance folder {folder}: "
+        + what_to_do(error.errno, str(error.strerror or error))
     )
 
 

@@ -160,13 +160,7 @@ def serve(
         os.environ[settings.WEAK_CODE_VARIABLE] = "1"
     # refuses a weak code (unless told) and a database it could read but never save to
     code = _app_with_database(writes=True).config.get("ACCESS_CODE")
-    shown = local_addresses() if host in ("0.0.0.0", "::", "") else [host]
-    print("Scorekeeper is running. Open it from a phone on the same network:")
-    for address in shown or ["127.0.0.1"]:
-        print(f"  http://{address}:{port}/")
-    if host in ("0.0.0.0", "::", ""):
-        print(f"  (on this machine: http://127.0.0.1:{port}/)")
-    print_qr(f"http://{(shown or ['127.0.0.1'])[0]}:{port}/")
+    say_where(host, port)
     if code:
         print(f"Access code: {code}" if new_code else "Access code: as configured")
         guesses = limits.code_guesses(code)
@@ -181,6 +175,40 @@ def serve(
     sys.stdout.flush()
     run(host, port, workers, threads=threads)
     return 0
+
+
+EVERY_ADDRESS = ("0.0.0.0", "::", "")
+
+
+def this_machine_only(host: str) -> bool:
+    """Whether an address to listen on is this machine's own (loopback): no phone reaches it."""
+    import ipaddress
+
+    if host.strip("[]").casefold() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def say_where(host: str, port: int) -> None:
+    """Where the app is open: to the phones on the network (the addresses, and the first as a
+    QR code), or, listening on loopback, to this machine only (no QR code: no phone can open
+    it)."""
+    if this_machine_only(host):
+        shown = f"[{host.strip('[]')}]" if ":" in host else host
+        print("Scorekeeper is running for this machine only (no phone can reach it):")
+        print(f"  http://{shown}:{port}/")
+        print("To open it from a phone on the same network, start it with --host 0.0.0.0.")
+        return
+    shown_hosts = local_addresses() if host in EVERY_ADDRESS else [host]
+    print("Scorekeeper is running. Open it from a phone on the same network:")
+    for address in shown_hosts or ["127.0.0.1"]:
+        print(f"  http://{address}:{port}/")
+    if host in EVERY_ADDRESS:
+        print(f"  (on this machine: http://127.0.0.1:{port}/)")
+    print_qr(f"http://{(shown_hosts or ['127.0.0.1'])[0]}:{port}/")
 
 
 def _duration(years: float) -> str:
@@ -208,16 +236,18 @@ def print_qr(address: str) -> None:
 
 
 def _app_with_database(*, writes: bool = False) -> Flask:
-    """The app on the configured database, created or migrated to the newest schema; with
+    """The app on the configured database, created or migrated to the newest schema (Alembic
+    says what it runs; a database already up to date is only read: nothing is said); with
     `writes`, one that takes writes (else the database's OperationalError)."""
     from flask_migrate import upgrade
 
     from .. import create_app
-    from ..store.db import try_a_write
+    from ..store.db import try_a_write, up_to_date
 
     app = create_app()
     with app.app_context():
-        upgrade()
+        if not up_to_date():
+            upgrade()
         if writes:
             try_a_write()
     return app
@@ -364,10 +394,8 @@ def setup_failure(error: Exception) -> str | None:
         files = settings.sqlite_files(url)
         reason = _one_line(str(error.orig)).rstrip(".")
         if files:
-            return (
-                f"Cannot use the database {files[0]}: {reason}. Make the instance folder "
-                "writable by this user and free some space, or set SCOREKEEPER_INSTANCE "
-                "to another folder."
+            return f"Cannot use the database {files[0]}: " + settings.what_to_do(
+                _sqlite_errno(error.orig, files[0].parent), reason
             )
         return f"Cannot use the database: {reason}. Check DATABASE_URL and that it is reachable."
     if isinstance(error, OSError):
@@ -376,13 +404,55 @@ def setup_failure(error: Exception) -> str | None:
     return None
 
 
+SQLITE_PERM, SQLITE_READONLY, SQLITE_FULL, SQLITE_CANTOPEN = 3, 8, 13, 14
+"""SQLite's primary result codes for a file it may not, or cannot, write."""
+
+
+def _sqlite_errno(error: BaseException | None, folder: os.PathLike[str]) -> int | None:
+    """The operating system's error number a SQLite refusal stands for (EACCES for a
+    read-only database or folder, ENOSPC for a full disk), or None."""
+    import errno
+
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is None:
+        return None
+    code &= 0xFF  # the primary code of an extended one (SQLITE_READONLY_DIRECTORY …)
+    if code in (SQLITE_PERM, SQLITE_READONLY):
+        return errno.EACCES
+    if code == SQLITE_FULL:
+        return errno.ENOSPC
+    if code == SQLITE_CANTOPEN and not os.access(folder, os.W_OK):
+        return errno.EACCES
+    return None
+
+
+CLOSED_PIPE = 128 + 13
+"""The exit status of a command whose reader closed the pipe (`| head`): a shell's for a
+program ended by SIGPIPE, as `cat` or `grep` end there."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
     given = list(sys.argv[1:] if argv is None else argv)
-    if len(given) == 2 and given[0] == "check" and (given[1] == "-" or given[1][:1] != "-"):
-        return check(given[1])  # the engine alone: no parser built for the one way to ask
-    parser = build_parser()
-    args = parser.parse_args(given)
+    try:
+        if len(given) == 2 and given[0] == "check" and (given[1] == "-" or given[1][:1] != "-"):
+            status = check(given[1])  # the engine alone: no parser built for the one way to ask
+        else:
+            parser = build_parser()
+            status = _run(parser, parser.parse_args(given))
+        sys.stdout.flush()  # here, not at exit: a reader gone is caught below
+    except BrokenPipeError:
+        # the reader has what it wanted and went away: end quietly; what is left to print
+        # goes nowhere (Python flushes standard output once more as it exits)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return CLOSED_PIPE
+    return status
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """The command the arguments name; a setup failure said in one sentence (exit 1)."""
     if args.command == "check":
         return check(args.file)
     try:
@@ -405,6 +475,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return export_games(args.file)
         if args.command == "import":
             return import_games(args.file, args.table)
+    except BrokenPipeError:
+        raise  # not a setup failure: main ends quietly
     except Exception as error:
         sentence = setup_failure(error)
         if sentence is None:

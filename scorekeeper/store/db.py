@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import text
@@ -16,6 +18,19 @@ class Base(DeclarativeBase):
 # wrote on the row itself (games.write), so nothing is read back after the commit
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate()
+
+
+def up_to_date() -> bool:
+    """Whether the app's database is at the newest migration (inside an app context): its
+    version read, nothing written and nothing logged, so a command that finds nothing to
+    migrate says nothing about it."""
+    from alembic.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    config: Any = migrate.get_config()  # Flask-Migrate's subclass of Alembic's Config
+    heads = set(ScriptDirectory.from_config(config).get_heads())
+    with db.engine.connect() as connection:
+        return set(MigrationContext.configure(connection).get_current_heads()) == heads
 
 
 def try_a_write() -> None:

@@ -34,6 +34,10 @@ from .roster import shared_games as shared_games
 
 T = TypeVar("T")
 
+BEGUN = GameRow.first.is_not(None)
+"""Which of a table's games count, for its roster ("3 games") as for its statistics: those
+begun, their first king or declarer chosen (a game only seated has no record yet)."""
+
 
 def find_table(token: str) -> TableRow | None:
     """The table with this scorekeeper token, or None."""
@@ -90,6 +94,8 @@ def roster(table: TableRow) -> list[PlayerRow]:
     """The table's players: who played most first, then by name."""
     played = (
         select(SeatRow.player_id, func.count().label("games"))
+        .join(GameRow, GameRow.id == SeatRow.game_id)
+        .where(BEGUN)
         .group_by(SeatRow.player_id)
         .subquery()
     )
@@ -103,11 +109,13 @@ def roster(table: TableRow) -> list[PlayerRow]:
 
 
 def games_played(table: TableRow) -> dict[int, int]:
-    """How many of the table's games each player (by id) sat in."""
+    """How many of the table's games each player (by id) sat in (those :data:`BEGUN`, as the
+    statistics count them)."""
     rows = db.session.execute(
         select(SeatRow.player_id, func.count())
         .join(PlayerRow, PlayerRow.id == SeatRow.player_id)
-        .where(PlayerRow.table_id == table.id)
+        .join(GameRow, GameRow.id == SeatRow.game_id)
+        .where(PlayerRow.table_id == table.id, BEGUN)
         .group_by(SeatRow.player_id)
     ).all()
     return {int(player_id): int(count) for player_id, count in rows}
@@ -148,7 +156,7 @@ def game_stamps(table: TableRow) -> list[GameStamp]:
         GameStamp(int(game_id), token, int(version))
         for game_id, token, version in db.session.execute(
             select(GameRow.id, GameRow.token, GameRow.version)
-            .where(GameRow.table_id == table.id, GameRow.first.is_not(None))
+            .where(GameRow.table_id == table.id, BEGUN)
             .order_by(GameRow.created_at, GameRow.id)
         ).all()
     ]

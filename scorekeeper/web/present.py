@@ -9,7 +9,6 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-import segno
 from markupsafe import Markup
 
 from ..rules import CONTRACTS, GAMES, SUIT_SYMBOLS, SUITS, TEAMS, Evaluation, Problem, Replay
@@ -23,7 +22,6 @@ from ..stats import TableStats
 from ..words import counts, deal_words, game_view, labels, names
 from ..words.chart import chart_summary, running_totals_svg
 from ..words.contracts import CONTRACT_WORDS, TextName
-from ..words.share import result_text
 from ..words.takes import short_takes
 from ..words.wins_chart import running_wins_summary as wins_summary
 from ..words.wins_chart import running_wins_svg
@@ -34,6 +32,7 @@ from .languages import (
     lazy_gettext,
     plural_form,
 )
+from .sharing import played_at, qr_svg, share_file, share_text
 
 
 def field_label(
@@ -273,13 +272,14 @@ def _name_forms(players: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
 
 def names_to_fit(players: Sequence[str]) -> bool:
     """Whether a name of the four has shorter forms (a page then fits them to its boxes)."""
-    return any(len(forms) > 1 for forms in _name_forms(tuple(players)))
+    return any(len(set(forms)) > 1 for forms in _name_forms(tuple(players)))
 
 
 def _fitted(forms: Sequence[str]) -> Markup:
-    """A name in a box that may be too narrow for it: the narrowest form, and the wider ones
-    (widest first) for static/js/app.js to put the widest that fits in its place."""
-    if len(forms) == 1:  # fits everywhere: its place cuts it at its end, if at all
+    """A name in a box that may be too narrow for it: the narrowest form, and the form at each
+    wider width (widest first, names_to_fit's widths) for static/js/fit.js to put the names
+    side by side at the first width where all of them fit."""
+    if len(set(forms)) == 1:  # fits everywhere: its place cuts it at its end, if at all
         return Markup("<bdi>%s</bdi>") % forms[0]
     return Markup('<bdi class="nm" data-forms="%s">%s</bdi>') % (
         json.dumps(list(forms[:-1]), ensure_ascii=False),
@@ -295,19 +295,15 @@ def player_name(players: Sequence[str], seat: int) -> Markup:
 
 def team_box(players: Sequence[str], team: int) -> Markup:
     """A team's name where its place may cut it (a score card): as player_name, both names
-    shortened alike."""
+    shortened to the same width."""
     forms = _name_forms(tuple(players))
     first, second = TEAMS[team]
-    levels = max(len(forms[first]), len(forms[second]))
-    texts = [
-        labels.pair_label(
-            forms[first][min(level, len(forms[first]) - 1)],
-            forms[second][min(level, len(forms[second]) - 1)],
-            gettext,
+    return _fitted(
+        tuple(
+            labels.pair_label(one, other, gettext)
+            for one, other in zip(forms[first], forms[second], strict=True)
         )
-        for level in range(levels)
-    ]
-    return _fitted(tuple(dict.fromkeys(texts)))
+    )
 
 
 def bidi(name: str) -> Markup:
@@ -356,13 +352,6 @@ def http_message(code: int) -> str:
     return messages.get(code, gettext("Something went wrong on our side. Nothing was saved."))
 
 
-def share_text(result: Replay, name: str | None, day: str) -> str:
-    """A finished game's result as a message to share, in the reader's language (its title:
-    the game's name, else which game, and the day it was played)."""
-    title = f"{name or game_name(result.game.game)} · {day}"
-    return result_text(result, title, gettext, rtl=direction(current_language()) == "rtl")
-
-
 def running_wins_chart(stats: TableStats) -> Markup:
     """The table's wins over time as inline SVG (the chart module escapes all text)."""
     rtl = direction(current_language()) == "rtl"
@@ -376,6 +365,8 @@ def running_wins_summary(stats: TableStats) -> str:
 
 TEMPLATE_GLOBALS: dict[str, Any] = {
     "share_text": share_text,
+    "share_file": share_file,
+    "played_at": played_at,
     "contract_name": contract_name,
     "text_names": text_names,
     "game_name": game_name,
@@ -429,33 +420,6 @@ def running_chart(
 def running_chart_summary(result: Replay, players: tuple[str, ...]) -> str:
     """The chart in words, for its caption."""
     return chart_summary(result, players, gettext)
-
-
-def qr_svg(text: str) -> Markup:
-    """A QR code as inline SVG: no size, no style attribute (the CSP forbids inline styles)."""
-    return Markup(_qr_svg(text, gettext("QR code of the view link")))
-
-
-def qr_file(text: str) -> str:
-    """The same QR code as an SVG file of its own, an image the page loads when it is shown
-    (the <img>'s alt names it: the file has no words, so it is the same in every language)."""
-    return _qr_svg(text, None).replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
-
-
-@lru_cache(maxsize=2048)
-def _qr_svg(text: str, title: str | None) -> str:
-    # encoding a QR code costs more than the rest of the game page: once per link
-    return str(
-        segno.make(text, error="m").svg_inline(
-            scale=1,
-            omitsize=True,
-            svgclass="qr-code",
-            lineclass="qr-dark",
-            light="#fff",
-            dark="#000",
-            title=title,
-        )
-    )
 
 
 TEMPLATE_GLOBALS.update(

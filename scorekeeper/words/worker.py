@@ -193,8 +193,8 @@ def preview(
 def name_box(players: Sequence[str], seat: int) -> dict[str, Any]:
     """A player's name where its place may cut it: the narrowest form, and the wider ones
     (widest first) for the page to fit (as ``scorekeeper.web.present.player_name`` draws it)."""
-    forms = all_name_forms(tuple(players))[seat]
-    return {"text": forms[-1], "wider": list(forms[:-1])}
+    forms = all_name_forms(tuple(players))[seat]  # one a width, repeated where none changes
+    return {"text": forms[-1], "wider": list(forms[:-1]) if len(set(forms)) > 1 else []}
 
 
 def _painted(

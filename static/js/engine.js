@@ -98,7 +98,11 @@ document.addEventListener("htmx:confirm", (event) => {
     if (!said.local || !form.isConnected) { throw new Error("ask the server"); }
     htmx.trigger(elt, "htmx:abort");  /* an earlier tap's answer must not paint over this one */
     paint(form, said);
-  }).catch(() => { if (!kept) { event.detail.issueRequest(true); } });
+  }).catch(() => {
+    /* a form saved (or swapped) meanwhile asks nothing: its answer would put the form's
+     * address back in the bar; a form of the phone's alone never asks the server */
+    if (form.isConnected && !kept) { event.detail.issueRequest(true); }
+  });
 });
 
 function element(tag, className, text, attributes) {

@@ -100,6 +100,15 @@ def settle(page: Page) -> None:
     )
 
 
+def tap_contract(page: Page, game: str, contract: str) -> None:
+    """On the game page: the contract's button; its form takes the next step's place."""
+    page.goto(game)
+    settle(page)
+    page.locator(f"#play a.contract[href*='contract={contract}']").click()
+    settle(page)
+    expect(page.locator("#deal-form")).to_be_visible()
+
+
 class Player:
     """Taps through the app as a player at the table would; checks each page it reaches."""
 

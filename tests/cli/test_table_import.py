@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.cli import main
-from tests.cli.test_transfer import instance, records  # noqa: F401 (the fixture)
+from tests.cli.test_transfer import records
 
 
 def make_table() -> tuple[str, str]:
@@ -34,7 +34,7 @@ def roster_and_games(token: str) -> tuple[list[str], int]:
 
 
 def test_import_into_a_table_by_its_link(
-    instance: Path,  # noqa: F811 (the fixture)
+    instance: Path,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -51,7 +51,7 @@ def test_import_into_a_table_by_its_link(
 
 
 def test_an_unknown_table_imports_nothing(
-    instance: Path,  # noqa: F811 (the fixture)
+    instance: Path,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -84,7 +84,7 @@ def stored_figures_by_game() -> dict[int, tuple[int, str, bytes]]:
 
 @pytest.mark.parametrize("at_a_table", [True, False])
 def test_an_import_stores_each_games_statistics_figures(
-    instance: Path,  # noqa: F811 (the fixture)
+    instance: Path,
     tmp_path: Path,
     at_a_table: bool,
 ) -> None:

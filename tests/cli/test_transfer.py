@@ -23,16 +23,6 @@ DATA = Path(__file__).parents[1] / "data"
 COMPLETE = sorted(DATA.glob("*-complete.json"))
 
 
-@pytest.fixture
-def instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty instance folder the commands use (no DATABASE_URL)."""
-    folder = tmp_path / "instance"
-    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(folder))
-    monkeypatch.setenv("SECRET_KEY", "cli-test-" + "k" * 40)
-    monkeypatch.delenv("DATABASE_URL", raising=False)
-    return folder
-
-
 def records() -> list[dict[str, Any]]:
     return [json.loads(path.read_text()) for path in COMPLETE]
 

@@ -130,7 +130,8 @@ def test_serve_says_the_key_file_is_empty(tmp_path: Path) -> None:
 
 def test_a_full_disk_leaves_no_empty_key(tmp_path: Path) -> None:
     done = cli(tmp_path, "init-db", before=full_disk)
-    one_sentence(done, f"Cannot write to the instance folder {tmp_path}")
+    one_sentence(done, f"Cannot write to the instance folder {tmp_path}", "full", "Free some space")
+    assert "read-only" not in done.stderr
     assert not (tmp_path / "secret_key").exists()
     assert [p.name for p in tmp_path.iterdir() if "secret" in p.name] == []
     again = cli(tmp_path, "init-db")  # space again: the next start just works
@@ -156,7 +157,8 @@ def test_a_read_only_instance_folder(tmp_path: Path, command: list[str]) -> None
         done = cli(instance, *command, before=permissions_apply)
     finally:
         instance.chmod(0o700)
-    one_sentence(done, f"Cannot write to the instance folder {instance}", "writable")
+    one_sentence(done, f"Cannot write to the instance folder {instance}", "read-only", "writable")
+    assert "free some space" not in done.stderr  # it is not full (issue 32, item 15)
     assert "running" not in done.stdout
 
 
@@ -171,7 +173,8 @@ def test_a_read_only_database_folder_with_a_key(tmp_path: Path) -> None:
         done = cli(instance, "init-db", key=KEY, before=permissions_apply)
     finally:
         instance.chmod(0o700)
-    one_sentence(done, "Cannot use the database", "writable")
+    one_sentence(done, "Cannot use the database", "read-only", "writable")
+    assert "free some space" not in done.stderr
 
 
 MS_RDONLY, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 1, 32, 4096, 16384, 1 << 18
