@@ -22,6 +22,7 @@ import gzip
 import hashlib
 import io
 import json
+import threading
 import zipfile
 from collections.abc import Iterator
 from functools import cache, lru_cache
@@ -150,11 +151,23 @@ def _entry(name: str) -> zipfile.ZipInfo:
     return info
 
 
+_PARSING = threading.Lock()
+"""Held while the package's modules are parsed: the server's threads may ask for the bundle at
+once, and CPython 3.11's parser is not safe under threads ("AST constructor recursion depth
+mismatch", a 500 on the first game pages after a start)."""
+
+
+@cache
+def _modules(entries: tuple[str, ...]) -> list[str]:
+    return sorted({name for entry in entries for name in bundle_modules(entry)})
+
+
 @cache
 def bundle(language: str, entries: tuple[str, ...] = ENTRIES) -> tuple[bytes, str]:
     """The bundle for `language` (the entries' modules as installed and the language's
     catalogue) and its digest; made once a process."""
-    modules = sorted({name for entry in entries for name in bundle_modules(entry)})
+    with _PARSING:
+        modules = _modules(entries)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compresslevel=9) as archive:
         for name in modules:

@@ -163,6 +163,18 @@ class Player:
     def tap(self, selector: str) -> None:
         self.page.locator(selector).first.click()
 
+    def press(self, target: Any) -> None:
+        """Tap a form's button (a selector or a locator): with htmx, until its swap settles;
+        without JavaScript, until the page it posts to has loaded (the page being left must
+        not be read as the answer)."""
+        button = self.page.locator(target).first if isinstance(target, str) else target
+        if self.javascript:
+            button.click()
+            self.settle()
+        else:
+            with self.page.expect_navigation():
+                button.click()
+
     def chip(self, name: str, value: str):  # type: ignore[no-untyped-def]
         """The tap target of a radio button or checkbox: its label (around it or `for` it)."""
         field = self.page.locator(f'input[name="{name}"][value="{value}"]')
