@@ -35,6 +35,7 @@ BENCHES = (
     "engine",
     "tap_latency",
     "phone",
+    "offline",
 )
 
 
@@ -105,6 +106,7 @@ def _loader(name: str) -> Callable[[bool], Results]:
             "engine": "engine_bench",
             "slow": "slow_clients",
             "phone": "engine_phone",
+            "offline": "offline_phone",
         }.get(name, name)
     )
     return module.run  # type: ignore[no-any-return]
