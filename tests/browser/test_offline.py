@@ -39,6 +39,13 @@ DEALS = FULL_GAME["trix"]
 COUNT_PAINTS = """
 window.__painted = 0;
 document.addEventListener("sk:painted", () => { window.__painted += 1; });
+window.__keptSaid = [];  /* every text the page said of the deals kept here, in turn */
+new MutationObserver(() => {
+  const box = document.getElementById("kept"), said = box ? box.textContent : null;
+  if (said && said !== window.__keptSaid[window.__keptSaid.length - 1]) {
+    window.__keptSaid.push(said);
+  }
+}).observe(document, { childList: true, subtree: true, characterData: true });
 """
 KEPT = """() => new Promise((done) => {
   const opening = indexedDB.open("scorekeeper-offline", 1);
@@ -204,6 +211,9 @@ def test_five_deals_offline_across_a_kingdom_a_reload_then_each_stored_once(phon
     kept = page.locator("#kept")
     expect(kept).to_contain_text("5 deals on this phone are waiting", timeout=ENGINE_READY)
     expect(page.locator("#history-rows th[scope=row]")).to_have_count(8)
+    # before its engine is ready, the page never said another count than the deals kept
+    said = page.evaluate("() => window.__keptSaid")
+    assert said and all("5 deals on this phone are waiting" in text for text in said), said
     assert _totals_shown(page) == shown
     expect(page.locator("#play .where")).to_contain_text("Deal 9 of 20")
 
