@@ -25,6 +25,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from scorekeeper.rules import record_from_json, replay
 from scorekeeper.web.present import signed
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.rules.builders import FULL_GAME
 
 from .conftest import PHONE, block_engine
@@ -413,3 +414,38 @@ def test_without_the_engine_no_connection_as_before(browser: Browser, server: st
         assert page.evaluate("() => navigator.serviceWorker.controller") is None
     finally:
         context.close()
+
+
+def test_over_plain_http_kept_deals_outlive_the_page_and_the_page_says_so(
+    browser: Browser, server: str
+) -> None:
+    """An address that is not a secure context (plain HTTP on a LAN: here a name Chromium
+    resolves to the test server) has no service worker, so a reload with no network fails;
+    the page says to keep it open, and a deal kept here (IndexedDB, which needs no secure
+    context) outlives the page: sent when the page is opened again with the network."""
+    lan = browser.browser_type.launch(
+        executable_path=CHROMIUM,
+        args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP scorekeeper.lan.test 127.0.0.1"],
+    )
+    try:
+        context = _context(lan, server.replace("127.0.0.1", "scorekeeper.lan.test"))
+        player = Player(context.new_page(), javascript=True, shots=None, prefix="plain-http")
+        page = player.page
+        player.start_game(TRIX)
+        game = _game(page)
+        _ready(page)
+        assert page.evaluate("() => window.isSecureContext") is False
+        context.set_offline(True)
+        _enter_here(player, DEALS[0])
+        expect(page.locator("#kept")).to_contain_text(
+            "keep this page open, as it cannot be reloaded with no connection. "
+            "The deals stay on this phone."
+        )
+        page.close()  # (a reload here: the browser's own "no internet" page)
+        context.set_offline(False)
+        page = context.new_page()
+        page.goto(game)
+        expect(page.locator("#flash")).to_contain_text("Deal 1 saved", timeout=ENGINE_READY)
+        assert _stored(page, game.replace("scorekeeper.lan.test", "127.0.0.1")) == [DEALS[0]]
+    finally:
+        lan.close()
