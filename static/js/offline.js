@@ -74,6 +74,8 @@ function element(tag, className, text, attributes) {
 function online() { return navigator.onLine !== false; }
 
 function settled() {
+  /* a save swapped in moves the page past what the engine holds: not ready until it follows */
+  if (here && !ready()) { document.documentElement.removeAttribute("data-offline-ready"); }
   later(async () => {
     const game = gamePath();
     if (!game) { return; }

@@ -164,6 +164,7 @@ def _enter_online(player: Player, raw: dict[str, Any], number: int) -> None:
     _tap_deal(player, raw)
     page.locator("#deal-save").click()
     expect(page.locator("#flash .flash-success")).to_contain_text(f"Deal {number} saved")
+    _ready(page)  # the engine holds the game with it: the phone can go on here offline
 
 
 def _stored(page: Page, game: str) -> list[dict[str, Any]]:
