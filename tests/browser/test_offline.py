@@ -149,7 +149,7 @@ def _enter_here(player: Player, raw: dict[str, Any]) -> None:
     """Enter a deal with no network: its form from the kit, saved on this phone."""
     page = player.page
     page.locator(f'#play a.contract[href*="contract={raw["contract"]}"]').click()
-    page.locator("form#deal-form[data-local]").wait_for()
+    page.locator("form#deal-form[data-local]").wait_for(timeout=ENGINE_READY)  # the engine answers
     _tap_deal(player, raw)
     page.locator("#deal-save").click()
     expect(page.locator("form#deal-form")).to_have_count(0)
