@@ -30,6 +30,7 @@ BENCHES = (
     "slow",
     "growth",
     "table_stats",
+    "ratings",
     "engine",
     "tap_latency",
 )

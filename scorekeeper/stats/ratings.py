@@ -18,7 +18,7 @@ ratings, and every page of a table that did not ask for ratings, never load it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..rules.cards import TEAMS
 from .evening_model import BASE, SCALE, Rating
@@ -28,9 +28,13 @@ if TYPE_CHECKING:
     from openskill.models import PlackettLuceRating
 
 
-def _ranks(values: Sequence[int]) -> list[int]:
+SOLO_TEAMS: Final = ((0,), (1,), (2,), (3,))
+"""A solo game's four sides: one seat each (a partnership's are TEAMS)."""
+
+
+def _ranks(values: Sequence[int]) -> list[float]:
     """Competition ranks, highest value first: 1 plus the number of values above (ties share)."""
-    return [1 + sum(1 for other in values if other > value) for value in values]
+    return [1.0 + sum(other > value for other in values) for value in values]
 
 
 def ratings(games: Sequence[GameFigures]) -> tuple[Rating, ...]:
@@ -51,15 +55,14 @@ def ratings(games: Sequence[GameFigures]) -> tuple[Rating, ...]:
                 current[key] = model.rating(name=key)
                 names[key] = played.names[seat]
             rated[key] = rated.get(key, 0) + 1
-        if played.team_totals is not None:
-            seats_of_teams = [list(seats) for seats in TEAMS]
-            values = list(played.team_totals)
-        else:
-            seats_of_teams = [[seat] for seat in range(len(keys))]
-            values = list(played.totals)
-        teams = [[current[keys[seat]] for seat in seats] for seats in seats_of_teams]
-        outcome = model.rate(teams, ranks=[float(rank) for rank in _ranks(values)])
-        for seats, team in zip(seats_of_teams, outcome, strict=True):
+        sides, values = (
+            (TEAMS, played.team_totals)
+            if played.team_totals is not None
+            else (SOLO_TEAMS, played.totals)
+        )
+        teams = [[current[keys[seat]] for seat in seats] for seats in sides]
+        outcome = model.rate(teams, ranks=_ranks(values))
+        for seats, team in zip(sides, outcome, strict=True):
             for seat, rating in zip(seats, team, strict=True):
                 current[keys[seat]] = rating
     found = []
