@@ -34,6 +34,7 @@ from ..store.figures import Stored, store_figures
 from ..store.figures import stored_figures as figures_in_database
 from ..store.games import game_of, record_of
 from ..store.models import GameRow, TableRow
+from ..store.nights import night_starts
 from ..store.tables import GameStamp, game_stamps, games_by_id
 
 K = TypeVar("K", bound=Hashable)
@@ -148,14 +149,30 @@ def _figures_of(
 
 
 def table_statistics(table: TableRow) -> TableStats:
-    """The table's statistics: kept whole while no game of it changes, and after a change
-    combined from each game's kept figures, only the changed games read and replayed."""
+    """The table's statistics: kept whole while no game of it changes (nor its nights started
+    on purpose, nor its ratings setting), and after a change combined from each game's kept
+    figures, only the changed games read and replayed."""
     stamps = game_stamps(table)
-    found = _statistics.get(_games_key([(stamp.token, stamp.version) for stamp in stamps]))
+    starts = night_starts(table)
+    rated = table.ratings
+    evening = [(moment.isoformat(), 0) for moment in starts] + [("rated", int(rated))]
+    found = _statistics.get(
+        _games_key([(stamp.token, stamp.version) for stamp in stamps] + evening)
+    )
     if found is None:
         games, figures = _figures_of(table, stamps)
-        found = combine(figures)
-        _statistics.put(_games_key(games), found)
+        found = combine(figures, night_starts=starts, rated=rated)
+        _statistics.put(_games_key(games + evening), found)
+    return found
+
+
+def figures_of(row: GameRow) -> GameFigures:
+    """One stored game's figures (whose first chooser is known), kept by (token, version)."""
+    key = (row.token, row.version)
+    found = _figures.get(key)
+    if found is None:
+        found = game_figures(record_of(row))
+        _figures.put(key, found)
     return found
 
 
@@ -175,6 +192,7 @@ def clear() -> None:
 __all__ = [
     "Kept",
     "clear",
+    "figures_of",
     "forget_statistics",
     "history_rows",
     "keep_replay",

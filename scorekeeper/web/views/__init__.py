@@ -6,9 +6,10 @@ from flask import Flask, render_template
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from ...words.night_share import points_text
 from .. import present
 from ..caches import history_rows
-from . import deals, exports, games, imports, live, pages, roster, table_stats, tables
+from . import deals, exports, games, imports, live, nights, pages, roster, table_stats, tables
 from .common import is_htmx
 
 BLUEPRINTS = (
@@ -21,6 +22,7 @@ BLUEPRINTS = (
     tables.bp,
     roster.bp,
     table_stats.bp,
+    nights.bp,
 )
 
 
@@ -30,6 +32,7 @@ def register(app: Flask) -> None:
         app.register_blueprint(blueprint)
     app.jinja_env.globals.update(present.TEMPLATE_GLOBALS)
     app.jinja_env.globals["history_rows_kept"] = history_rows
+    app.jinja_env.globals["night_points"] = points_text
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 

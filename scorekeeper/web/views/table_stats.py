@@ -11,6 +11,7 @@ from flask import Blueprint, Response, abort, redirect, render_template, url_for
 from ...store import tables as store
 from ...store.models import TableRow
 from ...store.records import records_json
+from ...words.evening_export import RATINGS_FILE
 from ...words.stats_export import (
     ITEM_AVERAGES,
     STANDINGS_FILE,
@@ -23,6 +24,7 @@ from ...words.stats_export import (
 from ..caches import table_statistics
 from ..extensions import csrf
 from ..languages import gettext
+from ..nights import evening_args
 from .common import attachment, remember_table, table_or_404, viewed_table_or_404
 from .imports import receive_upload
 
@@ -38,6 +40,7 @@ def _stats_page(table: TableRow, viewing: bool) -> str:
         viewing=viewing,
         item_labels=ITEM_AVERAGES,
         win_rate_label=gettext(WIN_RATE),
+        **evening_args(table, stats),
     )
 
 
@@ -69,8 +72,11 @@ def _stats_csv(table: TableRow, part: str) -> Response:
     if part not in TABLES:
         abort(404)
     today = datetime.now(UTC).date()
+    stats = table_statistics(table)
+    if part == RATINGS_FILE and stats.ratings is None:
+        abort(404)  # the table's players are not rated
     return attachment(
-        stats_csv(table_statistics(table), gettext, part),
+        stats_csv(stats, gettext, part),
         "text/csv",
         stats_csv_filename(table.name, today, part, gettext),
         stats_unicode_filename(table.name, today, part, gettext),
