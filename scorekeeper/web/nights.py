@@ -32,11 +32,29 @@ from .languages import current_language, direction, gettext
 RATINGS_ON, RATINGS_OFF = "on", "off"
 
 
+class OneValue(HiddenField):
+    """A hidden field sent once: a repeated one is a tampered form (the first would win)."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if len(valuelist) > 1:
+            raise ValueError("sent more than once")
+        super().process_formdata(valuelist)
+
+
+class OneNumber(NumberField):
+    """The app's whole number, sent once (a repeated one is a tampered form)."""
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        if len(valuelist) > 1:
+            raise ValueError("sent more than once")
+        super().process_formdata(valuelist)
+
+
 class RatingsForm(FlaskForm):
     """Turn a table's ratings on or off, against the table's version the page showed."""
 
-    ratings = HiddenField("", validators=[InputRequired(), AnyOf((RATINGS_ON, RATINGS_OFF))])
-    version = NumberField("", validators=[InputRequired()])
+    ratings = OneValue("", validators=[InputRequired(), AnyOf((RATINGS_ON, RATINGS_OFF))])
+    version = OneNumber("", validators=[InputRequired()])
 
 
 @dataclass(frozen=True)
