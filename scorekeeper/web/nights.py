@@ -24,7 +24,7 @@ from ..store import nights as store
 from ..store.models import GameRow, TableRow
 from ..store.tables import games_by_id, last_game
 from ..words.evening_export import MODES, leader_what
-from ..words.night_share import NIGHT_TITLE, night_text, places
+from ..words.night_share import NIGHT_TITLE, night_day, night_text, places
 from .caches import figures_of
 from .forms import NumberField
 from .languages import current_language, direction, gettext
@@ -76,7 +76,7 @@ def _shown(night: Night, title: str, going_on: bool, started: bool) -> NightShow
 
 def night_title(night: Night, place: str | None) -> str:
     """ "Thursdays at Karim's · Night of 2025-03-06" (the table's name, or the game's)."""
-    title = gettext(NIGHT_TITLE, day=night.day or "")
+    title = gettext(NIGHT_TITLE, day=night_day(night))
     return f"{place} · {title}" if place else title
 
 

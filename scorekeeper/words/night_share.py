@@ -17,6 +17,11 @@ NIGHT_SCORING = N_("Points by place in each game: 3, 2, 1, 0; a tie shares them.
 """The one line a shared night adds, saying how it was scored."""
 
 
+def night_day(night: Night) -> str:
+    """The day the night began, as a left-to-right run (a date reads the same in Arabic)."""
+    return f"{LRI}{night.day or ''}{PDI}"
+
+
 def points_text(halves: int) -> str:
     """Night points written with a half: "4½", "½", "0"."""
     whole, half = divmod(halves, 2)

@@ -108,7 +108,7 @@ def test_a_hundred_games_show_their_nights_rivals_and_ratings(table: TablePhone)
     for block, night in zip(
         nights.split('<details class="night"')[1:], reversed(expected["nights"]), strict=True
     ):
-        assert f"Night of {night['first'][:10]}" in block
+        assert f"Night of \u2066{night['first'][:10]}\u2069" in block  # a date reads ltr
         assert rows(block) == night_rows(night)
     # rivals: each player's two rivals, as computed
     for mode, data in expected["rivals"].items():
@@ -162,7 +162,7 @@ def test_the_table_page_shows_the_last_night_and_its_share(table: TablePhone) ->
     assert "The last night" in night  # long ago: over
     assert rows(night) == night_rows(expected)
     share = unescape(re.search(r'data-share="([^"]*)"', night).group(1))  # type: ignore[union-attr]
-    assert share.splitlines()[0] == f"Majlis · Night of {expected['first'][:10]}"
+    assert share.splitlines()[0] == f"Majlis · Night of \u2066{expected['first'][:10]}\u2069"
     assert 'class="start-night"' not in night  # over: the next game starts one anyway
 
 

@@ -6,7 +6,7 @@ from flask import Flask, render_template
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from ...words.night_share import points_text
+from ...words.night_share import night_day, points_text
 from .. import present
 from ..caches import history_rows
 from . import deals, exports, games, imports, live, nights, pages, roster, table_stats, tables
@@ -33,6 +33,7 @@ def register(app: Flask) -> None:
     app.jinja_env.globals.update(present.TEMPLATE_GLOBALS)
     app.jinja_env.globals["history_rows_kept"] = history_rows
     app.jinja_env.globals["night_points"] = points_text
+    app.jinja_env.globals["night_day"] = night_day
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
