@@ -1,6 +1,6 @@
 """A bare Flask "hello" app under exactly the settings `scorekeeper serve` uses (the baseline).
 
-Run as `python bench/hello_app.py PORT WORKERS`: it calls :func:`scorekeeper.cli.server.run`
+Run as `python bench/hello_app.py PORT WORKERS`: it calls :func:`scorekeeper.serving.server.run`
 with this module's app as the target, so workers, threads and timeouts are the production ones.
 """
 
@@ -13,7 +13,7 @@ from flask import Flask
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper.cli import server
+from scorekeeper.serving import server
 
 hello = Flask(__name__)
 

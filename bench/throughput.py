@@ -1,9 +1,9 @@
 """Server throughput as a share of a bare Flask "hello" under the same server settings.
 
 `scorekeeper serve --workers 4` (granian, 2 threads each) and `bench/hello_app.py` (the same
-`scorekeeper.cli.server.run`) are loaded in turn by wrk on loopback. Every request carries what a
-phone sends: the session cookie, `Accept-Encoding: gzip` (so compression is paid), htmx headers
-and the CSRF token where the app wants them. Hello is measured before and after the app's
+`scorekeeper.serving.server.run`) are loaded in turn by wrk on loopback. Every request carries
+what a phone sends: the session cookie, `Accept-Encoding: gzip` (so compression is paid), htmx
+headers and the CSRF token where the app wants them. Hello is measured before and after the app's
 endpoints; the share is against their mean. Every figure (hello's too) is the best of three runs,
 each after one unmeasured second of the same load, so each worker has compiled its templates and
 filled its caches (see `best_of` for why three).

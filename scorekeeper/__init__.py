@@ -2,7 +2,9 @@
 
 The package's rooms, each depending only on those below it:
 
-- ``web``: Flask — languages, forms, views, the live-poll shortcut, assets, caches;
+- ``serving``: how the app meets the network — the server, the body-first gateway, the live
+  poll's shortcut, compressed and cache-busted static files;
+- ``web``: Flask — languages, forms, views, caches;
 - ``store`` (SQLAlchemy: games and their deals) and ``words`` (what the table reads, no Flask);
 - ``rules``: the pure engine, standard library only.
 
@@ -25,6 +27,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from flask import Flask
 
     from . import settings, store, web
+    from .serving import wrap
 
     instance_path = (config or {}).get("INSTANCE_PATH") or settings.default_instance_path()
     settings.prepare_instance(instance_path)
@@ -47,7 +50,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         raise settings.SetupError(settings.WEAK_KEY_MESSAGE)
     settings.prepare_sqlite(app.config["SQLALCHEMY_DATABASE_URI"])
     store.init_app(app)
-    web.init_app(app)
+    wrap.init_app(app)  # first: its hooks run first (a late body) and last (compression)
+    web.init_app(app, wrap.PUBLIC_ENDPOINTS)
+    wrap.front(app)  # last: the live poll's shortcut wraps the whole app
     code = app.config.get("ACCESS_CODE")
     if (
         code

@@ -148,8 +148,8 @@ def serve(
     import os
 
     from .. import settings
+    from ..serving.server import run, sized
     from ..store import limits
-    from .server import run, sized
 
     workers, threads = sized(workers, threads)
     can_listen(host, port)

@@ -1,4 +1,4 @@
-"""The rules engine: pure Python, standard library only (RULES.md and GAME-RECORD.md).
+"""The rules engine: pure Python, standard library only (docs/rules.md and docs/record-format.md).
 
 Every screen of the app asks this package what is legal, what a deal scores and what comes
 next; nothing here imports Flask, SQLAlchemy or WTForms.

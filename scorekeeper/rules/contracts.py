@@ -18,7 +18,7 @@ Checker = Callable[[Deal, HouseRules], list[Problem]]
 
 
 class Item(StrEnum):
-    """What a player can take in a deal (RULES.md's cards and tricks): what a contract's fields
+    """What a player can take in a deal (docs/rules.md's cards and tricks): what a contract's fields
     count, and what the statistics add up."""
 
     KING_OF_HEARTS = "king_of_hearts"
@@ -136,7 +136,7 @@ class Contract:
 def _charge_card(
     scores: list[int], taker: int, doubler: int | None, penalty: int, rules: HouseRules
 ) -> None:
-    """Apply one card's penalty, doubled if someone doubled it (RULES.md, Doubling)."""
+    """Apply one card's penalty, doubled if someone doubled it (docs/rules.md, Doubling)."""
     if doubler is None:
         scores[taker] -= penalty
     elif doubler != taker:
@@ -483,4 +483,4 @@ CONTRACTS: dict[str, Contract] = {
         ),
     )
 }
-"""Every contract by its id (RULES.md tables)."""
+"""Every contract by its id (docs/rules.md tables)."""

@@ -40,7 +40,7 @@ class GameDef:
     def first_is_dealt_seven_of_hearts(self) -> bool:
         """Whether the seat the game starts from is whoever is dealt the 7♥ on the first deal, the
         king of the first kingdom (Trix games); else the table picks the first declarer (Turkish
-        King). The app asks for that seat once, as RULES.md says."""
+        King). The app asks for that seat once, as docs/rules.md says."""
         return self.kingdoms > 0
 
     def kingdom(self, index: int) -> int | None:

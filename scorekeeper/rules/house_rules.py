@@ -1,4 +1,4 @@
-"""The house rules RULES.md allows a table, with their words and defaults."""
+"""The house rules docs/rules.md allows a table, with their words and defaults."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ class Winners(StrEnum):
 
 @dataclass(frozen=True)
 class HouseRules:
-    """The switches RULES.md allows a table; GameDef.house_rules says which a game uses."""
+    """The switches docs/rules.md allows a table; GameDef.house_rules says which a game uses."""
 
     doubling: bool = True
     doubled_self_take: str = NET

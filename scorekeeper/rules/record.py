@@ -1,4 +1,4 @@
-"""Load and dump the game record (GAME-RECORD.md, format ``scorekeeper-game/1``)."""
+"""Load and dump the game record (docs/record-format.md, format ``scorekeeper-game/1``)."""
 
 from __future__ import annotations
 

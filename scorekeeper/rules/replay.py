@@ -286,7 +286,7 @@ def replay(game: Game) -> Replay:
 def _winners(
     totals: tuple[int, ...], teams: tuple[int, int] | None, rule: Winners
 ) -> tuple[int, ...]:
-    """The winning seats, sorted (both partners of a winning team): RULES.md, Every game."""
+    """The winning seats, sorted (both partners of a winning team): docs/rules.md, Every game."""
     # a seat's score for winning: its own total in solo, its team's in partnership
     standing = totals if teams is None else tuple(teams[seat % 2] for seat in range(4))
     match rule:

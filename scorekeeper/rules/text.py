@@ -1,7 +1,7 @@
 """Text the table types: names and notes are shown to everyone at the table.
 
 One set of limits and one set of functions, for the forms and for game records alike
-(GAME-RECORD.md): a player's name holding a control character or a bidi override is refused,
+(docs/record-format.md): a player's name holding a control character or a bidi override is refused,
 and so is one with nothing visible in it; the game's name and notes are cleaned of such
 characters, then refused when longer than their limit.
 """

@@ -1,15 +1,16 @@
-"""The web: Flask views, forms, languages and what makes them quick on a phone.
+"""The web: Flask views, forms, languages, the access code and the pages' caches.
 
 :func:`init_app` attaches all of it to an app that :func:`scorekeeper.create_app` has configured
-and given a database.
+and given a database; ``scorekeeper.serving`` stands around it (compression, static files, the
+live poll's shortcut, the server).
 """
 
 from __future__ import annotations
 
-from flask import Flask, Response, abort, current_app, request, session
+from flask import Flask, Response, current_app, request, session
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
 
-from . import access, assets, languages, live_poll, views
+from . import access, languages, views
 from .extensions import babel, csrf
 from .links import NumberConverter, TokenConverter
 
@@ -24,24 +25,19 @@ CAPABILITY_ARGS = frozenset({"token", "view_token"})
 CAPABILITY_ENDPOINTS = frozenset({"games.home", "exports.backup", "games.new_game"})
 """Pages without a token that list this browser's games or its players' names."""
 HSTS = "max-age=31536000"  # one year; set only when served over HTTPS (SCOREKEEPER_HTTPS=1)
-BODY_TIMED_OUT = "scorekeeper.body_timed_out"
-"""Environ key the server (scorekeeper.cli.gateway) sets on a request whose body did not arrive
-in time: it is handed over with an empty body, to be answered 408 and nothing else."""
 
 
 class _SessionInterface(SecureCookieSessionInterface):
-    """The signed-cookie session, never sent with a static file or the manifest (those are cached
-    publicly)."""
+    """The signed-cookie session, never sent with an answer cached publicly (a static file, the
+    manifest)."""
+
+    def __init__(self, public_endpoints: frozenset[str]) -> None:
+        self.public_endpoints = public_endpoints
 
     def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
-        return request.endpoint not in assets.PUBLIC_ENDPOINTS and super().should_set_cookie(
+        return request.endpoint not in self.public_endpoints and super().should_set_cookie(
             app, session
         )
-
-
-def _body_timed_out() -> None:
-    if request.environ.get(BODY_TIMED_OUT):
-        abort(408)  # before the CSRF check, which would read the empty form
 
 
 def _keep_session() -> None:
@@ -66,19 +62,17 @@ def _security_headers(response: Response) -> Response:
     return response
 
 
-def init_app(app: Flask) -> None:
-    """Extensions, hooks, blueprints and the live-poll shortcut, in the order they must run."""
-    assets.init_app(app)  # first: its compression hook must run after every other one
-    app.session_interface = _SessionInterface()
+def init_app(app: Flask, public_endpoints: frozenset[str]) -> None:
+    """Extensions, hooks and blueprints, in the order they must run; `public_endpoints` answer
+    the same to everyone (cached publicly: no cookie, no Vary on language)."""
+    app.session_interface = _SessionInterface(public_endpoints)
     app.url_map.converters["token"] = TokenConverter
     app.url_map.converters["number"] = NumberConverter
-    app.before_request(_body_timed_out)  # first of the request hooks
     csrf.init_app(app)
     babel.init_app(app, locale_selector=languages.select_locale)
     # after Flask-Babel, whose own callables it replaces
-    languages.init_app(app, assets.PUBLIC_ENDPOINTS)
+    languages.init_app(app, public_endpoints)
     access.init_app(app)
     views.register(app)
     app.before_request(_keep_session)
     app.after_request(_security_headers)
-    live_poll.init_app(app)

@@ -59,7 +59,8 @@ NATIVE_NAMES: dict[str, str] = {
     "no-last-two": "Son iki",
     "no-tricks": "El almaz",
 }
-"""Contract id → the name the game's home table uses (RULES.md); a proper name, not translated."""
+"""Contract id → the name the game's home table uses (docs/rules.md); a proper name, not
+translated."""
 
 CONTRACT_SCORES: dict[str, str] = {
     "king-of-hearts": N_("%(score)s to whoever takes the K♥"),

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.web.assets import minified_js
+from scorekeeper.serving.assets import minified_js
 
 PHONE = {"width": 390, "height": 844}
 ROOT = Path(__file__).resolve().parents[2]

@@ -210,7 +210,7 @@ def test_the_new_house_rules_are_chosen_by_taps(
     locale: str,  # type: ignore[no-untyped-def]
     javascript: bool,
 ) -> None:
-    """RULES.md's doubled_queen_of_diamonds and winners on the new-game page, with and without
+    """docs/rules.md's doubled_queen_of_diamonds and winners on the new-game page, with and without
     JavaScript: chosen by a tap, kept for their own game, shown on its rules page."""
     page = new_context(locale=locale, javascript=javascript).new_page()
     for game, rule, value in (

@@ -82,7 +82,7 @@ ALL_AT_ZERO: list[dict[str, Any]] = [
     {"contract": "no-last-two", "last_two": [2, 3]},
     {"contract": "no-tricks", "tricks": [3, 3, 4, 3]},
 ]
-"""Turkish King games for the `winners` house rule (RULES.md, Every game)."""
+"""Turkish King games for the `winners` house rule (docs/rules.md, Every game)."""
 
 SAMPLE_DEAL = {
     "trix": DIAMONDS,

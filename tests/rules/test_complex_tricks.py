@@ -1,9 +1,9 @@
 """House rule `complex_tricks` (Trix Complex), issue 22: "every" (default, −15 for every trick)
 or "penalty" (only a trick that held a penalty card costs −15; `tricks` counts those alone).
 
-RULES.md (Trix Complex) gives the checks under "penalty" — each count 0..13, at most 13 in all,
+docs/rules.md (Trix Complex) gives the checks under "penalty" — each count 0..13, at most 13 in all,
 0 such tricks ⇒ no penalty card, the cards fit in them, each such trick holds one of them — and
-a worked example; GAME-RECORD.md the key. Each check below fails when its rule is removed.
+a worked example; docs/record-format.md the key. Each check below fails when its rule is removed.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from tests.rules.builders import (
 
 PENALTY = HouseRules(complex_tricks=ComplexTricks.PENALTY)
 
-# RULES.md's worked example: tricks-with-penalty [3, 2, 0, 1], diamonds [6, 4, 0, 3], Q♠ Q♥ to
+# docs/rules.md's worked example: tricks-with-penalty [3, 2, 0, 1], diamonds [6, 4, 0, 3], Q♠ Q♥ to
 # seat 0, Q♦ Q♣ to seat 1, K♥ to seat 3, nothing doubled
 WORKED = {
     "contract": "complex",

@@ -1,4 +1,5 @@
-"""Every check a single deal must pass (RULES.md, GAME-RECORD.md), as tables of invalid input.
+"""Every check a single deal must pass (docs/rules.md, docs/record-format.md), as tables of
+invalid input.
 
 Each row names the field and the message id the engine must give, so that removing a check
 from the engine fails its row rather than passing on some other refusal.

@@ -1,5 +1,5 @@
-"""The import boundary (STYLE.md): the rules engine is standard library only, and neither it nor
-`scorekeeper check` pulls in the web stack."""
+"""The import boundary (docs/architecture.md): the rules engine is standard library only, and
+neither it nor `scorekeeper check` pulls in the web stack."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """House rules `doubled_queen_of_diamonds` (Trix Complex) and `winners` (Turkish King), issue 12.
 
-RULES.md (Trix Complex, Every game) and GAME-RECORD.md (house_rules): what each scores or decides,
-which game allows it, how a record reads and writes it, and the values refused.
+docs/rules.md (Trix Complex, Every game) and docs/record-format.md (house rules): what each scores
+or decides, which game allows it, how a record reads and writes it, and the values refused.
 """
 
 from __future__ import annotations

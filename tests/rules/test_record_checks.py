@@ -1,4 +1,4 @@
-"""Record-level checks (GAME-RECORD.md): shape, setup, names, house rules, derived keys."""
+"""Record-level checks (docs/record-format.md): shape, setup, names, house rules, derived keys."""
 
 from __future__ import annotations
 

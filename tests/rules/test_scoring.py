@@ -1,4 +1,4 @@
-"""What deals score (RULES.md tables) and the worked examples of the spec, to the point."""
+"""What deals score (docs/rules.md tables) and the worked examples of the spec, to the point."""
 
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ from tests.rules.builders import (
 )
 
 SHARED = Path("/work/shared")
+CHECKOUT = Path(__file__).resolve().parents[2]
 
 
 def scores(
@@ -112,7 +113,7 @@ DOC_OUTPUT = {
     "next": {"chooser": 2, "contracts": ["diamonds", "ltoosh", "queens", "trix"]},
     "winners": None,
 }
-"""GAME-RECORD.md: its example record, cut to the first deal, prints exactly this."""
+"""The example record of docs/record-format.md, cut to its first deal, prints exactly this."""
 
 
 def test_game_record_document_example() -> None:
@@ -136,11 +137,12 @@ def test_game_record_document_example_whole_kingdom() -> None:
     )
 
 
-@pytest.mark.skipif(not (SHARED / "GAME-RECORD.md").is_file(), reason="no shared spec here")
-def test_document_blocks_are_the_ones_tested() -> None:
-    text = (SHARED / "GAME-RECORD.md").read_text(encoding="utf-8")
-    blocks = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", text, re.S)]
-    assert blocks == [DOC_RECORD, DOC_OUTPUT]
+def test_the_format_page_opens_with_this_record() -> None:
+    """docs/record-format.md's first example is the record checked deal by deal above (the page's
+    own test runs each of its examples through `scorekeeper check`)."""
+    text = (CHECKOUT / "docs" / "record-format.md").read_text(encoding="utf-8")
+    records = re.findall(r"^```json record\n(.*?)^```$", text, re.S | re.M)
+    assert json.loads(records[0]) == DOC_RECORD
 
 
 # --- Trix ----------------------------------------------------------------------------------------

@@ -80,7 +80,7 @@ def test_the_new_game_form_refuses_names_a_record_refuses(
     app: Flask, phone: Phone, name: str
 ) -> None:
     """A player's name with a control character or bidi override, or with nothing visible, is
-    refused by the form as by the record (GAME-RECORD.md), with the field named."""
+    refused by the form as by the record (docs/record-format.md), with the field named."""
     from tests.conftest import snapshot
 
     form = page(phone.client.get("/new"))

@@ -158,7 +158,7 @@ def test_a_missing_file(tmp_path: Path) -> None:
 
 def test_a_complex_tricks_penalty_record_counts_as_scored(write: Any) -> None:
     # issue 22: a record under complex_tricks "penalty" loads with its rule, and its points are
-    # the engine's (RULES.md's worked example: −155, −120, 0, −120)
+    # the engine's (docs/rules.md's worked example: −155, −120, 0, −120)
     worked = {
         "contract": "complex",
         "tricks": [3, 2, 0, 1],

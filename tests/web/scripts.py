@@ -1,8 +1,8 @@
 """The games the web tests play: the complete example records, in every game × mode.
 
-The examples come from GAME-RECORD.md (copied into ``data/`` so the tests need nothing outside
-the repository). Trix solo and Trix Complex partnership have no example of their own: they replay
-the other mode's deals, which are legal in either mode, under other house rules.
+The examples are the complete records of ``tests/rules/examples/`` (docs/record-format.md),
+copied into ``data/``. Trix solo and Trix Complex partnership have no example of their own: they
+replay the other mode's deals, which are legal in either mode, under other house rules.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ import re
 
 from flask import Flask
 
-from scorekeeper.web.assets import minified_js
+from scorekeeper.serving.assets import minified_js
 from tests.conftest import Page, Phone, page, snapshot
 
 DIAMONDS = {"contract": "diamonds", "counts": [5, 4, 3, 1]}

@@ -135,7 +135,7 @@ def history_rows(html: str) -> list[tuple[list[str], list[str]]]:
 
 
 def assert_next_step_shown(text: str, record: dict[str, Any], done: int, total: int) -> None:
-    """Where the game is and who chooses, as RULES.md says: the king rotates each kingdom,
+    """Where the game is and who chooses, as docs/rules.md says: the king rotates each kingdom,
     the Turkish King declarer every hand."""
     players = record["players"]
     assert f"Deal {done + 1} of {total}" in text

@@ -1,4 +1,4 @@
-"""The two house rules RULES.md added (`doubled_queen_of_diamonds`, `winners`) in the web app:
+"""The two house rules docs/rules.md added (`doubled_queen_of_diamonds`, `winners`) in the web app:
 offered on the new-game page, shown on the rules pages, carried in exports, refused on import
 when their value is not one of the choices; a "positive" game's standings; each game's own help.
 """
@@ -19,7 +19,7 @@ from tests.conftest import Phone, page, snapshot
 from tests.rules.builders import COMPLEX, TRIX, TWO_ABOVE_ZERO, raw_record
 from tests.web.test_export_import import export, imported_token, upload
 
-# seat 0 takes the Q♦ alone in its one trick; seat 3 doubles it (RULES.md, Trix Complex)
+# seat 0 takes the Q♦ alone in its one trick; seat 3 doubles it (docs/rules.md, Trix Complex)
 QUEEN_OF_DIAMONDS_DOUBLED = {
     "contract": "complex",
     "tricks": [1, 4, 4, 4],

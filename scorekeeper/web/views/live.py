@@ -40,7 +40,7 @@ def view_page(view_token: str) -> str:
 def live(view_token: str) -> Response:
     """The part of the view page that changes, polled by htmx; 304/204 while nothing changed.
 
-    (A poll for an unchanged game is usually answered before Flask: see `web.live_poll`.)"""
+    (A poll for an unchanged game is usually answered before Flask: see `serving.live_poll`.)"""
     version = version_by_view_token(view_token)  # an unchanged game costs no replay
     if version is None:
         abort(404)

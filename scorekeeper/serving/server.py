@@ -1,0 +1,128 @@
+"""Run the app under granian (a production server, Rust/hyper) from Python, no config file.
+
+Why granian: hyper reads every request's headers asynchronously, so a client that trickles its
+headers holds no Python thread, and a connection that has not sent a whole request head within
+HEADER_TIMEOUT_MS (a silent one, a trickling one, a kept-alive one gone idle) is closed.
+`bench/slow_clients.py` measures it beside gunicorn (gthread, gevent) and waitress.
+
+The WSGI app is served through granian's RSGI interface and :mod:`.gateway`, which
+reads each request's body on the worker's event loop, within a deadline, before one of the
+worker's threads runs the app: a client trickling a body holds no thread either
+(`bench/slow_bodies.py`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import os
+import sys
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from granian.constants import HTTPModes, Interfaces
+from granian.http import HTTP1Settings
+from granian.log import LogLevels
+from granian.server import Server
+
+from .gateway import QUICK_ANSWER, BodyFirst
+
+APP = "scorekeeper:create_app"
+THREADS = 2  # Python threads per worker process that run the app (see sized())
+HEADER_TIMEOUT_MS = 10_000  # a request head (or the next one, kept alive) within 10 s
+STOP_TIMEOUT_S = 10  # a worker that has not stopped 10 s after SIGTERM is killed
+
+
+def cores() -> int:
+    """CPU cores this process may run on (its affinity; never more than the machine has)."""
+    machine = multiprocessing.cpu_count()
+    try:
+        return max(1, min(machine, len(os.sched_getaffinity(0))))
+    except (AttributeError, OSError):  # no affinity on this platform
+        return max(1, machine)
+
+
+def sized(workers: int | None = None, threads: int | None = None) -> tuple[int, int]:
+    """Worker processes and threads per worker: those asked for, else SCOREKEEPER_WORKERS and
+    SCOREKEEPER_THREADS, else one worker per core and THREADS threads each.
+
+    One process per core lets Python use every core (each process has its own GIL), and no
+    more: a second process on a core only adds memory and switching. Two threads per process
+    keep its core busy while one request waits on the disk (SQLite's fsync at a save) or on
+    PostgreSQL; a request's body is read before a thread is given it, so threads are never
+    held by a slow client.
+    """
+    from ..settings import SetupError
+
+    chosen = []
+    for asked, variable, default in (
+        (workers, "SCOREKEEPER_WORKERS", cores()),
+        (threads, "SCOREKEEPER_THREADS", THREADS),
+    ):
+        if asked is None:
+            text = os.environ.get(variable, "").strip()
+            if text and not (text.isdigit() and int(text) >= 1):
+                raise SetupError(f"{variable} must be a whole number of at least 1, not {text!r}.")
+            asked = int(text) if text else default
+        if asked < 1:
+            raise SetupError("--workers and --threads must be at least 1.")
+        chosen.append(asked)
+    return chosen[0], chosen[1]
+
+
+def load_app(
+    target: str, *, factory: bool, threads: int, workers: int, working_dir: str | None
+) -> BodyFirst:
+    """In each worker: import the WSGI app `target` ("module:name", built by calling it when
+    `factory`) and put the gateway in front of it."""
+    if working_dir is not None and working_dir not in sys.path:
+        sys.path.insert(0, working_dir)
+    module_name, _, name = target.partition(":")
+    app: Any = importlib.import_module(module_name)
+    for part in (name or "app").split("."):
+        app = getattr(app, part)
+    if factory:
+        app = app()
+    quick = getattr(app, "extensions", {}).get(QUICK_ANSWER)  # a Flask app's registry
+    return BodyFirst(app, threads, multiprocess=workers > 1, quick=quick)
+
+
+def run(
+    host: str,
+    port: int,
+    workers: int,
+    *,
+    threads: int = THREADS,
+    target: str = APP,
+    factory: bool = True,
+    working_dir: Path | None = None,
+) -> None:
+    """Serve until interrupted: `workers` processes, each with `threads` threads.
+
+    `target` is "module:name" of the WSGI app (of a function building it when `factory`), which
+    each worker imports (from `working_dir` first, when given).
+    """
+    loader: Callable[..., Any] = partial(
+        load_app,
+        factory=factory,
+        threads=max(1, threads),
+        workers=workers,
+        working_dir=str(working_dir) if working_dir else None,
+    )
+    Server(
+        target,
+        address=host,
+        port=port,
+        interface=Interfaces.RSGI,
+        workers=max(1, workers),
+        # HTTP/1 only: in "auto" mode a connection that never sends a byte is never closed
+        # (the protocol sniffing waits before hyper's header timer starts)
+        http=HTTPModes.http1,
+        http1_settings=HTTP1Settings(header_read_timeout=HEADER_TIMEOUT_MS),
+        websockets=False,
+        log_level=LogLevels.warning,
+        respawn_failed_workers=True,
+        workers_kill_timeout=STOP_TIMEOUT_S,
+    ).serve(target_loader=loader)

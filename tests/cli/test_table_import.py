@@ -1,0 +1,65 @@
+"""`scorekeeper import --table LINK`: records become games of a table, their players its roster."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.cli import main
+from tests.cli.test_transfer import instance, records  # noqa: F401 (the fixture)
+
+
+def make_table() -> tuple[str, str]:
+    """A table in the instance's database: (scorekeeper token, its link)."""
+    from scorekeeper import create_app
+    from scorekeeper.store.tables import create_table
+
+    assert main(["init-db"]) == 0
+    app = create_app()
+    with app.app_context():
+        table = create_table("Majlis")
+        return table.token, f"http://192.168.1.20:8000/t/{table.token}"
+
+
+def roster_and_games(token: str) -> tuple[list[str], int]:
+    from scorekeeper import create_app
+    from scorekeeper.store.tables import find_table, roster, table_games
+
+    with create_app().app_context():
+        table = find_table(token)
+        assert table is not None
+        return sorted(player.name for player in roster(table)), len(table_games(table))
+
+
+def test_import_into_a_table_by_its_link(
+    instance: Path,  # noqa: F811 (the fixture)
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    token, link = make_table()
+    games = records()
+    path = tmp_path / "games.json"
+    path.write_text(json.dumps(games), encoding="utf-8")
+    assert main(["import", str(path), "--table", link]) == 0
+    names, count = roster_and_games(token)
+    assert count == len(games)
+    assert names == sorted({name for game in games for name in game["players"]})
+    assert main(["import", str(path), "--table", token]) == 0  # the bare token works too
+    assert roster_and_games(token)[1] == 2 * len(games)
+
+
+def test_an_unknown_table_imports_nothing(
+    instance: Path,  # noqa: F811 (the fixture)
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    token, _ = make_table()
+    path = tmp_path / "games.json"
+    path.write_text(json.dumps(records()), encoding="utf-8")
+    assert main(["import", str(path), "--table", "nope"]) == 2
+    assert "no table has the link nope" in capsys.readouterr().err
+    assert main(["export", str(tmp_path / "out.json")]) == 0
+    assert json.loads((tmp_path / "out.json").read_text()) == []
+    assert roster_and_games(token) == ([], 0)

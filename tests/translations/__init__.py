@@ -1,0 +1,1 @@
+"""Tests of the catalogues (scorekeeper/translations): complete, faithful, plural forms."""
