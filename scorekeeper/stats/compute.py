@@ -177,7 +177,7 @@ def combine(
         running=_running(games, players),
         nights=nights(games, night_starts),
         rivals=rivals(games, names),
-        ratings=ratings(games) if rated else None,
+        ratings=ratings(games, names) if rated else None,
     )
 
 

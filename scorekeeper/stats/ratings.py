@@ -17,7 +17,7 @@ ratings, and every page of a table that did not ask for ratings, never load it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
 from ..rules.cards import TEAMS
@@ -37,15 +37,18 @@ def _ranks(values: Sequence[int]) -> list[float]:
     return [1.0 + sum(other > value for other in values) for value in values]
 
 
-def ratings(games: Sequence[GameFigures]) -> tuple[Rating, ...]:
+def ratings(
+    games: Sequence[GameFigures], names: Mapping[str, str] | None = None
+) -> tuple[Rating, ...]:
     """Everyone's rating over the finished games, given in the order played (a game that
-    seats one person twice is left out); shown ratings first, highest first, then by key."""
+    seats one person twice is left out); shown ratings first, highest first, then by key.
+    `names`: each key's spelling (else the first met here)."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
     current: dict[str, PlackettLuceRating] = {}
     rated: dict[str, int] = {}
-    names: dict[str, str] = {}
+    spelled: dict[str, str] = {}
     for played in games:
         keys = played.keys
         if not played.finished or len(set(keys)) < len(keys):
@@ -53,7 +56,7 @@ def ratings(games: Sequence[GameFigures]) -> tuple[Rating, ...]:
         for seat, key in enumerate(keys):
             if key not in current:
                 current[key] = model.rating(name=key)
-                names[key] = played.names[seat]
+                spelled[key] = played.names[seat]
             rated[key] = rated.get(key, 0) + 1
         sides, values = (
             (TEAMS, played.team_totals)
@@ -65,9 +68,11 @@ def ratings(games: Sequence[GameFigures]) -> tuple[Rating, ...]:
         for seats, team in zip(sides, outcome, strict=True):
             for seat, rating in zip(seats, team, strict=True):
                 current[keys[seat]] = rating
+    if names is not None:
+        spelled = {**spelled, **{key: names[key] for key in spelled if key in names}}
     found = []
     for key, rating in current.items():
         mu, sigma = rating.mu, rating.sigma
         scaled = rating.ordinal(alpha=SCALE, target=BASE)
-        found.append(Rating(key, names[key], rated[key], mu, sigma, scaled))
+        found.append(Rating(key, spelled[key], rated[key], mu, sigma, scaled))
     return tuple(sorted(found, key=lambda rating: (not rating.shown, -rating.scaled, rating.key)))

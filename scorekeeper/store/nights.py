@@ -14,7 +14,7 @@ rematch chain links); the nights themselves are derived by :mod:`scorekeeper.sta
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
@@ -148,14 +148,15 @@ def table_moments(table: TableRow) -> list[tuple[int, datetime]]:
     ]
 
 
-def chain_around(game: GameRow) -> list[GameRow]:
+def chain_around(game: GameRow, within: timedelta) -> list[GameRow]:
     """The games a rematch chain links to `game` ("same four again", one after the other),
-    `game` among them, oldest first: what a game outside a table counts as its night."""
+    `game` among them, oldest first, as far as each begun `within` of the one before it (a
+    night needs no more): what a game outside a table counts as its night."""
     earlier: list[GameRow] = []
     current = game
     while current.continues_id is not None and len(earlier) < CHAIN_LIMIT:
         found = db.session.get(GameRow, current.continues_id)
-        if found is None:
+        if found is None or aware(current.created_at) - aware(found.created_at) > within:
             break
         earlier.append(found)
         current = found
@@ -165,7 +166,7 @@ def chain_around(game: GameRow) -> list[GameRow]:
         following = db.session.execute(
             select(GameRow).where(GameRow.continues_id == current.id)
         ).scalar_one_or_none()
-        if following is None:
+        if following is None or aware(following.created_at) - aware(current.created_at) > within:
             break
         later.append(following)
         current = following

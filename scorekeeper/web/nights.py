@@ -16,7 +16,7 @@ from wtforms import HiddenField
 from wtforms.validators import AnyOf, InputRequired
 
 from ..rules.contracts import CONTRACTS
-from ..stats.evening_model import NIGHT_GAP_HOURS, RATED_AFTER, Night
+from ..stats.evening_model import NIGHT_GAP, NIGHT_GAP_HOURS, RATED_AFTER, Night
 from ..stats.model import TableStats
 from ..stats.nights import night_of, sittings
 from ..stats.rivals import TOGETHER_AT_LEAST
@@ -115,7 +115,7 @@ def game_night(row: GameRow, table: TableRow | None) -> NightShown | None:
         by_id = {game.id: game for game in games_by_id(table, night_ids)}
         rows = [by_id[game_id] for game_id in night_ids if game_id in by_id]
     else:
-        chain = [game for game in store.chain_around(row) if game.first is not None]
+        chain = [game for game in store.chain_around(row, NIGHT_GAP) if game.first is not None]
         groups = sittings([store.aware(game.created_at) for game in chain])
         rows = next(
             (

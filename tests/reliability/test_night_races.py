@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,22 +16,11 @@ from sqlalchemy import func, select
 
 from scorekeeper.store.db import db
 from scorekeeper.store.models import NightStartRow, TableRow
-from tests.conftest import _dispose, make_app
 from tests.reliability.test_same_four_races import _at_once, _finished_game
+from tests.reliability.test_same_four_races import servers as servers  # the two servers
 
 TAPS = 4
 ROUNDS = 3
-
-
-@pytest.fixture
-def servers(tmp_path: Path, database_uri: str) -> Iterator[tuple[Flask, Flask]]:
-    apps = (
-        make_app(tmp_path / "one", database_uri, WTF_CSRF_ENABLED=False),
-        make_app(tmp_path / "two", database_uri, WTF_CSRF_ENABLED=False),
-    )
-    yield apps
-    for app in apps:
-        _dispose(app)
 
 
 def _table_with_a_game(app: Flask) -> str:

@@ -309,3 +309,28 @@ def test_a_stale_switch_says_so_and_changes_nothing(phone: TablePhone) -> None:
     shown = phone.client.get(answer.headers["Location"]).get_data(as_text=True)
     assert "The table changed on another phone" in shown
     assert phone.table_row().ratings is False
+
+
+def test_same_four_again_after_a_long_pause_is_another_night(phone: Phone) -> None:
+    from sqlalchemy import update
+
+    from scorekeeper.store.db import db
+    from scorekeeper.store.models import GameRow
+
+    record = record_data("trix-solo-complete.json")
+    phone.load(record)
+    first = phone.token
+    fields = page(phone.game_page()).hidden("/again")
+    answer = phone.client.post(f"{phone.url}/again", data=fields)
+    phone.token = answer.headers["Location"].rsplit("/", 1)[-1]
+    _finish(phone, record)
+    with phone.app.app_context():  # the rematch tapped now, played the next day
+        later = datetime.now(UTC) + timedelta(hours=7)
+        db.session.execute(
+            update(GameRow).where(GameRow.token == phone.token).values(created_at=later)
+        )
+        db.session.commit()
+        db.session.remove()
+    for token in (first, phone.token):
+        alone = phone.client.get(f"/g/{token}/night", headers={"HX-Request": "true"})
+        assert alone.status_code == 204
