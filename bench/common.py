@@ -92,10 +92,17 @@ def temp_instance() -> Iterator[str]:
 
 @contextlib.contextmanager
 def server(
-    instance: str, *, workers: int = WORKERS, database_url: str | None = None, hello: bool = False
+    instance: str,
+    *,
+    workers: int = WORKERS,
+    database_url: str | None = None,
+    hello: bool = False,
+    threads: int | None = None,
+    root: Path = ROOT,
 ) -> Iterator[str]:
     """Run `scorekeeper serve` (or the hello app under the same settings); yield its base URL.
-    `workers` 0: as many as `scorekeeper serve` chooses for the machine."""
+    `workers` 0: as many as `scorekeeper serve` chooses for the machine; `root`: the checkout
+    whose code it runs (another one, to compare with this one)."""
     port = free_port()
     if hello:
         command = [sys.executable, str(ROOT / "bench" / "hello_app.py"), str(port), str(workers)]
@@ -110,11 +117,15 @@ def server(
             "--port",
             str(port),
         ] + (["--workers", str(workers)] if workers else [])
+        command += ["--threads", str(threads)] if threads else []
     log = open(os.path.join(instance, f"server-{port}.log"), "w")  # noqa: SIM115
+    env = bench_env(instance, database_url)
+    if root != ROOT:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
     process = subprocess.Popen(
         command,
-        env=bench_env(instance, database_url),
-        cwd=str(ROOT),
+        env=env,
+        cwd=str(root),
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,
@@ -450,3 +461,13 @@ TAP_SCRIPTS: tuple[TapScript, ...] = (
         5,
     ),
 )
+
+
+def tap_scripts(smoke: bool) -> tuple[TapScript, ...]:
+    """The deals a run enters: all of them, or for a smoke run the first of each game."""
+    if not smoke:
+        return TAP_SCRIPTS
+    first: dict[str, TapScript] = {}
+    for script in TAP_SCRIPTS:
+        first.setdefault(script.game, script)
+    return tuple(first.values())

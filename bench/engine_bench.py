@@ -1,6 +1,6 @@
 """The engine's figures, from bench/engine.py (another developer's script), into the table.
 
-Runs `python bench/engine.py [--quick]` as its own process and reads its table (columns
+Runs `python bench/engine.py [--quick | --smoke]` as its own process and reads its table (columns
 separated by two or more spaces; the last says ok or FAIL).
 """
 
@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import ROOT, Results
 
 
-def run(quick: bool = False) -> Results:
+def run(quick: bool = False, smoke: bool = False) -> Results:
     """Run bench/engine.py and turn its rows into figures."""
     results = Results()
     script = ROOT / "bench" / "engine.py"
@@ -26,7 +26,7 @@ def run(quick: bool = False) -> Results:
         )
         return results
     done = subprocess.run(
-        [sys.executable, str(script), *(["--quick"] if quick else [])],
+        [sys.executable, str(script), *(["--smoke"] if smoke else ["--quick"] if quick else [])],
         capture_output=True,
         text=True,
         timeout=600,
@@ -59,4 +59,4 @@ def run(quick: bool = False) -> Results:
 if __name__ == "__main__":
     from run import print_table
 
-    print_table(run("--quick" in sys.argv))
+    print_table(run("--quick" in sys.argv, smoke="--smoke" in sys.argv))

@@ -3,6 +3,7 @@ and how long an honest user with the right code waits meanwhile.
 
     python bench/guesses.py                      # 20 s against this checkout
     python bench/guesses.py --seconds 10 --checkout ../main   # the same against another one
+    python bench/guesses.py --smoke              # 2 s: the code runs
 
 Starts `scorekeeper serve` on 127.0.0.1 with an access code, then a few threads guess wrong codes
 as fast as the server answers, each guess from a new source address (127.x.y.z: all of 127/8 is
@@ -181,6 +182,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--smoke", action="store_true", help="2 s, 2 threads: the code runs")
     parser.add_argument(
         "--checkout",
         type=Path,
@@ -190,6 +192,8 @@ def main() -> int:
     args = parser.parse_args()
     from run import print_table
 
+    if args.smoke:
+        args.seconds, args.threads = 2.0, 2
     print_table(run(seconds=args.seconds, threads=args.threads, checkout=args.checkout), "guesses")
     return 0
 

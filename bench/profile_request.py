@@ -5,13 +5,17 @@ what a phone sends, for one of:
 
 - `page`: GET /g/<token> of a Trix game 10 deals in;
 - `preview`: the Diamonds form's preview after three counts (as throughput.py sends it);
-- `save`: the in-page form's save of a Turkish King game's first deal (a new game each call);
+- `save`: the in-page form's save of a Turkish King game's first deal (a new game each call),
+  as a form from before entry keys sends it;
+- `save-keyed`: the same save with the fresh entry key every form now carries (its key is
+  written beside the game, in the same transaction);
 - `hello`: a bare Flask "hello" (bench/hello_app.py), the baseline.
 
 Prints milliseconds per request (best of 5 batches), then with `--profile` the cProfile listing
 of one batch by cumulative time (`LINES=150` in the environment for more than 40 lines).
 
-    python bench/profile_request.py page|preview|save|hello [--calls 300] [--profile]
+    python bench/profile_request.py page|preview|save|save-keyed|hello [--calls 300] [--profile]
+    python bench/profile_request.py --smoke   # each kind, 2 calls: the code runs
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import pstats
 import re
 import sys
 import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -49,17 +54,34 @@ def caller(
     return call
 
 
+KINDS = ("page", "preview", "save", "save-keyed", "hello")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("what", choices=["page", "preview", "save", "hello"])
+    parser.add_argument("what", nargs="?", choices=KINDS)
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument(
+        "--smoke", action="store_true", help="each kind, 2 calls, profiled: the code runs"
+    )
     options = parser.parse_args()
-    calls = options.calls
+    if options.smoke:
+        for what in KINDS:
+            measure(what, 2, 1, profile=True)
+    elif options.what is None:
+        parser.error(f"say which request: {', '.join(KINDS)}")
+    else:
+        measure(options.what, options.calls, 5, profile=options.profile)
+
+
+def measure(what: str, calls: int, batches: int, *, profile: bool) -> None:
+    """Print the best of `batches` batches of `calls` requests of kind `what` (and profile one
+    more batch)."""
     with temp_instance() as instance:
         os.environ.update(SCOREKEEPER_INSTANCE=instance, SECRET_KEY=SECRET)
         init_db(instance)
-        if options.what == "hello":
+        if what == "hello":
             from hello_app import hello as app
 
             def next_call() -> Callable[[], int]:
@@ -71,7 +93,9 @@ def main() -> None:
                 [
                     t
                     for t, _ in make_games(
-                        instance, calls * 7 if options.what == "save" else 0, "turkish-king"
+                        instance,
+                        calls * 7 if what.startswith("save") else 0,
+                        "turkish-king",
                     )
                 ]
             )
@@ -105,9 +129,9 @@ def main() -> None:
             )
 
             def next_call() -> Callable[[], int]:
-                if options.what == "page":
+                if what == "page":
                     return caller(app, "GET", f"/g/{page_token}", plain)
-                if options.what == "preview":
+                if what == "preview":
                     return caller(
                         app,
                         "POST",
@@ -115,28 +139,31 @@ def main() -> None:
                         htmx | {"HX-Target": "deal-preview"},
                         preview,
                     )
+                body = save
+                if what == "save-keyed":
+                    body += "&" + urlencode({"entry_key": str(uuid.uuid4())})
                 return caller(
-                    app, "POST", f"/g/{next(saves)}/deal", htmx | {"HX-Target": "deal-form"}, save
+                    app, "POST", f"/g/{next(saves)}/deal", htmx | {"HX-Target": "deal-form"}, body
                 )
 
         next_call()()  # compile templates, fill caches
         best = float("inf")
-        for _ in range(5):
+        for _ in range(batches):
             batch = [next_call() for _ in range(calls)]
             started = time.perf_counter()
             for call in batch:
                 call()
             best = min(best, (time.perf_counter() - started) / calls)
-        print(f"{options.what}: {best * 1000:.3f} ms a request (best of 5 batches of {calls})")
-        if options.profile:
+        print(f"{what}: {best * 1000:.3f} ms a request (best of {batches} batches of {calls})")
+        if profile:
             batch = [next_call() for _ in range(calls)]
-            profile = cProfile.Profile()
-            profile.enable()
+            profiler = cProfile.Profile()
+            profiler.enable()
             for call in batch:
                 call()
-            profile.disable()
+            profiler.disable()
             lines = int(os.environ.get("LINES", "40"))
-            pstats.Stats(profile).sort_stats("cumulative").print_stats(lines)
+            pstats.Stats(profiler).sort_stats("cumulative").print_stats(lines)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ the head of `POST /new` with `Content-Length: 100000` and then one body byte eve
 of those is answered, with what, and when it is closed. Bounded: a fixed number of phases, each
 with a deadline; loopback only.
 
-    python bench/slow_bodies.py [--quick] [--only serve]
+    python bench/slow_bodies.py [--quick | --smoke] [--only serve]
 """
 
 from __future__ import annotations
@@ -122,16 +122,19 @@ async def cpu_per_request(
 
 
 async def cpu_rounds(
-    servers: dict[str, tuple[int, str]], requests: dict[str, tuple[str, str]]
+    servers: dict[str, tuple[int, str]],
+    requests: dict[str, tuple[str, str]],
+    rounds: int = CPU_ROUNDS,
+    count: int = CPU_REQUESTS,
 ) -> dict[str, dict[str, float]]:
     """Median CPU per request of each kind on each server, measured in alternating rounds."""
     seen: dict[str, dict[str, list[float]]] = {
         name: {what: [] for what in requests} for name in servers
     }
-    for _ in range(CPU_ROUNDS):
+    for _ in range(rounds):
         for what, (path, headers) in requests.items():
             for name, (port, base) in servers.items():
-                seen[name][what].append(await cpu_per_request(port, base, path, headers))
+                seen[name][what].append(await cpu_per_request(port, base, path, headers, count))
     return {
         name: {what: statistics.median(values) for what, values in kinds.items()}
         for name, kinds in seen.items()
@@ -192,14 +195,19 @@ class Outcome:
     trickled: dict[int, list[Trickled]]
 
 
-async def measure(port: int, seconds: float) -> Outcome:
-    """The rate alone, then beside each number of trickling bodies."""
+async def measure(
+    port: int,
+    seconds: float,
+    tricklers: tuple[int, ...] = TRICKLERS,
+    observe: float = OBSERVE_S,
+) -> Outcome:
+    """The rate alone, then beside each number of trickling bodies (watched `observe` s)."""
     await load(port, 1.0)
     alone = await load(port, seconds)
     rates: dict[int, float] = {}
     trickled: dict[int, list[Trickled]] = {}
-    for count in TRICKLERS:
-        until = time.monotonic() + OBSERVE_S
+    for count in tricklers:
+        until = time.monotonic() + observe
         slow = [asyncio.ensure_future(trickle(port, until)) for _ in range(count)]
         await asyncio.sleep(1.0)  # every slow head has reached a worker
         rates[count] = (await load(port, seconds)).served / seconds
@@ -223,11 +231,16 @@ def describe(outcomes: list[Trickled]) -> tuple[str, bool]:
     return text, ok
 
 
-def run(quick: bool = False, only: list[str] | None = None) -> Results:
-    """Each candidate in turn (quick: only `scorekeeper serve`); targets apply to serve."""
+def run(quick: bool = False, only: list[str] | None = None, smoke: bool = False) -> Results:
+    """Each candidate in turn (quick: only `scorekeeper serve`); targets apply to serve (smoke:
+    serve, one round of CPU, 2 trickling bodies watched for 3 s: the code runs, the figures
+    mean nothing)."""
     results = Results()
-    chosen = only or (["serve"] if quick else list(CANDIDATES))
-    seconds = 3.0 if quick else 5.0
+    chosen = only or (["serve"] if quick or smoke else list(CANDIDATES))
+    seconds = 1.0 if smoke else 3.0 if quick else 5.0
+    tricklers = (2,) if smoke and TRICKLERS else TRICKLERS
+    observe = 3.0 if smoke else OBSERVE_S
+    rounds, count = (1, 5) if smoke else (CPU_ROUNDS, CPU_REQUESTS)
     with temp_instance() as instance:
         init_db(instance)
         [(token, view_token)] = make_games(instance, 1)
@@ -242,13 +255,13 @@ def run(quick: bool = False, only: list[str] | None = None) -> Results:
         }
         log(
             f"CPU per request: {', '.join(CANDIDATES[name][0] for name in chosen)}, "
-            f"{CPU_ROUNDS} alternating rounds"
+            f"{rounds} alternating rounds"
         )
         with contextlib.ExitStack() as stack:
             servers = {
                 name: stack.enter_context(running(CANDIDATES[name][1], instance)) for name in chosen
             }
-            cpu = asyncio.run(cpu_rounds(servers, requests))
+            cpu = asyncio.run(cpu_rounds(servers, requests, rounds, count))
         for what in requests:
             for name in chosen:
                 ratio = ""
@@ -259,17 +272,17 @@ def run(quick: bool = False, only: list[str] | None = None) -> Results:
                     f"{cpu[name][what]:.2f} ms{ratio}",
                     "–",
                     None,
-                    f"median of {CPU_ROUNDS} alternating rounds of {CPU_REQUESTS} "
+                    f"median of {rounds} alternating rounds of {count} "
                     f"requests, one at a time, kept alive; machine load average "
                     f"{os.getloadavg()[0]:.1f}",
                 )
-        for name in chosen if TRICKLERS else ():
+        for name in chosen if tricklers else ():
             label, command = CANDIDATES[name]
             log(f"slow bodies: {label}")
             with running(command, instance) as (port, _):
-                outcome = asyncio.run(measure(port, seconds))
+                outcome = asyncio.run(measure(port, seconds, tricklers, observe))
             target = name == "serve"
-            for count in TRICKLERS:
+            for count in tricklers:
                 share = outcome.rates[count] / max(1e-9, outcome.rate_alone)
                 results.add(
                     f"{label}: home page beside {count} trickling bodies",
@@ -286,7 +299,7 @@ def run(quick: bool = False, only: list[str] | None = None) -> Results:
                     text,
                     f"all, within {CUT_OFF_TARGET_S:.0f} s",
                     ok if target else None,
-                    f"watched for {OBSERVE_S:.0f} s",
+                    f"watched for {observe:.0f} s",
                 )
     return results
 
@@ -296,6 +309,7 @@ if __name__ == "__main__":
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--smoke", action="store_true", help="serve only, seconds: it runs")
     parser.add_argument("--only", help=f"comma-separated subset of {','.join(CANDIDATES)}")
     parser.add_argument(
         "--cpu-only", action="store_true", help="only the CPU per request (no slow bodies)"
@@ -303,4 +317,6 @@ if __name__ == "__main__":
     options = parser.parse_args()
     if options.cpu_only:
         TRICKLERS = ()
-    print_table(run(options.quick, options.only.split(",") if options.only else None))
+    print_table(
+        run(options.quick, options.only.split(",") if options.only else None, options.smoke)
+    )

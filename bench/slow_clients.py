@@ -18,7 +18,7 @@ and 8 go idle after one answered request. Those 80 are then watched until the se
 them or OBSERVE_S seconds pass. Bounded: a fixed number of phases, each with a deadline;
 loopback only.
 
-    python bench/slow_clients.py [--quick] [--only granian,serve] [--trickle-every 1]
+    python bench/slow_clients.py [--quick | --smoke] [--only granian,serve] [--trickle-every 1]
 """
 
 from __future__ import annotations
@@ -279,14 +279,21 @@ class Outcome:
     closes: dict[str, list[float | None]] = field(default_factory=dict)
 
 
-async def measure(port: int, base: str, seconds: float) -> Outcome:
-    """Warm up, load alone, then load beside the slow connections, then watch them close."""
+async def measure(
+    port: int,
+    base: str,
+    seconds: float,
+    observe: float = OBSERVE_S,
+    slow: tuple[int, int, int] = (TRICKLERS, SILENT, IDLE_AFTER_ONE),
+) -> Outcome:
+    """Warm up, load alone, then load beside the slow connections (`slow`: trickling, silent,
+    idle after one request), then watch them close for `observe` seconds."""
     await load(port, 1.0)
     cpu = server_cpu_seconds(base)
     alone = await load(port, seconds)
     cpu_ms = (server_cpu_seconds(base) - cpu) * 1000 / max(1, alone.served)
-    until = time.monotonic() + OBSERVE_S
-    kinds = ["trickle"] * TRICKLERS + ["silent"] * SILENT + ["idle-after-one"] * IDLE_AFTER_ONE
+    until = time.monotonic() + observe
+    kinds = ["trickle"] * slow[0] + ["silent"] * slow[1] + ["idle-after-one"] * slow[2]
     watchers = [asyncio.ensure_future(watch(port, kind, until)) for kind in kinds]
     await asyncio.sleep(1.0)
     slowed = await load(port, seconds)
@@ -306,25 +313,28 @@ def describe(times: list[float | None]) -> tuple[str, bool]:
     return text, len(closed) == len(times) and max(closed, default=0) <= CLOSE_TARGET_S
 
 
-def run(quick: bool = False, only: list[str] | None = None) -> Results:
-    """Each candidate in turn (quick: only `scorekeeper serve`); targets apply to serve."""
+def run(quick: bool = False, only: list[str] | None = None, smoke: bool = False) -> Results:
+    """Each candidate in turn (quick: only `scorekeeper serve`); targets apply to serve (smoke:
+    serve, a few slow connections watched for 3 s: the code runs, the figures mean nothing)."""
     results = Results()
     chosen = only or (
-        ["serve"] if quick else [name for name in CANDIDATES if name != "granian-auto"]
+        ["serve"] if quick or smoke else [name for name in CANDIDATES if name != "granian-auto"]
     )
-    seconds = 3.0 if quick else 5.0
+    seconds = 1.0 if smoke else 3.0 if quick else 5.0
+    observe = 3.0 if smoke else OBSERVE_S
+    slow = (4, 2, 2) if smoke else (TRICKLERS, SILENT, IDLE_AFTER_ONE)
     with temp_instance() as instance:
         init_db(instance)
         for name in chosen:
             label, command = CANDIDATES[name]
             log(f"slow clients: {label}")
             with running(command, instance) as (port, base):
-                outcome = asyncio.run(measure(port, base, seconds))
+                outcome = asyncio.run(measure(port, base, seconds, observe, slow))
             target = name == "serve"
             rate = outcome.alone.served / seconds
             share = outcome.slowed.served / max(1, outcome.alone.served)
             results.add(
-                f"{label}: home page with {TRICKLERS} trickling connections",
+                f"{label}: home page with {slow[0]} trickling connections",
                 f"{share:.0%} of its rate",
                 f"≥ {SHARE_TARGET:.0%}",
                 share >= SHARE_TARGET if target else None,
@@ -343,7 +353,7 @@ def run(quick: bool = False, only: list[str] | None = None) -> Results:
                 "; ".join(texts),
                 f"all, within {CLOSE_TARGET_S:.0f} s",
                 bounded if target else None,
-                f"watched for {OBSERVE_S:.0f} s",
+                f"watched for {observe:.0f} s",
             )
             results.add(
                 f"{label}: CPU per request (home page)", f"{outcome.cpu_ms:.2f} ms", "–", None
@@ -356,6 +366,7 @@ if __name__ == "__main__":
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--smoke", action="store_true", help="serve only, seconds: it runs")
     parser.add_argument("--only", help=f"comma-separated subset of {','.join(CANDIDATES)}")
     parser.add_argument(
         "--trickle-every",
@@ -365,4 +376,6 @@ if __name__ == "__main__":
     )
     options = parser.parse_args()
     TRICKLE_EVERY_S = options.trickle_every
-    print_table(run(options.quick, options.only.split(",") if options.only else None))
+    print_table(
+        run(options.quick, options.only.split(",") if options.only else None, options.smoke)
+    )

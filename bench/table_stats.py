@@ -15,9 +15,13 @@ figures, each the best time at 1,000 games over the best at 10, timed alternatel
 - the page in a process that has kept nothing while each game's figures are stored in the
   database (what the first reader in a fresh worker pays: target ≤ 150 ms at 1,000 games), and
   with nothing stored either (every game read and replayed: the first reader ever);
-- the memory a process keeps for the 1,000-game table (RSS before and after its first read).
+- the memory a process keeps for the 1,000-game table (RSS before and after its first read);
+- against a game page of the same table, timed alternately with the statistics page (issue
+  33's target: each at most 32× the game page): the first read of a table just imported by
+  `scorekeeper import FILE --table LINK` (a process of its own) in a process that has kept
+  nothing, and a later read while no game changed.
 
-    python bench/table_stats.py [--quick]
+    python bench/table_stats.py [--quick | --smoke]
 """
 
 from __future__ import annotations
@@ -100,6 +104,69 @@ def table_with(instance: str, count: int) -> Side:
 
 FRESH, CHANGED, KEPT, NOTHING = "fresh", "changed", "kept", "nothing stored"
 FIRST_READER_MS = 150.0
+GAME_PAGES = 32.0
+"""The statistics page's time, first and later reads, at most this many game pages'."""
+
+
+def imported_table(instance: str, count: int) -> tuple[str, str]:
+    """A new table of `count` games imported by `scorekeeper import FILE --table LINK` (a
+    process of its own, as an operator runs it): its stats URL and one game's page."""
+    import subprocess
+
+    from common import bench_env
+
+    from scorekeeper import create_app
+    from scorekeeper.store.tables import create_table, table_games
+
+    app = create_app({"INSTANCE_PATH": instance})
+    with app.app_context():
+        token = create_table("Imported").token
+    path = os.path.join(instance, f"games-{token}.json")
+    Path(path).write_text(json.dumps(records(count)), encoding="utf-8")
+    subprocess.run(
+        [sys.executable, "-m", "scorekeeper.cli", "import", path, "--table", token],
+        env=bench_env(instance),
+        cwd=str(ROOT),
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    from scorekeeper.store.tables import find_table
+
+    with app.app_context():
+        table = find_table(token)
+        assert table is not None
+        game = table_games(table)[count // 2].token
+    return f"/t/{token}/stats", f"/g/{game}"
+
+
+def against_the_game_page(instance: str, repeats: int, imports: int) -> dict[str, float]:
+    """Best ms of: the game page; the statistics page's first read right after an import, in a
+    process that kept nothing (a table imported afresh each time: one read each); its later
+    reads (kept)."""
+    from scorekeeper import create_app
+    from scorekeeper.web import caches
+
+    app = create_app({"INSTANCE_PATH": instance})
+    client = app.test_client()
+    game_page: list[float] = []
+    first: list[float] = []
+    later: list[float] = []
+
+    def timed(url: str, into: list[float]) -> None:
+        started = time.perf_counter()
+        assert client.get(url).status_code == 200
+        into.append((time.perf_counter() - started) * 1000)
+
+    for _ in range(imports):
+        stats_url, game_url = imported_table(instance, MANY)
+        caches.clear()  # a fresh worker: nothing kept
+        client.get(game_url)  # (templates compiled, the game remembered)
+        timed(stats_url, first)
+        for _ in range(repeats):
+            timed(game_url, game_page)
+            timed(stats_url, later)
+    return {"game page": min(game_page), "first": min(first), "later": min(later)}
 
 
 def forget_stored(app: Any) -> None:
@@ -160,22 +227,46 @@ def best_times(sides: list[Side], repeats: int, mode: str) -> list[float]:
     return [min(times) for times in samples]
 
 
-def run(quick: bool = False) -> Results:
-    """Time the page at 10 and 1,000 games: afresh, after one game changed, and kept."""
+def run(quick: bool = False, smoke: bool = False) -> Results:
+    """Time the page at 10 and 1,000 games: afresh, after one game changed, and kept (smoke: 10
+    and 30 games, once each: the code runs, the figures mean nothing)."""
     results = Results()
+    many_games = 30 if smoke else MANY
+
+    def times(quick_count: int, full_count: int) -> int:
+        return 1 if smoke else quick_count if quick else full_count
+
     with temp_instance() as few, temp_instance() as many:
         sides = []
-        for instance, count in ((few, FEW), (many, MANY)):
+        for instance, count in ((few, FEW), (many, many_games)):
             log(f"table stats: a table of {count:,} games")
             init_db(instance)
             sides.append(table_with(instance, count))
         log("table stats: timing both, interleaved")
-        nothing = best_times(sides, 3 if quick else 7, NOTHING)
-        fresh = best_times(sides, 5 if quick else 15, FRESH)
-        changed = best_times(sides, 10 if quick else 30, CHANGED)
-        kept = best_times(sides, 30 if quick else 100, KEPT)
+        nothing = best_times(sides, times(3, 7), NOTHING)
+        fresh = best_times(sides, times(5, 15), FRESH)
+        changed = best_times(sides, times(10, 30), CHANGED)
+        kept = best_times(sides, times(30, 100), KEPT)
         memory = kept_memory(sides[1])
+        log("table stats: imported tables against the game page")
+        versus = against_the_game_page(many, 10 if quick else 30, 3 if quick else 5)
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    HOW = {
+        "first": "one read right after each of several imports",
+        "later": "timed alternately with the game page",
+    }
+    for name, key in (
+        ("first read after an import, a fresh worker", "first"),
+        ("later reads, no game changed", "later"),
+    ):
+        ratio = versus[key] / versus["game page"]
+        results.add(
+            f"table stats: {name}, {MANY:,} games, vs a game page",
+            f"{ratio:.1f}× ({versus[key]:.1f} / {versus['game page']:.2f} ms)",
+            f"≤ {GAME_PAGES:.0f}×",
+            ratio <= GAME_PAGES,
+            f"best, in-process ({HOW[key]}); load average {load}",
+        )
     for name, (before, after) in (
         ("nothing kept, nothing stored", nothing),
         ("nothing kept by the process (a fresh worker)", fresh),
@@ -183,14 +274,14 @@ def run(quick: bool = False) -> Results:
         ("kept, no game changed", kept),
     ):
         results.add(
-            f"table stats: page {name}, {MANY:,} vs {FEW} games",
+            f"table stats: page {name}, {many_games:,} vs {FEW} games",
             f"{after / before:.1f}×",
             "–",
             None,
             f"{before:.1f} → {after:.1f} ms (best, in-process); load average {load}",
         )
     results.add(
-        f"table stats: first reader in a fresh worker, {MANY:,} games",
+        f"table stats: first reader in a fresh worker, {many_games:,} games",
         f"{fresh[1]:.0f} ms ({fresh[1] / kept[1]:.1f}× the kept page, "
         f"{fresh[1] / nothing[1]:.2f}× nothing stored)",
         f"≤ {FIRST_READER_MS:.0f} ms",
@@ -199,7 +290,7 @@ def run(quick: bool = False) -> Results:
         f"{kept[1]:.0f} ms; load average {load}",
     )
     results.add(
-        f"table stats: a process's memory for a table of {MANY:,} games",
+        f"table stats: a process's memory for a table of {many_games:,} games",
         f"{memory / 1e6:.1f} MB",
         "–",
         None,
@@ -211,4 +302,4 @@ def run(quick: bool = False) -> Results:
 if __name__ == "__main__":
     from run import print_table
 
-    print_table(run("--quick" in sys.argv))
+    print_table(run("--quick" in sys.argv, smoke="--smoke" in sys.argv))

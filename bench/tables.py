@@ -14,6 +14,12 @@ open on its phones:
 - two view links polling the live view every 3 s with their ETag (`?v=` and If-None-Match, as
   htmx and the browser cache send them), fetching the fragment again when the game changed.
 
+With `--hidden SHARE`, each page is hidden that share of the time (spells of `--hidden-spell`
+seconds on average: a tab behind another, a locked phone) and, as the app does, skips its polls
+while hidden and polls once the moment it is shown again: the figures say how many requests a
+night saves. Before anything is measured, `--warm-up` seconds of the first mix run and are
+reported apart (a fresh server's first minutes: every game read for the first time).
+
 Requests go out at their scheduled time whatever the server's pace (open loop), over a pool of
 keep-alive connections; latency counts from the scheduled time, so queueing shows. Errors are
 transport failures, timeouts, 5xx, and any status a step does not expect.
@@ -28,6 +34,7 @@ Debian's PostgreSQL, a throw-away server on port 54330.
 
     python bench/tables.py                     # everything (about 12 minutes)
     python bench/tables.py --quick             # SQLite, 20 s runs, no curve
+    python bench/tables.py --smoke             # SQLite, a few tables, seconds: it runs
     python bench/tables.py --curve 500,1000,1500 --seconds 30 --sqlite-only
     python bench/tables.py --postgres-url postgresql://postgres@127.0.0.1:5433/postgres
 """
@@ -51,6 +58,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -88,6 +96,10 @@ class Stats:
     finished: float = 0.0
     server_cpu: float = 0.0
     client_cpu: float = 0.0
+    skipped: int = 0
+    """Polls a hidden page did not send (its ticks while hidden)."""
+    caught_up: int = 0
+    """Polls sent the moment a hidden page was shown again."""
 
     def record(self, kind: str, latency: float) -> None:
         self.latencies.setdefault(kind, []).append(latency)
@@ -198,6 +210,36 @@ def follow_tag(headers: dict[str, str], body: bytes) -> str | None:
     return unquote(found.group(1)) if found else None
 
 
+@dataclass
+class Visibility:
+    """Whether a page is seen: hidden a `share` of the time (a tab behind another, a locked
+    phone), in spells of `spell` seconds on average, shown in between."""
+
+    share: float
+    spell: float
+    hidden: bool = False
+    until: float = 0.0
+
+    def start(self, now: float) -> Visibility:
+        self.hidden = random.random() < self.share
+        self.until = now + self.length()
+        return self
+
+    def length(self) -> float:
+        mean = self.spell if self.hidden else self.spell * (1 - self.share) / self.share
+        return random.expovariate(1 / mean)
+
+    def shown_before(self, at: float) -> list[float]:
+        """Move on to `at`: when the page was shown again meanwhile."""
+        shown = []
+        while self.until <= at:
+            self.hidden = not self.hidden
+            if not self.hidden:
+                shown.append(self.until)
+            self.until += self.length()
+        return shown
+
+
 class Simulation:
     """Drive every table's pages until the deadline."""
 
@@ -210,9 +252,12 @@ class Simulation:
         seconds: float,
         deal_every: float,
         stats_every: float,
+        hidden: float = 0.0,
+        hidden_spell: float = 60.0,
     ) -> None:
         self.pools, self.tables, self.seconds = pools, tables, seconds
         self.deal_every, self.stats_every = deal_every, stats_every
+        self.hidden, self.hidden_spell = hidden, hidden_spell
         self.base_headers = {"Accept-Encoding": "gzip, br", "Cookie": cookie}
         self.csrf = csrf
         self.stats = Stats()
@@ -314,12 +359,32 @@ class Simulation:
             )
             at += random.expovariate(1 / self.stats_every)
 
+    async def ticks(self, first: float, poll: Any) -> None:
+        """A page's poller: `poll(at)` every POLL_SECONDS from `first`; a page hidden a share
+        of the time (`--hidden`) skips its ticks while hidden and polls the moment it is
+        shown again (as app.js and htmx's visibilitychange trigger do)."""
+        seen = None
+        if self.hidden > 0:
+            seen = Visibility(self.hidden, self.hidden_spell).start(first)
+        at = first
+        while at < self.deadline:
+            if seen is not None:
+                for shown in seen.shown_before(at):
+                    self.stats.caught_up += 1
+                    await poll(shown)
+                if seen.hidden:
+                    self.stats.skipped += 1
+                    at += POLL_SECONDS
+                    continue
+            await poll(at)
+            at += POLL_SECONDS
+
     async def follower(self, table: Table, page: int) -> None:
         """A scorekeeping page's poller: `v` as the page holds it, 204 while nothing changed."""
         loop = asyncio.get_running_loop()
-        at = loop.time() + random.uniform(0, POLL_SECONDS)
         headers = self.base_headers | {"HX-Request": "true"}
-        while at < self.deadline:
+
+        async def poll(at: float) -> None:
             query = {"v": table.follows[page]}
             if page == 0 and table.open_number is not None:
                 query["number"] = str(table.open_number)
@@ -336,13 +401,14 @@ class Simulation:
                 tag = follow_tag(reply[1], reply[2])
                 if tag:
                     table.follows[page] = tag
-            at += POLL_SECONDS
+
+        await self.ticks(loop.time() + random.uniform(0, POLL_SECONDS), poll)
 
     async def viewer(self, table: Table, seat: int) -> None:
         loop = asyncio.get_running_loop()
-        at = loop.time() + random.uniform(0, POLL_SECONDS)
         headers = self.base_headers | {"HX-Request": "true"}
-        while at < self.deadline:
+
+        async def poll(at: float) -> None:
             tag = table.views[seat]
             path = f"/v/{table.view_token}/live"
             sent = headers
@@ -355,7 +421,8 @@ class Simulation:
             )
             if reply and reply[0] == 200:
                 table.views[seat] = reply[1].get("etag", "")
-            at += POLL_SECONDS
+
+        await self.ticks(loop.time() + random.uniform(0, POLL_SECONDS), poll)
 
     async def run(self) -> Stats:
         loop = asyncio.get_running_loop()
@@ -448,6 +515,8 @@ def simulate(
     pages: int,
     deal_every: float,
     stats_every: float,
+    hidden: float = 0.0,
+    hidden_spell: float = 60.0,
 ) -> Stats:
     """Run the simulation; table i talks to server i mod len(bases) (same database)."""
     for index, table in enumerate(tables):
@@ -465,7 +534,15 @@ def simulate(
             host, port = base.removeprefix("http://").split(":")
             pools.append(Pool(host, int(port), MAX_CONNECTIONS // len(bases)))
         stats = await Simulation(
-            pools, tables, session.cookie, session.csrf, seconds, deal_every, stats_every
+            pools,
+            tables,
+            session.cookie,
+            session.csrf,
+            seconds,
+            deal_every,
+            stats_every,
+            hidden,
+            hidden_spell,
         ).run()
         stats.server_cpu = sum(server_cpu_seconds(base) for base in bases) - server_before
         stats.client_cpu = time.process_time() - client_before
@@ -562,10 +639,30 @@ def poll_costs(
     )
 
 
-def summarise(results: Results, label: str, stats: Stats, tables: int) -> float:
+NIGHT_HOURS = 4
+
+
+def summarise(
+    results: Results, label: str, stats: Stats, tables: int, hidden: float = 0.0
+) -> float:
     """Figures of one simulation; returns its p99 (ms)."""
     latencies = stats.all()
     elapsed = stats.finished - stats.started
+    if hidden > 0:
+        polls = sum(len(v) for kind, v in stats.latencies.items() if kind.endswith("poll"))
+        saved = stats.skipped - stats.caught_up
+        every = polls + saved  # the polls of the same pages, none of them ever hidden
+        results.add(
+            f"{label}: requests saved by hidden pages not polling",
+            f"{saved / elapsed:.0f} req/s ({100 * saved / max(1, len(latencies) + saved):.0f} % "
+            f"of the night's requests)",
+            "–",
+            None,
+            f"each page hidden {100 * hidden:.0f} % of the time: {stats.skipped} polls not "
+            f"sent, {stats.caught_up} sent on being shown again, {polls} sent of {every}; "
+            f"a {NIGHT_HOURS}-hour night at {tables} tables: about "
+            f"{saved / elapsed * 3600 * NIGHT_HOURS:,.0f} requests fewer",
+        )
     errors = sum(stats.errors.values())
     p50, p99 = percentile(latencies, 0.50), percentile(latencies, 0.99)
     per_request = stats.server_cpu * 1000 / max(1, len(latencies))
@@ -669,6 +766,9 @@ class Options:
     curve: tuple[int, ...] = ()
     curve_seconds: float = 20.0
     workers: int = 0  # as `scorekeeper serve` sizes itself to the machine
+    hidden: float = 0.0  # the share of the time each page is hidden (it does not poll then)
+    hidden_spell: float = 60.0  # seconds a page stays hidden, on average
+    warm_up: float = 15.0  # seconds of the first mix run before anything is measured
     sqlite: bool = True
     postgres: bool | None = None
     postgres_url: str | None = None
@@ -689,6 +789,30 @@ def _measure(
     warm_up(bases, tables[-8:], session)
     poll_costs(results, label, bases[0], tables[-1], session)
     count = options.count
+    if options.warm_up > 0:
+        # the server's first minutes of a night: every table's game read for the first time,
+        # every worker's caches filling; reported apart, never mixed into the figures
+        log(f"tables: warm-up, {count} tables × 1 game page, {options.warm_up:.0f} s")
+        warm = simulate(
+            bases,
+            tables[:count],
+            session,
+            options.warm_up,
+            pages=1,
+            deal_every=options.deal_every,
+            stats_every=options.stats_every,
+        )
+        latencies = warm.all()
+        results.notes.append(
+            f"{label}: warm-up ({options.warm_up:.0f} s of {count} tables × 1 game page, not "
+            f"counted): p50 {percentile(latencies, 0.5):.1f} p99 "
+            f"{percentile(latencies, 0.99):.1f} ms, {sum(warm.errors.values())} errors; "
+            + "; ".join(
+                f"{kind} p99 {percentile(v, 0.99):.1f} ms ({len(v)})"
+                for kind, v in sorted(warm.latencies.items())
+            )
+        )
+        settle(bases, tables[0], session)
     for pages in dict.fromkeys((1, options.pages)):
         name = (
             f"{label}, {count} tables × {pages} game page{'s' if pages > 1 else ''} + "
@@ -706,8 +830,11 @@ def _measure(
                 pages=pages,
                 deal_every=options.deal_every,
                 stats_every=options.stats_every,
+                hidden=options.hidden,
+                hidden_spell=options.hidden_spell,
             ),
             count,
+            options.hidden,
         )
         settle(bases, tables[0], session)
     crossed: int | None = None
@@ -775,9 +902,23 @@ def _workers(options: Options) -> str:
     return f"{options.workers} workers" if options.workers else "serve's own workers"
 
 
-def run(quick: bool = False, options: Options | None = None) -> Results:
+SMOKE = Options(
+    quick=True,
+    count=2,
+    seconds=2.0,
+    deal_every=1.0,
+    stats_every=2.0,
+    history=1,
+    curve=(3,),
+    curve_seconds=1.0,
+)
+"""A smoke run: every step on SQLite, a few tables for a second or two (the figures mean
+nothing; the code runs)."""
+
+
+def run(quick: bool = False, options: Options | None = None, *, smoke: bool = False) -> Results:
     """SQLite with the default workers, then (full runs) PostgreSQL with as many."""
-    options = options or Options(quick=quick)
+    options = options or (SMOKE if smoke else Options(quick=quick))
     if options.quick and options.postgres is None:
         options.postgres = False
     results = Results()
@@ -815,6 +956,7 @@ if __name__ == "__main__":
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="SQLite, 20 s runs, no curve")
+    parser.add_argument("--smoke", action="store_true", help="SQLite, a few tables, seconds")
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--seconds", type=float, help="each mix's run (60 s; quick 20 s)")
     parser.add_argument(
@@ -837,6 +979,21 @@ if __name__ == "__main__":
         default=0,
         help="server processes (default: as `scorekeeper serve` chooses)",
     )
+    parser.add_argument(
+        "--hidden",
+        type=float,
+        default=0.0,
+        help="the share of the time each page is hidden, not polling (0: always seen)",
+    )
+    parser.add_argument(
+        "--hidden-spell", type=float, default=60.0, help="seconds a page stays hidden (60)"
+    )
+    parser.add_argument(
+        "--warm-up",
+        type=float,
+        default=15.0,
+        help="seconds of the first mix run and reported apart before the figures (15)",
+    )
     parser.add_argument("--sqlite-only", action="store_true")
     parser.add_argument("--postgres-only", action="store_true")
     parser.add_argument(
@@ -856,10 +1013,13 @@ if __name__ == "__main__":
         curve=tuple(int(n) for n in args.curve.split(",") if n.strip()),
         curve_seconds=args.curve_seconds,
         workers=args.workers,
+        hidden=args.hidden,
+        hidden_spell=args.hidden_spell,
+        warm_up=args.warm_up,
         sqlite=not args.postgres_only,
         postgres=False
         if args.sqlite_only
         else (True if args.postgres_only or args.postgres_url else None),
         postgres_url=args.postgres_url,
     )
-    print_table(run(args.quick, chosen))
+    print_table(run(options=SMOKE) if args.smoke else run(args.quick, chosen))

@@ -10,7 +10,7 @@ same way (the follow poll of an unchanged game, 204, plus a frame), so what the 
 each median minus the round trip, and minus that floor. Targets: preview ≤ RTT + 30 ms, save →
 next step ≤ RTT + 50 ms.
 
-    python bench/tap_latency.py [--quick] [--rounds 3]
+    python bench/tap_latency.py [--quick | --smoke] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -23,8 +23,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import TAP_SCRIPTS, Results, TapScript, init_db, log, make_games, server, temp_instance
-from taps import CHROMIUM, CHROMIUM_ARGS, IDLE, chip
+from common import (
+    Results,
+    TapScript,
+    init_db,
+    log,
+    make_games,
+    server,
+    tap_scripts,
+    temp_instance,
+)
+from taps import CHROMIUM, CHROMIUM_ARGS, IDLE, chip, without_engine
 
 RTT_MS = 150.0
 DOWN_BPS = 9_000_000
@@ -126,11 +135,13 @@ def _median(parts: dict[str, list[float]], part: str) -> str:
     return f"{statistics.median(values):.0f}" if values else "?"
 
 
-def run(quick: bool = False, rounds: int | None = None) -> Results:
-    """Enter each kind of deal `rounds` times on emulated 4G; medians against the targets."""
+def run(quick: bool = False, rounds: int | None = None, smoke: bool = False) -> Results:
+    """Enter each kind of deal `rounds` times on emulated 4G; medians against the targets
+    (smoke: one deal of each game, once)."""
     from playwright.sync_api import sync_playwright
 
-    rounds = rounds or (1 if quick else 3)
+    rounds = rounds or (1 if quick or smoke else 3)
+    scripts = tap_scripts(smoke)
     results = Results()
     times: dict[str, list[float]] = {
         "floor": [],
@@ -142,7 +153,7 @@ def run(quick: bool = False, rounds: int | None = None) -> Results:
     with temp_instance() as instance:
         init_db(instance)
         needed: dict[str, int] = {}
-        for script in TAP_SCRIPTS:
+        for script in scripts:
             needed[script.game] = needed.get(script.game, 0) + rounds
         fresh = {
             game: [t for t, _ in make_games(instance, count, game)]
@@ -158,6 +169,7 @@ def run(quick: bool = False, rounds: int | None = None) -> Results:
                 locale="en-GB",
             )
             context.add_init_script(TIMING)
+            without_engine(context)  # the server's round trip (engine_phone.py: the phone's)
             page = context.new_page()
             network = context.new_cdp_session(page)
             network.send("Network.enable")
@@ -171,7 +183,7 @@ def run(quick: bool = False, rounds: int | None = None) -> Results:
                 },
             )
             for round_number in range(rounds):
-                for script in TAP_SCRIPTS:
+                for script in scripts:
                     log(f"tap latency: {script.label} ({round_number + 1}/{rounds})")
                     enter_deal(page, base, fresh[script.game].pop(), script, times, parts)
             browser.close()
@@ -209,5 +221,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--rounds", type=int)
+    parser.add_argument("--smoke", action="store_true", help="one deal of each game, once")
     options = parser.parse_args()
-    print_table(run(options.quick, options.rounds))
+    print_table(run(options.quick, options.rounds, options.smoke))

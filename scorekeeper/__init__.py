@@ -49,6 +49,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     ):
         raise settings.SetupError(settings.WEAK_KEY_MESSAGE)
     settings.prepare_sqlite(app.config["SQLALCHEMY_DATABASE_URI"])
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = settings.engine_options(app.config)
     store.init_app(app)
     wrap.init_app(app)  # first: its hooks run first (a late body) and last (compression)
     web.init_app(app, wrap.PUBLIC_ENDPOINTS)

@@ -80,11 +80,35 @@ class SetupError(RuntimeError):
 PRIVATE_FILE = 0o600  # the session key and the database hold every capability token
 
 
+READ_ONLY_ERRORS = frozenset({errno.EROFS, errno.EACCES, errno.EPERM})
+"""A folder this user may not write (read-only file system, no write permission)."""
+FULL_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+"""A disk (or the user's quota, or the file size the process may write) that is full."""
+
+
+def what_to_do(errno_number: int | None, reason: str) -> str:
+    """What the operator is told to do about a folder it cannot write, as the cause says: a
+    read-only folder is never told to free space, nor a full disk to change permissions."""
+    if errno_number in READ_ONLY_ERRORS:
+        return (
+            f"it is read-only for this user ({reason}). Make it writable by this user, or set "
+            "SCOREKEEPER_INSTANCE to a folder this user can write."
+        )
+    if errno_number in FULL_ERRORS:
+        return (
+            f"the disk is full ({reason}). Free some space, or set SCOREKEEPER_INSTANCE to a "
+            "folder on another disk."
+        )
+    return (
+        f"{reason}. Make it writable by this user and, if the disk is full, free some space, "
+        "or set SCOREKEEPER_INSTANCE to another folder."
+    )
+
+
 def _cannot_write(folder: Path | str, error: OSError) -> SetupError:
     return SetupError(
-        f"Cannot write to the instance folder {folder}: {error.strerror or error}. Make it "
-        "writable by this user and free some space, or set SCOREKEEPER_INSTANCE to another "
-        "folder."
+        f"Cannot write to the instance folder {folder}: "
+        + what_to_do(error.errno, str(error.strerror or error))
     )
 
 
@@ -230,7 +254,7 @@ def base_config(instance_path: str) -> dict[str, Any]:
     https = os.environ.get("SCOREKEEPER_HTTPS", "") == "1"
     return {
         "SQLALCHEMY_DATABASE_URI": database_url(instance_path),
-        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        "SQLALCHEMY_ENGINE_OPTIONS": {},  # (pool_pre_ping: engine_options, once it is known)
         "MAX_CONTENT_LENGTH": 256 * 1024,
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
@@ -253,6 +277,21 @@ def base_config(instance_path: str) -> dict[str, Any]:
     }
 
 
+def engine_options(config: Any) -> dict[str, Any]:
+    """The engine's options for the configured database: a connection to a server may have died
+    while idle in the pool, so it is tried first (pool_pre_ping); a SQLite file's cannot, and
+    the try was one statement more on every request and every poll's read."""
+    options = dict(config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+    options.setdefault(
+        "pool_pre_ping", not str(config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite")
+    )
+    return options
+
+
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+"""How long a SQLite write waits for the one writer's lock before it fails."""
+
+
 @event.listens_for(Engine, "connect")
 def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
     """SQLite: write-ahead log and a busy timeout, so concurrent workers don't lose saves."""
@@ -261,6 +300,6 @@ def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=FULL")  # a saved deal survives a power cut too
-        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()

@@ -33,13 +33,13 @@ def _inside_card(x: float, y: float) -> bool:
         return False
     cx = min(max(x, left + CORNER), right - CORNER)
     cy = min(max(y, top + CORNER), bottom - CORNER)
-    return (x - cx) ** 2 + (y - cy) ** 2 <= CORNER ** 2
+    return (x - cx) ** 2 + (y - cy) ** 2 <= CORNER**2
 
 
 def _inside_heart(x: float, y: float) -> bool:
     hx = (x - HEART_CENTRE[0]) / HEART_SIZE
     hy = -(y - HEART_CENTRE[1]) / HEART_SIZE + 0.15
-    return (hx * hx + hy * hy - 1) ** 3 - hx * hx * hy ** 3 <= 0
+    return (hx * hx + hy * hy - 1) ** 3 - hx * hx * hy**3 <= 0
 
 
 def _pixel(x: float, y: float) -> tuple[int, int, int]:
@@ -59,19 +59,28 @@ def png(size: int, samples: int = 3) -> bytes:
             total = [0, 0, 0]
             for sy in range(samples):
                 for sx in range(samples):
-                    colour = _pixel((column + (sx + 0.5) / samples) / size,
-                                    (row + (sy + 0.5) / samples) / size)
+                    colour = _pixel(
+                        (column + (sx + 0.5) / samples) / size, (row + (sy + 0.5) / samples) / size
+                    )
                     for i in range(3):
                         total[i] += colour[i]
-            rows.extend(round(t / samples ** 2) for t in total)
+            rows.extend(round(t / samples**2) for t in total)
 
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return (struct.pack(">I", len(data)) + kind + data
-                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+        return (
+            struct.pack(">I", len(data))
+            + kind
+            + data
+            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        )
 
     header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(bytes(rows), 9)) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(bytes(rows), 9))
+        + chunk(b"IEND", b"")
+    )
 
 
 def main() -> None:

@@ -1,11 +1,11 @@
 """The `scorekeeper` console command.
 
-`check` imports only the rules engine so it starts fast; the web commands import Flask lazily.
+`check` imports only the rules engine so it starts fast (not even the command line's parser:
+`scorekeeper check FILE` is read as it is); the web commands import Flask lazily.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import os
@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import argparse
+
     from flask import Flask
 
 
@@ -157,14 +159,9 @@ def serve(
         os.environ["SCOREKEEPER_ACCESS_CODE"] = limits.new_code()
     if weak_code:
         os.environ[settings.WEAK_CODE_VARIABLE] = "1"
-    code = _app_with_database().config.get("ACCESS_CODE")  # refuses a weak code, unless told
-    shown = local_addresses() if host in ("0.0.0.0", "::", "") else [host]
-    print("Scorekeeper is running. Open it from a phone on the same network:")
-    for address in shown or ["127.0.0.1"]:
-        print(f"  http://{address}:{port}/")
-    if host in ("0.0.0.0", "::", ""):
-        print(f"  (on this machine: http://127.0.0.1:{port}/)")
-    print_qr(f"http://{(shown or ['127.0.0.1'])[0]}:{port}/")
+    # refuses a weak code (unless told) and a database it could read but never save to
+    code = _app_with_database(writes=True).config.get("ACCESS_CODE")
+    say_where(host, port)
     if code:
         print(f"Access code: {code}" if new_code else "Access code: as configured")
         guesses = limits.code_guesses(code)
@@ -179,6 +176,40 @@ def serve(
     sys.stdout.flush()
     run(host, port, workers, threads=threads)
     return 0
+
+
+EVERY_ADDRESS = ("0.0.0.0", "::", "")
+
+
+def this_machine_only(host: str) -> bool:
+    """Whether an address to listen on is this machine's own (loopback): no phone reaches it."""
+    import ipaddress
+
+    if host.strip("[]").casefold() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def say_where(host: str, port: int) -> None:
+    """Where the app is open: to the phones on the network (the addresses, and the first as a
+    QR code), or, listening on loopback, to this machine only (no QR code: no phone can open
+    it)."""
+    if this_machine_only(host):
+        shown = f"[{host.strip('[]')}]" if ":" in host else host
+        print("Scorekeeper is running for this machine only (no phone can reach it):")
+        print(f"  http://{shown}:{port}/")
+        print("To open it from a phone on the same network, start it with --host 0.0.0.0.")
+        return
+    shown_hosts = local_addresses() if host in EVERY_ADDRESS else [host]
+    print("Scorekeeper is running. Open it from a phone on the same network:")
+    for address in shown_hosts or ["127.0.0.1"]:
+        print(f"  http://{address}:{port}/")
+    if host in EVERY_ADDRESS:
+        print(f"  (on this machine: http://127.0.0.1:{port}/)")
+    print_qr(f"http://{(shown_hosts or ['127.0.0.1'])[0]}:{port}/")
 
 
 def _duration(years: float) -> str:
@@ -205,51 +236,58 @@ def print_qr(address: str) -> None:
         pass  # the printed address is enough
 
 
-def _app_with_database() -> Flask:
-    """The app on the configured database, created or migrated to the newest schema."""
+def _app_with_database(*, writes: bool = False) -> Flask:
+    """The app on the configured database, created or migrated to the newest schema (Alembic
+    says what it runs; a database already up to date is only read: nothing is said); with
+    `writes`, one that takes writes (else the database's OperationalError)."""
     from flask_migrate import upgrade
 
     from .. import create_app
+    from ..store.db import try_a_write, up_to_date
 
     app = create_app()
     with app.app_context():
-        upgrade()
+        if not up_to_date():
+            upgrade()
+        if writes:
+            try_a_write()
     return app
 
 
 def export_games(path: str) -> int:
-    """Write every game in the database as a JSON array of records (`-`: standard output)."""
-    from ..store.games import all_games
-    from ..store.records import backup_of, exportable
+    """Write every game in the database as a JSON array of records (`-`: standard output), a
+    record at a time (its memory does not grow with the number of games)."""
+    from ..store.games import each_game
+    from ..store.records import EXPORT_BATCH, Exported, records_text
 
     app = _app_with_database()
+    exported = Exported()
     with app.app_context():
-        rows = all_games()
-        backup = backup_of(rows)
-        skipped = len(rows) - len(exportable(rows))
-    if path == "-":
-        sys.stdout.write(backup.body)
-        sys.stdout.flush()
-    else:
-        # the whole file, or none: written beside it, then put in its place (a device or a
-        # pipe named instead of a file is written straight)
-        part = f"{path}.part" if not os.path.exists(path) or os.path.isfile(path) else path
-        try:
-            with open(part, "w", encoding="utf-8") as handle:
-                handle.write(backup.body)
-            if part != path:
-                os.replace(part, path)
-        except OSError as error:
-            if part != path:
-                with contextlib.suppress(OSError):
-                    os.unlink(part)
-            print(f"cannot write {path}: {error.strerror}", file=sys.stderr)
-            return 2
-    notes = [f"{skipped} not started yet"] if skipped else []
-    if backup.damaged:
-        notes.append(f"{backup.damaged} damaged (their deals no longer replay)")
+        text = records_text(each_game(EXPORT_BATCH), exported)
+        if path == "-":
+            for part in text:
+                sys.stdout.write(part)
+            sys.stdout.flush()
+        else:
+            # the whole file, or none: written beside it, then put in its place (a device or a
+            # pipe named instead of a file is written straight)
+            part = f"{path}.part" if not os.path.exists(path) or os.path.isfile(path) else path
+            try:
+                with open(part, "w", encoding="utf-8") as handle:
+                    handle.writelines(text)
+                if part != path:
+                    os.replace(part, path)
+            except OSError as error:
+                if part != path:
+                    with contextlib.suppress(OSError):
+                        os.unlink(part)
+                print(f"cannot write {path}: {error.strerror}", file=sys.stderr)
+                return 2
+    notes = [f"{exported.not_started} not started yet"] if exported.not_started else []
+    if exported.damaged:
+        notes.append(f"{exported.damaged} damaged (their deals no longer replay)")
     note = f" ({', '.join(notes)}, left out)" if notes else ""
-    print(f"exported {backup.games} games{note}", file=sys.stderr)
+    print(f"exported {exported.games} games{note}", file=sys.stderr)
     return 0
 
 
@@ -258,6 +296,7 @@ def import_games(path: str, table: str | None = None) -> int:
     With `table` (a table's scorekeeper link or its token), as games of that table."""
     from ..rules.errors import NotARecordError
     from ..rules.record import RecordsRefused
+    from ..stats import stored_form
     from ..store.records import import_records
     from ..store.tables import find_table, import_into_table
 
@@ -273,7 +312,13 @@ def import_games(path: str, table: str | None = None) -> int:
                 print(_one_line(f"no table has the link {table}"), file=sys.stderr)
                 return 2
         try:
-            rows = import_records(data) if target is None else import_into_table(target, data)
+            # each game's statistics figures stored with it: its table's first reader
+            # replays none of them
+            rows = (
+                import_records(data, stored_form)
+                if target is None
+                else import_into_table(target, data, stored_form)
+            )
         except RecordsRefused as refused:
             print(f"nothing imported: {refused.headline()}", file=sys.stderr)
             return 2 if isinstance(refused.error, NotARecordError) else 1
@@ -283,6 +328,8 @@ def import_games(path: str, table: str | None = None) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line: one subcommand per task."""
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="scorekeeper",
         description="Keep score at a real card table: Trix, Trix Complex and Turkish King.",
@@ -353,10 +400,8 @@ def setup_failure(error: Exception) -> str | None:
         files = settings.sqlite_files(url)
         reason = _one_line(str(error.orig)).rstrip(".")
         if files:
-            return (
-                f"Cannot use the database {files[0]}: {reason}. Make the instance folder "
-                "writable by this user and free some space, or set SCOREKEEPER_INSTANCE "
-                "to another folder."
+            return f"Cannot use the database {files[0]}: " + settings.what_to_do(
+                _sqlite_errno(error.orig, files[0].parent), reason
             )
         return f"Cannot use the database: {reason}. Check DATABASE_URL and that it is reachable."
     if isinstance(error, OSError):
@@ -365,10 +410,55 @@ def setup_failure(error: Exception) -> str | None:
     return None
 
 
+SQLITE_PERM, SQLITE_READONLY, SQLITE_FULL, SQLITE_CANTOPEN = 3, 8, 13, 14
+"""SQLite's primary result codes for a file it may not, or cannot, write."""
+
+
+def _sqlite_errno(error: BaseException | None, folder: os.PathLike[str]) -> int | None:
+    """The operating system's error number a SQLite refusal stands for (EACCES for a
+    read-only database or folder, ENOSPC for a full disk), or None."""
+    import errno
+
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is None:
+        return None
+    code &= 0xFF  # the primary code of an extended one (SQLITE_READONLY_DIRECTORY …)
+    if code in (SQLITE_PERM, SQLITE_READONLY):
+        return errno.EACCES
+    if code == SQLITE_FULL:
+        return errno.ENOSPC
+    if code == SQLITE_CANTOPEN and not os.access(folder, os.W_OK):
+        return errno.EACCES
+    return None
+
+
+CLOSED_PIPE = 128 + 13
+"""The exit status of a command whose reader closed the pipe (`| head`): a shell's for a
+program ended by SIGPIPE, as `cat` or `grep` end there."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if len(given) == 2 and given[0] == "check" and (given[1] == "-" or given[1][:1] != "-"):
+            status = check(given[1])  # the engine alone: no parser built for the one way to ask
+        else:
+            parser = build_parser()
+            status = _run(parser, parser.parse_args(given))
+        sys.stdout.flush()  # here, not at exit: a reader gone is caught below
+    except BrokenPipeError:
+        # the reader has what it wanted and went away: end quietly; what is left to print
+        # goes nowhere (Python flushes standard output once more as it exits)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return CLOSED_PIPE
+    return status
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """The command the arguments name; a setup failure said in one sentence (exit 1)."""
     if args.command == "check":
         return check(args.file)
     try:
@@ -391,6 +481,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return export_games(args.file)
         if args.command == "import":
             return import_games(args.file, args.table)
+    except BrokenPipeError:
+        raise  # not a setup failure: main ends quietly
     except Exception as error:
         sentence = setup_failure(error)
         if sentence is None:

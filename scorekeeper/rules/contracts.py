@@ -320,13 +320,14 @@ def _score_trump(deal: Deal, rules: HouseRules) -> Scores:
     return tuple(TRUMP_TRICK * count for count in deal.counts("tricks"))
 
 
-def _counts(name: str, maximum: int, unit: str) -> FieldSpec:
+def _counts(name: str, maximum: int, unit: Item) -> FieldSpec:
+    """A field of per-seat counts of `unit` that add up to `maximum`."""
     return FieldSpec(name, FieldKind.COUNTS, maximum=maximum, total=maximum, unit=unit)
 
 
-_COMPLEX_TRICKS = _counts("tricks", 13, "tricks")
+_COMPLEX_TRICKS = _counts("tricks", 13, Item.TRICKS)
 _COMPLEX_PENALTY_TRICKS = FieldSpec(
-    "tricks", FieldKind.COUNTS, maximum=13, total=13, unit="tricks", at_most=True
+    "tricks", FieldKind.COUNTS, maximum=13, total=13, unit=Item.TRICKS, at_most=True
 )
 """Under `complex_tricks` "penalty": the tricks that held a penalty card, at most 13 in all."""
 
@@ -377,7 +378,7 @@ CONTRACTS: dict[str, Contract] = {
         ),
         Contract(
             "diamonds",
-            (_counts("counts", 13, "diamonds"),),
+            (_counts("counts", 13, Item.DIAMONDS),),
             _NEG,
             _score_diamonds,
             items=((Item.DIAMONDS, "counts"),),
@@ -385,7 +386,7 @@ CONTRACTS: dict[str, Contract] = {
         ),
         Contract(
             "ltoosh",
-            (_counts("tricks", 13, "tricks"),),
+            (_counts("tricks", 13, Item.TRICKS),),
             _NEG,
             _score_ltoosh,
             items=((Item.TRICKS, "tricks"),),
@@ -402,7 +403,7 @@ CONTRACTS: dict[str, Contract] = {
             "complex",
             (
                 _COMPLEX_TRICKS,
-                _counts("diamonds", 13, "diamonds"),
+                _counts("diamonds", 13, Item.DIAMONDS),
                 FieldSpec("queens", FieldKind.CARD_SEATS, cards=QUEEN_CARDS),
                 FieldSpec("king_of_hearts", FieldKind.SEAT, cards=_KING),
                 FieldSpec("doubled_by", FieldKind.OPTIONAL_CARD_SEATS, cards=COMPLEX_DOUBLE_CARDS),
@@ -427,7 +428,7 @@ CONTRACTS: dict[str, Contract] = {
         ),
         Contract(
             "trump",
-            (FieldSpec("suit", FieldKind.SUIT), _counts("tricks", 13, "tricks")),
+            (FieldSpec("suit", FieldKind.SUIT), _counts("tricks", 13, Item.TRICKS)),
             _TRUMP,
             _score_trump,
             items=((Item.TRICKS, "tricks"),),
@@ -443,7 +444,7 @@ CONTRACTS: dict[str, Contract] = {
         ),
         Contract(
             "no-queens",
-            (_counts("counts", 4, "queens"),),
+            (_counts("counts", 4, Item.QUEENS),),
             _NEG,
             _per_item(100, "counts"),
             items=((Item.QUEENS, "counts"),),
@@ -451,7 +452,7 @@ CONTRACTS: dict[str, Contract] = {
         ),
         Contract(
             "no-boys",
-            (_counts("counts", 8, "kings and jacks"),),
+            (_counts("counts", 8, Item.KINGS_AND_JACKS),),
             _NEG,
             _per_item(60, "counts"),
             items=((Item.KINGS_AND_JACKS, "counts"),),
@@ -459,7 +460,7 @@ CONTRACTS: dict[str, Contract] = {
         ),
         Contract(
             "no-hearts",
-            (_counts("counts", 13, "hearts"),),
+            (_counts("counts", 13, Item.HEARTS),),
             _NEG,
             _per_item(30, "counts"),
             items=((Item.HEARTS, "counts"),),
@@ -475,7 +476,7 @@ CONTRACTS: dict[str, Contract] = {
         ),
         Contract(
             "no-tricks",
-            (_counts("tricks", 13, "tricks"),),
+            (_counts("tricks", 13, Item.TRICKS),),
             _NEG,
             _per_item(50, "tricks"),
             items=((Item.TRICKS, "tricks"),),

@@ -45,6 +45,7 @@ class FieldSpec:
     maximum: int = 13
     total: int = 13
     unit: str = ""
+    """Counts: what they count, the value of the contracts' ``Item`` (a StrEnum) it is."""
     at_most: bool = False
     """Counts: `total` is a ceiling, not the sum (Complex's tricks that held a penalty card)."""
 

@@ -1,5 +1,6 @@
-"""What the rules page shows, every number scored by the engine: each contract's per-item scores
-(its sample deal) and what doubling does (a few deals with a double)."""
+"""What the rules page shows, every number scored by the engine: what doubling does (a few deals
+with a double), what the house rules' choices change, what a deal adds up to and what its
+counts add up to (each contract's per-item scores are its own :meth:`Contract.item_scores`)."""
 
 from __future__ import annotations
 
@@ -51,32 +52,9 @@ def doubling_scores(rules: HouseRules) -> dict[str, int]:
     }
 
 
-_PARAMETERS: Mapping[Item, str] = {
-    Item.TRICKS: "trick",
-    Item.DIAMONDS: "diamond",
-    Item.QUEENS: "queen",
-    Item.KING_OF_HEARTS: "king",
-    Item.HEARTS: "heart",
-    Item.KINGS_AND_JACKS: "king_or_jack",
-    Item.LAST_TWO: "last_trick",
-}
-"""How a sentence about the rules names the score of one item it counts ("%(trick)s a trick")."""
-
-_PLACES = ("first", "second", "third", "fourth")
-
-
-def contract_numbers(contract: str, rules: HouseRules) -> dict[str, int]:
-    """Every number a sentence about a contract's scoring may show, by its parameter name, all
-    scored by the engine under `rules`: `score` (one of its first item), each item's score by
-    name, `both` (the Q♦, a diamond and a queen, where it counts both), and the places."""
-    definition = CONTRACTS[contract]
-    items = definition.item_scores(rules)
-    numbers = {_PARAMETERS[item]: score for item, score in items.items()}
-    numbers["score"] = next(iter(items.values()), 0)
-    if Item.QUEENS in items and Item.DIAMONDS in items:
-        numbers["both"] = items[Item.QUEENS] + items[Item.DIAMONDS]
-    numbers.update(zip(_PLACES, definition.places(rules), strict=False))
-    return numbers
+def _item_score(contract: str, item: Item, rules: HouseRules) -> int:
+    """What one `item` taken in `contract` scores its taker under `rules` (the engine's)."""
+    return CONTRACTS[contract].item_scores(rules)[item]
 
 
 def house_rule_numbers() -> dict[str, int]:
@@ -93,14 +71,15 @@ def house_rule_numbers() -> dict[str, int]:
         "net_queen": net["queen_self"],
         "full_king": full["king_self"],
         "full_queen": full["queen_self"],
-        "swapped_diamond": contract_numbers("diamonds", swapped)["score"],
-        "swapped_trick": contract_numbers("ltoosh", swapped)["score"],
+        "swapped_diamond": _item_score("diamonds", Item.DIAMONDS, swapped),
+        "swapped_trick": _item_score("ltoosh", Item.TRICKS, swapped),
         "queen_part_taker": net["queen_diamond"],
         "queen_part_doubler": net["queen_diamond_doubler"],
         "whole_taker": whole["queen_diamond"],
         "whole_doubler": whole["queen_diamond_doubler"],
-        "queen_of_diamonds": contract_numbers("complex", HouseRules())["both"],
-        "complex_diamond": contract_numbers("complex", HouseRules())["diamond"],
+        "queen_of_diamonds": _item_score("complex", Item.QUEENS, HouseRules())
+        + _item_score("complex", Item.DIAMONDS, HouseRules()),
+        "complex_diamond": _item_score("complex", Item.DIAMONDS, HouseRules()),
     }
 
 
@@ -158,13 +137,14 @@ def adds_up_to_zero(game: str, rules: HouseRules) -> bool:
     return len(SEATS) * TRUMPS_PER_PLAYER * trump + PLAYS_PER_NEGATIVE * sum(negatives) == 0
 
 
-def count_totals(game: str, rules: HouseRules, *, ceilings: bool = False) -> dict[str, int]:
-    """What a deal's counts add up to in `game` under `rules`, by what they count ("tricks": 13,
-    "queens": 4, ...), in the order its contracts first count each; a count whose total is only
-    a ceiling (Complex's tricks that held a penalty card) only with `ceilings`."""
-    totals: dict[str, int] = {}
+def count_totals(game: str, rules: HouseRules, *, ceilings: bool = False) -> dict[Item, int]:
+    """What a deal's counts add up to in `game` under `rules`, by the item they count
+    (Item.TRICKS: 13, Item.QUEENS: 4, ...), in the order its contracts first count each; a count
+    whose total is only a ceiling (Complex's tricks that held a penalty card) only with
+    `ceilings`."""
+    totals: dict[Item, int] = {}
     for contract in GAMES[game].contracts:
         for spec in CONTRACTS[contract].specs(rules):
             if spec.kind == FieldKind.COUNTS and (ceilings or not spec.at_most):
-                totals.setdefault(spec.unit, spec.total)
+                totals.setdefault(Item(spec.unit), spec.total)
     return totals

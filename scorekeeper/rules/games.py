@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .cards import SEATS
 from .contracts import CONTRACTS, ContractKind
 from .deal import Deal
 from .errors import Problem
@@ -17,6 +18,12 @@ TURKISH_KING = "turkish-king"
 SOLO = "solo"
 PARTNERSHIP = "partnership"
 
+TRUMPS_PER_PLAYER = 2
+NEGATIVES_PER_PLAYER = 3
+PLAYS_PER_NEGATIVE = 2
+"""Turkish King: each player declares 2 trump and 3 negative contracts; each negative contract
+is played at most twice."""
+
 
 @dataclass(frozen=True)
 class GameDef:
@@ -24,7 +31,6 @@ class GameDef:
 
     id: str
     contracts: tuple[str, ...]
-    deals_total: int
     modes: tuple[str, ...]
     house_rules: tuple[str, ...]
     """House-rule keys this game uses; the others must stay at their defaults."""
@@ -35,6 +41,14 @@ class GameDef:
     def per_kingdom(self) -> int:
         """Deals in one kingdom (Trix games)."""
         return len(self.contracts)
+
+    @property
+    def deals_total(self) -> int:
+        """The game's length: each kingdom plays every contract once (Trix games), or each
+        player declares their trumps and negatives (Turkish King)."""
+        if self.kingdoms:
+            return self.kingdoms * self.per_kingdom
+        return len(SEATS) * (TRUMPS_PER_PLAYER + NEGATIVES_PER_PLAYER)
 
     @property
     def first_is_dealt_seven_of_hearts(self) -> bool:
@@ -69,7 +83,6 @@ GAMES: dict[str, GameDef] = {
     TRIX: GameDef(
         TRIX,
         ("king-of-hearts", "queens", "diamonds", "ltoosh", "trix"),
-        20,
         (SOLO, PARTNERSHIP),
         ("doubling", "doubled_self_take", "swap_diamonds_ltoosh"),
         kingdoms=4,
@@ -77,7 +90,6 @@ GAMES: dict[str, GameDef] = {
     TRIX_COMPLEX: GameDef(
         TRIX_COMPLEX,
         ("trix", "complex"),
-        8,
         (SOLO, PARTNERSHIP),
         ("doubling", "doubled_self_take", "doubled_queen_of_diamonds", "complex_tricks"),
         kingdoms=4,
@@ -85,7 +97,6 @@ GAMES: dict[str, GameDef] = {
     TURKISH_KING: GameDef(
         TURKISH_KING,
         ("trump", "no-king", "no-queens", "no-boys", "no-hearts", "no-last-two", "no-tricks"),
-        20,
         (SOLO,),
         ("winners",),
     ),
@@ -94,9 +105,6 @@ GAMES: dict[str, GameDef] = {
 TURKISH_NEGATIVES = tuple(
     c for c in GAMES[TURKISH_KING].contracts if CONTRACTS[c].kind == ContractKind.NEGATIVE
 )
-TRUMPS_PER_PLAYER = 2
-NEGATIVES_PER_PLAYER = 3
-PLAYS_PER_NEGATIVE = 2
 
 
 @dataclass(frozen=True)

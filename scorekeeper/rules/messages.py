@@ -159,8 +159,9 @@ UNITS: dict[str, Counted] = {
     "diamonds": ngettext("diamond", "diamonds", "expected"),
     "tricks": ngettext("trick", "tricks", "expected"),
     "queens": ngettext("queen", "queens", "expected"),
-    "kings and jacks": ngettext("king or jack", "kings and jacks", "expected"),
+    "kings_and_jacks": ngettext("king or jack", "kings and jacks", "expected"),
     "hearts": ngettext("heart", "hearts", "expected"),
 }
-"""Things a sum counts, used as the {unit} of sum_mismatch: their words follow the count
-(`expected`) in front of them."""
+"""Things a sum counts (a count field's `unit`, the value of the contracts' ``Item`` it counts),
+used as the {unit} of sum_mismatch: their words follow the count (`expected`) in front of
+them."""

@@ -10,6 +10,14 @@ with the live poll's shortcut in front of it) exactly as a WSGI server would.
 A body that has not arrived in time is not given to the app as it is: the app is asked with an
 empty body and the environ key BODY_TIMED_OUT set, so it answers 408 in the reader's language
 (`scorekeeper.web` aborts such a request first), and the connection is closed.
+
+A body is judged by its request's head before a byte of it is read: the app says how much its
+route takes (BODY_LIMIT: nothing for a route it does not have or a browser without the access
+code, a small form for most routes, a file for the import pages); a body declared longer is not
+read (the app refuses it from its Content-Length, 413). The bodies one worker holds at once are
+bounded (BUFFERED_AT_MOST): past it, a request is answered 503 with Retry-After (BODY_BUSY)
+without reading its body. Whenever a body is left unread, the connection is closed after the
+answer.
 """
 
 from __future__ import annotations
@@ -26,13 +34,27 @@ BODY_TIMEOUT_S = 20.0
 """A request's whole body within this many seconds of its head (a 2 MB import needs 0.8 Mbit/s;
 a deal's form is a few hundred bytes)."""
 MAX_BODY = 4 * 1024 * 1024
-"""Bytes read ahead at most: more than any route accepts (each refuses what it does not take
-with 413, from Content-Length, before reading)."""
+"""Bytes read ahead at most, whatever the app says it takes (an app offering no BODY_LIMIT:
+more than any route accepts; each refuses what it does not take with 413, from Content-Length,
+before reading)."""
+BUFFERED_AT_MOST = 16 * 1024 * 1024
+"""Bytes of request bodies one worker holds at once, counted as declared (a chunked body: as
+much as its route takes) from before it is read until its answer is sent: eight imports."""
+BUSY_RETRY_AFTER_S = 5
+"""Retry-After of a request refused because the worker holds as many bodies as it may."""
 BODY_TIMED_OUT = "scorekeeper.body_timed_out"
 """Environ key of a request whose body did not arrive in time (also named in scorekeeper.web)."""
+BODY_BUSY = "scorekeeper.body_busy"
+"""Environ key of a request whose body was not read because the worker holds as many bodies as
+it may: the app answers 503 with Retry-After (scorekeeper.serving.wrap)."""
+BODY_LIMIT = "scorekeeper.body_limit"
+"""What a WSGI app may offer (as `app.extensions[BODY_LIMIT]`): the most bytes of body it takes
+for a request, judged from its head alone (the environ before the body is read); 0 when it
+answers without reading any (no such route, a browser without the access code)."""
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 Answer = tuple[int, list[tuple[str, str]], bytes]
+BodyLimit = Callable[[dict[str, Any]], int]
 QuickAnswer = Callable[[dict[str, Any]], "Answer | None"]
 """What a WSGI app may offer (as `app.extensions[QUICK_ANSWER]`): the answer to a request that
 costs less than handing it to a thread (one indexed read: the polls of an unchanged game), given
@@ -49,7 +71,8 @@ def _host_port(address: str) -> tuple[str, str]:
 
 
 def environ_of(scope: Any, body: bytes, *, multiprocess: bool) -> dict[str, Any]:
-    """The WSGI environ (PEP 3333) of an RSGI request whose body has been read."""
+    """The WSGI environ (PEP 3333) of an RSGI request whose body has been read (or is not
+    read: b"")."""
     server_name, server_port = _host_port(scope.server)
     remote_addr, remote_port = _host_port(scope.client)
     environ: dict[str, Any] = {
@@ -78,9 +101,15 @@ def environ_of(scope: Any, body: bytes, *, multiprocess: bool) -> dict[str, Any]
             environ[key] += ("; " if key == "HTTP_COOKIE" else ",") + value
         else:
             environ[key] = value
-    if "CONTENT_LENGTH" not in environ and body:  # a chunked body, now read whole
-        environ["CONTENT_LENGTH"] = str(len(body))
     environ.pop("HTTP_TRANSFER_ENCODING", None)
+    return with_body(environ, body)
+
+
+def with_body(environ: dict[str, Any], body: bytes) -> dict[str, Any]:
+    """The environ with its body, now read whole (a chunked one given its length)."""
+    environ["wsgi.input"] = BytesIO(body)
+    if "CONTENT_LENGTH" not in environ and body:
+        environ["CONTENT_LENGTH"] = str(len(body))
     return environ
 
 
@@ -161,8 +190,9 @@ class Threads:
 
 
 class BodyFirst:
-    """RSGI app: read the body on the event loop within BODY_TIMEOUT_S, then run the WSGI app in
-    one of `threads` threads (or give its quick answer on the loop)."""
+    """RSGI app: judge a request's body from its head, read it on the event loop within
+    BODY_TIMEOUT_S, then run the WSGI app in one of `threads` threads (or give its quick answer
+    on the loop)."""
 
     def __init__(
         self,
@@ -172,49 +202,82 @@ class BodyFirst:
         multiprocess: bool = True,
         body_timeout: float = BODY_TIMEOUT_S,
         quick: QuickAnswer | None = None,
+        body_limit: BodyLimit | None = None,
+        buffered_at_most: int = BUFFERED_AT_MOST,
     ) -> None:
         self.app = app
         self.threads = Threads(app, threads)
         self.multiprocess = multiprocess
         self.body_timeout = body_timeout
         self.quick = quick
+        self.body_limit = body_limit
+        self.buffered_at_most = buffered_at_most
+        self.buffered = 0
+        """Bytes of the bodies held now (only the event loop's thread counts them)."""
 
     async def __rsgi__(self, scope: Any, protocol: Any) -> None:
         if scope.proto != "http":  # websockets are off; nothing else is spoken
             return
-        body, timed_out = b"", False
         headers = scope.headers
-        length = headers.get("content-length")
-        if (length not in (None, "0") or "transfer-encoding" in headers) and (
-            not (length or "").isdigit() or int(length) <= MAX_BODY
-        ):
-            try:
-                body = await asyncio.wait_for(self._body(protocol), self.body_timeout)
-            except TimeoutError:
-                timed_out = True
-            except Exception:  # the client went away (or sent a broken body): nobody to answer
-                return
-        environ = environ_of(scope, body, multiprocess=self.multiprocess)
-        if timed_out:
-            environ[BODY_TIMED_OUT] = True
-            environ["CONTENT_LENGTH"] = "0"
-        answer = self.quick(environ) if self.quick is not None and not body else None
-        if answer is None:
-            answer = await self.threads.answer(environ)
+        has_body = headers.get("content-length") not in (None, "0") or (
+            "transfer-encoding" in headers
+        )
+        environ = environ_of(scope, b"", multiprocess=self.multiprocess)
+        unread, held = False, 0
+        try:
+            if has_body:
+                unread, held = self._judge(environ)
+            if held:
+                self.buffered += held
+                try:
+                    body = await asyncio.wait_for(self._body(protocol, held), self.body_timeout)
+                except TimeoutError:
+                    unread = environ[BODY_TIMED_OUT] = True
+                    environ["CONTENT_LENGTH"] = "0"
+                except Exception:  # the client went away (or sent a broken body): nobody to answer
+                    return
+                else:
+                    with_body(environ, body)
+            answer = None
+            if self.quick is not None and not has_body:
+                answer = self.quick(environ)
+            if answer is None:
+                answer = await self.threads.answer(environ)
+        finally:
+            self.buffered -= held
         status, response_headers, content = answer
-        if timed_out:  # the rest of the body will not be read: end the connection
+        if unread:  # the rest of the body will not be read: end the connection
             response_headers.append(("Connection", "close"))
         protocol.response_bytes(status, response_headers, content)
 
+    def _judge(self, environ: dict[str, Any]) -> tuple[bool, int]:
+        """From the head alone: whether the body is left unread, and how many bytes to hold
+        for reading it (0: none)."""
+        length = str(environ.get("CONTENT_LENGTH") or "")
+        declared = int(length) if length.isdigit() else None
+        limit = MAX_BODY if self.body_limit is None else min(MAX_BODY, self.body_limit(environ))
+        if limit <= 0:  # the app answers without it (no such route, no access code)
+            environ["CONTENT_LENGTH"] = "0"
+            return True, 0
+        if declared is not None and declared > limit:
+            return True, 0  # the app refuses it from its Content-Length (413)
+        held = declared if declared is not None else limit + 1
+        if self.buffered + held > self.buffered_at_most:
+            environ[BODY_BUSY] = True
+            environ["CONTENT_LENGTH"] = "0"
+            return True, 0
+        return False, held
+
     @staticmethod
-    async def _body(protocol: Any) -> bytes:
-        """The body, read whole (at most MAX_BODY + 1 bytes: the app refuses more, 413)."""
+    async def _body(protocol: Any, most: int) -> bytes:
+        """The body, read whole (at most `most` bytes and the chunk beyond: the app refuses
+        more, 413)."""
         parts: list[bytes] = []
         size = 0
         async for chunk in protocol:
             parts.append(chunk)
             size += len(chunk)
-            if size > MAX_BODY:
+            if size >= most:
                 break
         return b"".join(parts)
 

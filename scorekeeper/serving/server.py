@@ -27,7 +27,7 @@ from granian.http import HTTP1Settings
 from granian.log import LogLevels
 from granian.server import Server
 
-from .gateway import QUICK_ANSWER, BodyFirst
+from .gateway import BODY_LIMIT, QUICK_ANSWER, BodyFirst
 
 APP = "scorekeeper:create_app"
 THREADS = 2  # Python threads per worker process that run the app (see sized())
@@ -85,8 +85,14 @@ def load_app(
         app = getattr(app, part)
     if factory:
         app = app()
-    quick = getattr(app, "extensions", {}).get(QUICK_ANSWER)  # a Flask app's registry
-    return BodyFirst(app, threads, multiprocess=workers > 1, quick=quick)
+    offered = getattr(app, "extensions", {})  # a Flask app's registry
+    return BodyFirst(
+        app,
+        threads,
+        multiprocess=workers > 1,
+        quick=offered.get(QUICK_ANSWER),
+        body_limit=offered.get(BODY_LIMIT),
+    )
 
 
 def run(

@@ -3,25 +3,39 @@
 from __future__ import annotations
 
 from flask import Flask, abort, request
+from werkzeug.exceptions import ServiceUnavailable
 
-from . import assets, live_poll
-from .assets import PUBLIC_ENDPOINTS
-from .gateway import BODY_TIMED_OUT
+from . import assets, bodies, engine, live_poll, offline
+from .gateway import BODY_BUSY, BODY_TIMED_OUT, BUSY_RETRY_AFTER_S
+
+PUBLIC_ENDPOINTS = assets.PUBLIC_ENDPOINTS | engine.ENDPOINTS | offline.ENDPOINTS
+"""Answers that are the same for everyone: static files, the manifest, the engine's files, the
+service worker's script."""
 
 __all__ = ["PUBLIC_ENDPOINTS", "front", "init_app"]
 
 
-def _body_timed_out() -> None:
+def _body_not_read() -> None:
+    """A body the gateway did not read: it came too late (408), or the worker held as many
+    bodies as it may (503, try again soon). Before the CSRF check, which would read the empty
+    form."""
     if request.environ.get(BODY_TIMED_OUT):
-        abort(408)  # before the CSRF check, which would read the empty form
+        abort(408)
+    if request.environ.get(BODY_BUSY):
+        raise ServiceUnavailable(retry_after=BUSY_RETRY_AFTER_S)
 
 
 def init_app(app: Flask) -> None:
-    """Compression and static files, and the 408 of a body that came too late (call first)."""
+    """Compression and static files, and the answers to a body the gateway did not read
+    (call first)."""
     assets.init_app(app)  # first: its compression hook must run after every other one
-    app.before_request(_body_timed_out)  # first of the request hooks
+    engine.init_app(app)
+    offline.init_app(app)
+    app.before_request(_body_not_read)  # first of the request hooks
 
 
 def front(app: Flask) -> None:
-    """Put the live poll's shortcut in front of the finished app (call last)."""
+    """Put the live poll's shortcut in front of the finished app, and tell the gateway how much
+    body each request's route takes (call last)."""
     live_poll.init_app(app)
+    bodies.init_app(app)

@@ -11,7 +11,7 @@ version, a cache made again from the record when missing).
 from ..rules.contracts import Item
 from ..rules.text import player_key
 from .compute import combine, compute
-from .figures import GameFigures, figures_head, game_figures, stored_figures
+from .figures import GameFigures, figures_head, game_figures, stored_figures, stored_form
 from .model import (
     ContractStats,
     Partnership,
@@ -38,5 +38,6 @@ __all__ = [
     "player_json",
     "player_key",
     "stored_figures",
+    "stored_form",
     "to_json",
 ]

@@ -203,6 +203,13 @@ def game_figures(record: Record) -> GameFigures:
     )
 
 
+def stored_form(record: Record) -> tuple[str, bytes]:
+    """What a database keeps of the record's figures: their :func:`figures_head` and packed
+    tallies (an import stores them with its games)."""
+    figures = game_figures(record)
+    return figures_head(figures), figures.tallies
+
+
 def layout_fingerprint(layouts: Mapping[str, Layout]) -> str:
     """A short text naming the tallies' layout: each game's contracts and their items, in order
     (a contract added, removed, reordered or given other items changes it)."""

@@ -3,6 +3,11 @@
 Every rule about a save that races another phone lives here, not in the views: a double tap
 (the same entry twice), a form made before another phone saved or undid a deal, a deal sent to a
 finished game. Each call answers with one outcome; the views only turn it into a response.
+
+An entry made with a key (every form the app renders has one, `store.entries`) is stored at
+most once per key, and whatever is not written now is answered from the key: this entry's own
+save is never taken for another phone's. Forms without a key (made before keys existed) are
+still told apart by their content.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from ..rules import (
     replay,
     without_deal,
 )
+from .entries import EntryKind, Keyed, find_entry
 from .games import StaleStateError, set_first, write_deals
 from .models import GameRow
 
@@ -36,6 +42,8 @@ class Entry:
     version: int
     """The game's version when the form was made."""
     editing: bool = False
+    key: str | None = None
+    """The key made when the form opened (None: a form from before keys)."""
 
 
 @dataclass(frozen=True)
@@ -49,7 +57,8 @@ class Saved:
 
 @dataclass(frozen=True)
 class AlreadySaved:
-    """Nothing written: the game already has that deal (`same`: exactly this entry)."""
+    """Nothing written: the game already has that deal (`same`: exactly this entry; for a
+    keyed entry, one like it entered by another phone: its own is `Kept`)."""
 
     same: bool
 
@@ -79,7 +88,21 @@ class Impossible:
     """Nothing written: no form this game ever showed carries these numbers (a tampered one)."""
 
 
-Outcome = Saved | AlreadySaved | Stale | Finished | Refused | Impossible
+@dataclass(frozen=True)
+class Kept:
+    """Nothing written now: the game stored this very entry before, by its key (a save sent
+    again after its answer was lost, or a twin that won the race): deal `number`, or for a
+    correction (`editing`) deal `number` changed, the game at `version` right after it.
+    `stands`: the deal is in the game as this entry stored it (False: another phone changed
+    or undid it since)."""
+
+    number: int
+    editing: bool
+    version: int
+    stands: bool = True
+
+
+Outcome = Saved | AlreadySaved | Stale | Finished | Refused | Impossible | Kept
 
 
 def _holds(row: GameRow, index: int, deal: Deal | None) -> bool:
@@ -93,8 +116,28 @@ def _parsed(current: Replay, entry: Entry) -> Deal | None:
     return parse_deal(current.game.definition, entry.raw, current.game.house_rules)[0]
 
 
+def kept(row: GameRow, key: str) -> Kept | None:
+    """What the game holds of the entry with this key (None: it was never stored here)."""
+    found = find_entry(row, key)
+    if found is None:
+        return None
+    index = found.number - 1
+    stands = index < len(row.deals) and row.deals[index] == found.deal
+    return Kept(found.number, found.kind == EntryKind.EDIT, found.version, stands)
+
+
 def enter_deal(row: GameRow, current: Replay, entry: Entry) -> Outcome:
-    """Judge `entry` against the game (`current` is its replay) and store it if it may be."""
+    """Judge `entry` against the game (`current` is its replay) and store it if it may be.
+
+    A keyed entry is written with its key (the database refuses a key the game holds); when
+    nothing is written, an entry the game stored before by its key is answered as `Kept`."""
+    outcome = _enter(row, current, entry)
+    if entry.key is None or isinstance(outcome, Saved):
+        return outcome
+    return kept(row, entry.key) or outcome
+
+
+def _enter(row: GameRow, current: Replay, entry: Entry) -> Outcome:
     count = len(current.game.deals)
     last = count if entry.editing else count + 1  # the highest number the form could show
     if entry.version < row.version and entry.number > last:
@@ -102,30 +145,57 @@ def enter_deal(row: GameRow, current: Replay, entry: Entry) -> Outcome:
     if not (1 <= entry.number <= last and 1 <= entry.version <= row.version):
         return Impossible()
     index = entry.number - 1
+    keyless = entry.key is None  # (a keyed entry's own saves are found by its key, after)
     if not entry.editing and entry.number != count + 1:  # a double tap, or another phone's
         return AlreadySaved(_holds(row, index, _parsed(current, entry)))
     if not entry.editing and current.next is None:
         return Finished()
     if entry.version != row.version:
-        if entry.editing and _holds(row, index, _parsed(current, entry)):
+        if entry.editing and keyless and _holds(row, index, _parsed(current, entry)):
             return AlreadySaved(True)  # "Save changes" tapped twice
         return Stale()
     # judged once: parsed once, and the game with it replayed once (what is written and kept)
     evaluation = evaluate(current, entry.raw, index if entry.editing else None)
-    if evaluation.after is None:
+    if evaluation.after is None or evaluation.deal is None:
         return Refused(evaluation)
+    keyed = None
+    if entry.key is not None:
+        kind = EntryKind.EDIT if entry.editing else EntryKind.DEAL
+        keyed = Keyed(entry.key, kind, entry.number, dump_deal(evaluation.deal))
     try:
-        write_deals(row, evaluation.after, entry.version)
+        write_deals(row, evaluation.after, entry.version, keyed)
     except StaleStateError:  # unless the write that won was this very entry (a double tap)
-        return Saved(None) if _holds(row, index, evaluation.deal) else Stale(raced=True)
+        if _holds(row, index, evaluation.deal):
+            return Saved(None) if keyless else AlreadySaved(True)
+        return Stale(raced=True)
     return Saved(evaluation.after)
 
 
+def check_entry(row: GameRow, current: Replay, entry: Entry) -> Outcome | None:
+    """After a save whose answer was lost (a timeout, a dropped connection): what became of it,
+    nothing written. `Kept`: the game stored it (by its key); `AlreadySaved`: another entry
+    stands in its place (`same`: one exactly like it); `Stale`: another phone changed the
+    game since the form was made, nothing in its place (a correction: not this one); None:
+    not saved, and it may be sent again (it is never stored twice). A form without a key is
+    told by its content."""
+    if entry.key is None:
+        held = holds_entry(row, current, entry)
+        return None if held is None else AlreadySaved(held)
+    found = kept(row, entry.key)
+    if found is not None:
+        return found
+    if not entry.editing and 1 <= entry.number <= len(row.deals):
+        return AlreadySaved(_holds(row, entry.number - 1, _parsed(current, entry)))
+    if entry.version != row.version:
+        return Stale()
+    return None
+
+
 def holds_entry(row: GameRow, current: Replay, entry: Entry) -> bool | None:
-    """After a save whose answer was lost (a timeout, a dropped connection): whether the game
-    holds it. True: exactly this entry is deal `number`; False: another entry is (another
-    phone's); None: nothing was saved in its place (a correction: the game is as the form
-    found it), so far."""
+    """After a save from a form without a key whose answer was lost: whether the game holds
+    it, by its content. True: exactly this entry is deal `number`; False: another entry is
+    (another phone's); None: nothing was saved in its place (a correction: the game is as the
+    form found it), so far."""
     index = entry.number - 1
     if not 0 <= index < len(row.deals) or (entry.editing and entry.version == row.version):
         return None

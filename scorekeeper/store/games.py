@@ -2,25 +2,30 @@
 
 A row holds the game record (setup and entered deals); everything else is derived by the rules
 engine. Every write is one UPDATE guarded by the row's version, so two phones never overwrite
-each other: the loser gets :class:`StaleStateError`.
+each other: the loser gets :class:`StaleStateError`. A keyed write (an entry made with a key,
+`store.entries`) adds its key in the same transaction; a key the game holds already refuses the
+whole write (:class:`KeyTakenError`).
 """
 
 from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..rules import GAMES, Game, HouseRules, Record, Replay, dump_deal, parse_deal, replay
 from ..rules.record import dump_house_rules
 from ..rules.record import parse_timestamp as record_timestamp
 from .db import db
-from .models import GameRow, utcnow
+from .entries import Keyed, entry_values
+from .models import EntryRow, GameRow, utcnow
 from .versions import VERSION_BY_TOKEN, VERSION_BY_VIEW_TOKEN, changed_here
 
 TOKEN_BYTES = 16  # 128 bits from secrets: links cannot be guessed
@@ -31,6 +36,11 @@ _TOKEN_SHAPE = re.compile(TOKEN_PATTERN)
 
 class StaleStateError(Exception):
     """Another phone changed the game since this form was made."""
+
+
+class KeyTakenError(StaleStateError):
+    """The game already holds an entry with this key: nothing was written (the database's
+    unique key refused it, whatever the version said)."""
 
 
 def new_token() -> str:
@@ -87,11 +97,12 @@ def games_for_tokens(tokens: list[str]) -> list[GameRow]:
     return [found[token] for token in tokens if token in found]
 
 
-def all_games() -> list[GameRow]:
-    """Every game in the database, oldest first."""
-    return list(
-        db.session.execute(select(GameRow).order_by(GameRow.created_at, GameRow.id)).scalars()
-    )
+def each_game(batch: int) -> Iterator[GameRow]:
+    """Every game in the database, oldest first, read `batch` rows at a time (a caller that
+    lets each go holds no more than that), when first asked for."""
+    yield from db.session.execute(
+        select(GameRow).order_by(GameRow.created_at, GameRow.id).execution_options(yield_per=batch)
+    ).scalars()
 
 
 def house_rules_of(row: GameRow) -> HouseRules:
@@ -195,8 +206,11 @@ def create_game(
     return row
 
 
-def write(row: GameRow, expected_version: int, **values: Any) -> None:
-    """Update the row only if nobody else has since; StaleStateError otherwise."""
+def write(
+    row: GameRow, expected_version: int, *, keyed: Keyed | None = None, **values: Any
+) -> None:
+    """Update the row only if nobody else has since; StaleStateError otherwise. A `keyed`
+    write stores its key in the same transaction, or nothing (KeyTakenError)."""
     values.setdefault("updated_at", utcnow())
     result = db.session.execute(
         _update_statement(tuple(sorted(values))),
@@ -210,6 +224,15 @@ def write(row: GameRow, expected_version: int, **values: Any) -> None:
     if result.rowcount != 1:  # type: ignore[attr-defined]
         db.session.rollback()  # (expires the row: whoever looks again reads what won)
         raise StaleStateError
+    if keyed is not None:
+        try:
+            db.session.execute(
+                insert(EntryRow),
+                entry_values(row, keyed, expected_version + 1, values["updated_at"]),
+            )
+        except IntegrityError:  # the key is the game's already: the UPDATE is undone too
+            db.session.rollback()
+            raise KeyTakenError from None
     db.session.commit()
     changed_here(db.engine, row.token, row.view_token)
     for key, value in {"version": expected_version + 1, **values}.items():
@@ -234,12 +257,16 @@ def set_first(row: GameRow, seat: int, expected_version: int) -> None:
     write(row, expected_version, first=seat)
 
 
-def write_deals(row: GameRow, result: Replay, expected_version: int) -> None:
-    """Store the deals of a game the engine has replayed, and the caches derived from them."""
+def write_deals(
+    row: GameRow, result: Replay, expected_version: int, keyed: Keyed | None = None
+) -> None:
+    """Store the deals of a game the engine has replayed, and the caches derived from them
+    (with the key of the entry that made them, when it has one)."""
     game = result.game
     write(
         row,
         expected_version,
+        keyed=keyed,
         deals=[dump_deal(deal) for deal in game.deals],
         deal_count=len(game.deals),
         finished=result.finished,

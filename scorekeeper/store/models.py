@@ -1,5 +1,6 @@
 """The store: one row per game, holding the game record (the engine derives everything else);
-tables (groups that play together), their rosters of players, and which player sat in which seat."""
+the entries stored into it, each once by its key; tables (groups that play together), their
+rosters of players, and which player sat in which seat."""
 
 from __future__ import annotations
 
@@ -66,6 +67,32 @@ class GameRow(Base):
     continues_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The game this one continues (a rematch: same players, game and rules), if any; unique,
     so a finished game is continued once however many taps ask at once."""
+
+
+ENTRY_KEY_LENGTH = 36
+"""An entry key's length: a UUID (version 4) as text, as `crypto.randomUUID()` writes it."""
+
+
+class EntryRow(Base):
+    """One entry stored into a game (a new deal, a correction), by the key its form was made
+    with: unique within the game, so an entry is stored at most once however often it is sent.
+
+    Written in the transaction of the game's version-guarded UPDATE (`games.write`): the deal's
+    number, the game's version right after the write (what "the entry after this one" is based
+    on) and the deal as stored (whether it still stands in the game: `deals.kept`)."""
+
+    __tablename__ = "entries"
+    __table_args__ = (UniqueConstraint("game_id", "key", name="uq_entries_game_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(ENTRY_KEY_LENGTH))
+    kind: Mapped[str] = mapped_column(String(10))
+    """`deals.EntryKind`: "deal" (a new deal) or "edit" (a correction)."""
+    number: Mapped[int] = mapped_column(Integer)
+    version: Mapped[int] = mapped_column(Integer)
+    deal: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class FiguresRow(Base):

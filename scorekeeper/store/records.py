@@ -8,7 +8,7 @@ is stored in one transaction, so it goes in whole or not at all.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +17,7 @@ from ..rules.record import dump_record, load_records
 from ..rules.text import repaired
 from . import limits
 from .db import db
+from .figures import MakeFigures, store_figures_of
 from .games import record_of, row_of
 from .models import GameRow
 
@@ -65,8 +66,9 @@ def parse_records(data: str | bytes, caps: ImportCaps | None = None) -> list[Rec
     return load_records(data, empty=False, before_replay=within_caps)
 
 
-def store_records(records: Iterable[Record]) -> list[GameRow]:
-    """Store checked records as new games in one transaction: all of them or none."""
+def store_records(records: Iterable[Record], figures: MakeFigures | None = None) -> list[GameRow]:
+    """Store checked records as new games in one transaction: all of them or none; then, with
+    `figures`, each game's statistics figures (its table's first reader replays none)."""
     rows = [row_of(record) for record in records]
     try:
         db.session.add_all(rows)
@@ -74,12 +76,14 @@ def store_records(records: Iterable[Record]) -> list[GameRow]:
     except Exception:
         db.session.rollback()
         raise
+    store_figures_of(rows, figures)
     return rows
 
 
-def import_records(data: str | bytes) -> list[GameRow]:
-    """Check every record of the file, then store them all; RecordsRefused (nothing stored)."""
-    return store_records(parse_records(data))
+def import_records(data: str | bytes, figures: MakeFigures | None = None) -> list[GameRow]:
+    """Check every record of the file, then store them all (with their figures, made by
+    `figures`); RecordsRefused (nothing stored)."""
+    return store_records(parse_records(data), figures)
 
 
 def import_from(
@@ -108,35 +112,44 @@ def import_from(
         raise
 
 
-def exportable(rows: Iterable[GameRow]) -> list[GameRow]:
-    """The rows a record can describe: a game whose first chooser is not known yet has none."""
-    return [row for row in rows if row.first is not None]
+EXPORT_BATCH = 200
+"""Games an export reads from the database at once: it holds no more rows than this, however
+many games it writes."""
 
 
-@dataclass(frozen=True)
-class Backup:
-    """Games as a JSON array of records (`body`, always encodable: a lone surrogate stored
-    before text was checked reads U+FFFD), how many it holds, and how many games it left out
-    because their stored deals no longer replay (`damaged`)."""
+@dataclass
+class Exported:
+    """What an export has written so far: records, and games left out (not started yet: no
+    record describes them; damaged: their stored deals no longer replay)."""
 
-    body: str
-    games: int
-    damaged: int
+    games: int = 0
+    not_started: int = 0
+    damaged: int = 0
 
 
-def backup_of(rows: Iterable[GameRow]) -> Backup:
-    """Games as a JSON array of records with the engine's derived values (a backup); a game
-    that cannot be replayed is left out and counted, never the end of the backup."""
-    records, damaged = [], 0
-    for row in exportable(rows):
+def records_text(rows: Iterable[GameRow], exported: Exported | None = None) -> Iterator[str]:
+    """Games as a JSON array of records with the engine's derived values (a backup), a record at
+    a time: "[", each record, "]" and a newline. Always encodable (a lone surrogate stored
+    before text was checked reads U+FFFD); a game that cannot be replayed is left out and
+    counted in `exported`, never the end of the export. Lazy: each row is read, turned into
+    its record and let go before the next."""
+    exported = exported if exported is not None else Exported()
+    yield "["
+    for row in rows:
+        if row.first is None:
+            exported.not_started += 1
+            continue
         try:
-            records.append(dump_record(record_of(row), derived=True))
+            record = dump_record(record_of(row), derived=True)
         except (ValueError, KeyError, TypeError, IndexError):
-            damaged += 1
-    body = json.dumps(records, ensure_ascii=False, separators=(",", ":")) + "\n"
-    return Backup(repaired(body), len(records), damaged)
+            exported.damaged += 1
+            continue
+        text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+        yield ("," if exported.games else "") + repaired(text)
+        exported.games += 1
+    yield "]\n"
 
 
 def records_json(rows: Iterable[GameRow]) -> str:
     """Games as a JSON array of records with the engine's derived values (a backup)."""
-    return backup_of(rows).body
+    return "".join(records_text(rows))

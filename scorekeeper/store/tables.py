@@ -9,7 +9,7 @@ the table, in one transaction guarded by the table's version.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from ..rules import HouseRules, Record
 from ..rules.text import clean_text, player_key
 from .db import db
+from .figures import MakeFigures, store_figures_of
 from .games import house_rules_of, is_token, new_game_row, new_token, row_of
 from .models import GameRow, PlayerRow, SeatRow, TableRow, utcnow
 from .records import parse_records
@@ -32,6 +33,10 @@ from .roster import rename_player as rename_player
 from .roster import shared_games as shared_games
 
 T = TypeVar("T")
+
+BEGUN = GameRow.first.is_not(None)
+"""Which of a table's games count, for its roster ("3 games") as for its statistics: those
+begun, their first king or declarer chosen (a game only seated has no record yet)."""
 
 
 def find_table(token: str) -> TableRow | None:
@@ -89,6 +94,8 @@ def roster(table: TableRow) -> list[PlayerRow]:
     """The table's players: who played most first, then by name."""
     played = (
         select(SeatRow.player_id, func.count().label("games"))
+        .join(GameRow, GameRow.id == SeatRow.game_id)
+        .where(BEGUN)
         .group_by(SeatRow.player_id)
         .subquery()
     )
@@ -102,11 +109,13 @@ def roster(table: TableRow) -> list[PlayerRow]:
 
 
 def games_played(table: TableRow) -> dict[int, int]:
-    """How many of the table's games each player (by id) sat in."""
+    """How many of the table's games each player (by id) sat in (those :data:`BEGUN`, as the
+    statistics count them)."""
     rows = db.session.execute(
         select(SeatRow.player_id, func.count())
         .join(PlayerRow, PlayerRow.id == SeatRow.player_id)
-        .where(PlayerRow.table_id == table.id)
+        .join(GameRow, GameRow.id == SeatRow.game_id)
+        .where(PlayerRow.table_id == table.id, BEGUN)
         .group_by(SeatRow.player_id)
     ).all()
     return {int(player_id): int(count) for player_id, count in rows}
@@ -114,13 +123,20 @@ def games_played(table: TableRow) -> dict[int, int]:
 
 def table_games(table: TableRow) -> list[GameRow]:
     """The table's games, oldest first."""
-    return list(
-        db.session.execute(
-            select(GameRow)
-            .where(GameRow.table_id == table.id)
-            .order_by(GameRow.created_at, GameRow.id)
-        ).scalars()
-    )
+    return list(each_table_game(table))
+
+
+def each_table_game(table: TableRow, batch: int = 200) -> Iterator[GameRow]:
+    """The table's games, oldest first, read `batch` rows at a time (an export of a table of
+    thousands holds no more than that); read when first asked for (a streamed answer asks
+    after its view has returned)."""
+    table_id = table.id
+    yield from db.session.execute(
+        select(GameRow)
+        .where(GameRow.table_id == table_id)
+        .order_by(GameRow.created_at, GameRow.id)
+        .execution_options(yield_per=batch)
+    ).scalars()
 
 
 @dataclass(frozen=True)
@@ -140,7 +156,7 @@ def game_stamps(table: TableRow) -> list[GameStamp]:
         GameStamp(int(game_id), token, int(version))
         for game_id, token, version in db.session.execute(
             select(GameRow.id, GameRow.token, GameRow.version)
-            .where(GameRow.table_id == table.id, GameRow.first.is_not(None))
+            .where(GameRow.table_id == table.id, BEGUN)
             .order_by(GameRow.created_at, GameRow.id)
         ).all()
     ]
@@ -408,9 +424,12 @@ def seat_players(game: GameRow) -> list[int]:
 # --- records in and out ----------------------------------------------------------------------
 
 
-def store_table_records(table: TableRow, records: Iterable[Record]) -> list[GameRow]:
+def store_table_records(
+    table: TableRow, records: Iterable[Record], figures: MakeFigures | None = None
+) -> list[GameRow]:
     """Checked records (each seats one person once: the engine's check) as new games of the
-    table, their players on its roster; all or none."""
+    table, their players on its roster; all or none; then, with `figures`, each game's
+    statistics figures (the table's first reader replays none)."""
     records = list(records)
 
     def work() -> list[GameRow]:
@@ -425,9 +444,14 @@ def store_table_records(table: TableRow, records: Iterable[Record]) -> list[Game
             rows.append(row)
         return rows
 
-    return _in_one_transaction(work)
+    rows = _in_one_transaction(work)
+    store_figures_of(rows, figures)
+    return rows
 
 
-def import_into_table(table: TableRow, data: str | bytes) -> list[GameRow]:
-    """Check every record of the file, then store them as the table's games; RecordsRefused."""
-    return store_table_records(table, parse_records(data))
+def import_into_table(
+    table: TableRow, data: str | bytes, figures: MakeFigures | None = None
+) -> list[GameRow]:
+    """Check every record of the file, then store them as the table's games (with their
+    figures, made by `figures`); RecordsRefused."""
+    return store_table_records(table, parse_records(data), figures)

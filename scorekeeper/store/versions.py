@@ -13,14 +13,21 @@ The answers stay exact:
   that game, and the read may have been from before it);
 - until the listener is connected and listening, and from the moment its connection fails until
   it listens again, nothing is kept and every poll reads the database;
-- the listener's connection is checked every few seconds, so a silently dead one is noticed.
+- the listener's connection is checked every few seconds (a `SELECT 1` that must answer within
+  HEARTBEAT_TIMEOUT_S, else the connection is cut and made again), and what it kept is trusted
+  only for TRUSTED_FOR_S after its last answer: a listener whose server stopped answering (a
+  hung backend, a host gone without a word: the TCP connection looks alive) is dropped, and
+  nothing it kept is used, within 10 s. Its connection also has TCP keepalives, a TCP user
+  timeout and a statement timeout, so the operating system and the server give up on it too.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import socket
 import threading
+import time
 from typing import Any
 
 from cachetools import LRUCache
@@ -30,8 +37,27 @@ from .models import GameRow
 
 CHANNEL = "scorekeeper_games"
 """The channel migration `f6_changes`'s trigger notifies: a game's two tokens, or `*`."""
-HEARTBEAT_SECONDS = 5.0
+HEARTBEAT_SECONDS = 3.0
 """How often a quiet listener checks that its connection is alive."""
+HEARTBEAT_TIMEOUT_S = 3.0
+"""How long the check may take before the connection is cut and made again."""
+TRUSTED_FOR_S = 8.0
+"""How long after the listener's last answered check the versions it kept are used: a listener
+silent since just after one is no longer trusted within this (and is cut within
+HEARTBEAT_SECONDS + HEARTBEAT_TIMEOUT_S)."""
+LISTENER_PARAMETERS: dict[str, Any] = {
+    "connect_timeout": 5,
+    "keepalives": 1,
+    "keepalives_idle": 5,
+    "keepalives_interval": 2,
+    "keepalives_count": 2,
+    "tcp_user_timeout": 8000,  # ms: data unacknowledged this long ends the connection
+    "options": "-c statement_timeout=3000",
+}
+"""libpq's parameters of the listener's own connection (psycopg passes them on): a connection
+whose peer went away without a word is ended by the operating system within about 10 s,
+silent (keepalives) or not (the TCP user timeout), and the server ends a statement of its
+that runs over 3 s."""
 RETRY_SECONDS = (0.5, 1.0, 2.0, 5.0)
 """Waits before connecting again after a failure (the last repeats)."""
 KEPT = 100_000
@@ -59,6 +85,9 @@ class Versions:
         """Notifications heard and listener restarts: a read that spans one is not kept."""
         self.listener_pid: int | None = None
         """The listening connection's server process while it listens, else None."""
+        self._trusted_until = 0.0
+        """Until when (time.monotonic()) what is kept may be used: TRUSTED_FOR_S after the
+        listener last answered."""
         self._started = False
         self._stop = threading.Event()
         self.reads = 0
@@ -69,12 +98,13 @@ class Versions:
         if self.listens and not self._started:
             self._start()
         with self._changed:
-            known = self._kept.get((kind, token))
-            heard, listening = self.heard, self.listener_pid is not None
+            trusted = self.listener_pid is not None and time.monotonic() < self._trusted_until
+            known = self._kept.get((kind, token)) if trusted else None
+            heard = self.heard
         if known is not None:
             return known
         found = self.read(kind, token)
-        if found is not None and listening:
+        if found is not None and trusted:
             with self._changed:
                 if self.heard == heard:
                     self._kept[kind, token] = found
@@ -136,7 +166,18 @@ class Versions:
             self.listener_pid = pid
             self.heard += 1
             self._kept.clear()
+            self._trusted_until = time.monotonic() + TRUSTED_FOR_S if pid is not None else 0.0
             self._changed.notify_all()
+
+    def _answered(self) -> None:
+        """The listener's check was answered (and what arrived before it heard): what is kept
+        may be used for TRUSTED_FOR_S more; if that had run out, nothing kept is trusted."""
+        with self._changed:
+            now = time.monotonic()
+            if now >= self._trusted_until:
+                self.heard += 1
+                self._kept.clear()
+            self._trusted_until = now + TRUSTED_FOR_S
 
     def _listen(self) -> None:
         """Listen on the channel until stopped; after any failure, forget and reconnect."""
@@ -151,10 +192,19 @@ class Versions:
             self._stop.wait(RETRY_SECONDS[min(failures, len(RETRY_SECONDS) - 1)])
             failures += 1
 
+    def listener_connection(self) -> Any:
+        """The listener's own connection (psycopg's), with LISTENER_PARAMETERS."""
+        dialect = self.engine.dialect
+        arguments, parameters = dialect.create_connect_args(self.engine.url)
+        options = " ".join(
+            filter(None, [parameters.get("options"), LISTENER_PARAMETERS["options"]])
+        )
+        return dialect.connect(
+            *arguments, **{**parameters, **LISTENER_PARAMETERS, "options": options}
+        )
+
     def _listen_once(self) -> None:
-        proxied = self.engine.raw_connection()
-        connection: Any = proxied.driver_connection  # psycopg's Connection
-        proxied.detach()  # the listener's for good, not the pool's
+        connection = self.listener_connection()
         try:
             connection.autocommit = True
             connection.execute(f"LISTEN {CHANNEL}")
@@ -162,9 +212,34 @@ class Versions:
             while not self._stop.is_set():
                 for note in connection.notifies(timeout=HEARTBEAT_SECONDS):
                     self.heard_of(note.payload)
-                connection.execute("SELECT 1")  # raises if the connection died silently
+                _answers_in_time(connection, "SELECT 1")  # raises if the server is silent
+                for note in connection.notifies(timeout=0):  # heard meanwhile
+                    self.heard_of(note.payload)
+                self._answered()
         finally:
-            proxied.close()
+            connection.close()
+
+
+def _cut(connection: Any) -> None:
+    """End a connection from another thread: its socket shut down (a wait on it ends with an
+    error in its own thread; libpq has no other way to give up on a statement)."""
+    try:
+        with socket.socket(fileno=os.dup(connection.fileno())) as duplicate:
+            duplicate.shutdown(socket.SHUT_RDWR)
+    except OSError:  # closed already
+        pass
+
+
+def _answers_in_time(connection: Any, statement: str) -> None:
+    """Run `statement`; if the server has not answered within HEARTBEAT_TIMEOUT_S, the
+    connection is cut and the wait ends with psycopg's OperationalError."""
+    deadline = threading.Timer(HEARTBEAT_TIMEOUT_S, _cut, args=(connection,))
+    deadline.daemon = True
+    deadline.start()
+    try:
+        connection.execute(statement)
+    finally:
+        deadline.cancel()
 
 
 _by_process: dict[tuple[int, str, bool], Versions] = {}

@@ -7,15 +7,18 @@ live poll's shortcut, the server).
 
 from __future__ import annotations
 
-from flask import Flask, Response, current_app, request, session
+from flask import Flask, Response, current_app, g, request, session
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from flask_wtf.csrf import generate_csrf
 
 from . import access, languages, views
 from .extensions import babel, csrf
 from .links import NumberConverter, TokenConverter
 
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; "
+    # the engine in the phone: WebAssembly (no eval of text), in a worker of this origin
+    "script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 
@@ -40,6 +43,12 @@ class _SessionInterface(SecureCookieSessionInterface):
         )
 
 
+def _csrf_token() -> str:
+    """This browser's CSRF token for a page (Flask-WTF's), noting that the answer carries it."""
+    g.carries_csrf_token = True
+    return generate_csrf()
+
+
 def _keep_session() -> None:
     if not session.permanent:  # setting it at all would mark the session changed
         session.permanent = True
@@ -52,11 +61,14 @@ def _security_headers(response: Response) -> Response:
     response.headers["X-Frame-Options"] = "DENY"
     if current_app.config.get("SCOREKEEPER_HTTPS"):
         response.headers["Strict-Transport-Security"] = HSTS
-    if request.endpoint in CAPABILITY_ENDPOINTS or not CAPABILITY_ARGS.isdisjoint(
-        request.view_args or ()
+    if (
+        request.endpoint in CAPABILITY_ENDPOINTS
+        or not CAPABILITY_ARGS.isdisjoint(request.view_args or ())
+        or g.get("carries_csrf_token")
     ):
         # a shared or back-button cache must not keep a page that opens a game (or names
-        # the people this browser played with)
+        # the people this browser played with), nor one holding this browser's CSRF token
+        # (another reader would be handed it; this one an outdated one)
         response.headers["Cache-Control"] = "no-store"
     response.vary.add("HX-Request")
     return response
@@ -68,11 +80,16 @@ def init_app(app: Flask, public_endpoints: frozenset[str]) -> None:
     app.session_interface = _SessionInterface(public_endpoints)
     app.url_map.converters["token"] = TokenConverter
     app.url_map.converters["number"] = NumberConverter
+    # the access code first: a browser without it is sent to the code page before its form's
+    # token is judged (the server does not even read the body of its request)
+    access.init_app(app)
     csrf.init_app(app)
+    # Flask-WTF's csrf_token() in templates, noted: after its own, so this one is used
+    app.jinja_env.globals["csrf_token"] = _csrf_token
+    app.context_processor(lambda: {"csrf_token": _csrf_token})
     babel.init_app(app, locale_selector=languages.select_locale)
     # after Flask-Babel, whose own callables it replaces
     languages.init_app(app, public_endpoints)
-    access.init_app(app)
     views.register(app)
     app.before_request(_keep_session)
     app.after_request(_security_headers)

@@ -34,6 +34,8 @@ from wtforms import HiddenField, PasswordField
 from wtforms.validators import InputRequired, Length
 
 from ..store import limits
+from .json_answers import json_error, wants_json
+from .languages import gettext
 from .languages import lazy_gettext as _l
 from .links import local_path
 
@@ -86,6 +88,12 @@ def _require_code() -> Response | None:
     location = (
         url_for("access.ask", next=target) if target and target != "/" else url_for("access.ask")
     )
+    if wants_json():  # a script: told in words, with where a person enters the code
+        return json_error(
+            403,
+            gettext("Enter the access code the host gave you. This browser will remember it."),
+            access=url_for("access.ask"),
+        )
     if request.headers.get("HX-Request") == "true":
         response = Response(status=403)
         response.headers["HX-Redirect"] = location

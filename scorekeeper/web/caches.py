@@ -5,15 +5,18 @@ may keep it as long as it likes and never serves another's stale state.
 - a game's history table, by (game, version, language, link kind): the same for every phone;
 - a game's share of its table's statistics, by (token, version), and a table's statistics by
   the (token, version) of each of its games: a saved deal makes only that game's figures
-  afresh. The figures are also kept in the database by (game, version)
-  (:mod:`scorekeeper.store.figures`), so a process that has none of them reads them there,
-  and only the games nobody has stored at their version are replayed, once for every worker.
+  afresh; the statistics page's content by those and the reader's language. The figures are
+  also kept in the database by (game, version) (:mod:`scorekeeper.store.figures`), so a
+  process that has none of them reads them there, and only the games nobody has stored at
+  their version are replayed, once for every worker.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from threading import Lock
 from typing import Any, Generic, TypeVar
 
@@ -36,6 +39,7 @@ from ..store.games import game_of, record_of
 from ..store.models import GameRow, TableRow
 from ..store.nights import night_starts
 from ..store.tables import GameStamp, game_stamps, games_by_id
+from .languages import current_language
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -139,8 +143,9 @@ def _figures_of(
         made = game_figures(record_of(row))
         _figures.put((row.token, row.version), made)
         found[row.id] = (row.token, row.version, made)
-        made_now.append(Stored(row.id, row.version, figures_head(made), made.tallies))
-    store_figures(made_now)
+        if row.finished:  # a game in play changes with its next save: kept here only
+            made_now.append(Stored(row.id, row.version, figures_head(made), made.tallies))
+    store_figures(made_now, by_a_reader=True)
     games = [found[stamp.id] for stamp in stamps]
     return (
         [(token, version) for token, version, figures in games if figures is not None],
@@ -148,21 +153,38 @@ def _figures_of(
     )
 
 
-def table_statistics(table: TableRow) -> TableStats:
+@dataclass(frozen=True)
+class Evening:
+    """What a table's statistics depend on besides its games: the nights started on purpose
+    and the ratings setting (`key`: the same as parts of a cache key)."""
+
+    starts: list[datetime]
+    rated: bool
+
+    @property
+    def key(self) -> list[tuple[str, int]]:
+        return [(moment.isoformat(), 0) for moment in self.starts] + [("rated", int(self.rated))]
+
+
+def _evening(table: TableRow) -> Evening:
+    return Evening(night_starts(table), table.ratings)
+
+
+def table_statistics(
+    table: TableRow, stamps: Sequence[GameStamp] | None = None, evening: Evening | None = None
+) -> TableStats:
     """The table's statistics: kept whole while no game of it changes (nor its nights started
     on purpose, nor its ratings setting), and after a change combined from each game's kept
     figures, only the changed games read and replayed."""
-    stamps = game_stamps(table)
-    starts = night_starts(table)
-    rated = table.ratings
-    evening = [(moment.isoformat(), 0) for moment in starts] + [("rated", int(rated))]
+    stamps = game_stamps(table) if stamps is None else stamps
+    evening = _evening(table) if evening is None else evening
     found = _statistics.get(
-        _games_key([(stamp.token, stamp.version) for stamp in stamps] + evening)
+        _games_key([(stamp.token, stamp.version) for stamp in stamps] + evening.key)
     )
     if found is None:
         games, figures = _figures_of(table, stamps)
-        found = combine(figures, night_starts=starts, rated=rated)
-        _statistics.put(_games_key(games + evening), found)
+        found = combine(figures, night_starts=evening.starts, rated=evening.rated)
+        _statistics.put(_games_key(games + evening.key), found)
     return found
 
 
@@ -176,10 +198,41 @@ def figures_of(row: GameRow) -> GameFigures:
     return found
 
 
+_contents: Kept[tuple[Any, ...], Markup] = Kept(64)
+
+
+def statistics_content(
+    table: TableRow, viewing: bool, render: Callable[[TableStats], str]
+) -> Markup:
+    """The statistics page's content (`render` of the table's statistics: all but the page
+    around it, which carries the reader's own token), kept per (the games' versions, the table
+    as named and linked, the kind of link, the reader's language): made once, then served as
+    it is while none of them changes (nor the table's nights started on purpose, nor its
+    ratings setting)."""
+    stamps = game_stamps(table)
+    evening = _evening(table)
+    key = (
+        _games_key([(stamp.token, stamp.version) for stamp in stamps] + evening.key),
+        table.token,
+        table.version,
+        table.name,
+        viewing,
+        current_language(),
+        request.script_root,
+    )
+    found = _contents.get(key)
+    if found is None:
+        found = Markup(render(table_statistics(table, stamps, evening)))
+        _contents.put(key, found)
+    return found
+
+
 def forget_statistics() -> None:
-    """Forget every game's figures and table's statistics kept (tests, benchmarks)."""
+    """Forget every game's figures, table's statistics and statistics page kept (tests,
+    benchmarks)."""
     _figures.clear()
     _statistics.clear()
+    _contents.clear()
 
 
 def clear() -> None:
@@ -197,5 +250,6 @@ __all__ = [
     "history_rows",
     "keep_replay",
     "replay_of",
+    "statistics_content",
     "table_statistics",
 ]

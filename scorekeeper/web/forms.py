@@ -9,9 +9,8 @@ deal's number, the game's version, whether it corrects a past deal) and reads al
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
-from typing import Any, assert_never
+from typing import Any
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
@@ -19,16 +18,13 @@ from wtforms import Field, HiddenField, StringField, TextAreaField
 from wtforms.validators import InputRequired, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
-from ..rules import (
-    CONTRACTS,
-    SUITS,
-    FieldSpec,
-    HouseRules,
-)
-from ..rules.autofill import Filled, autofill
-from ..rules.deal import FieldKind
+from ..rules import HouseRules
+from ..rules.autofill import Filled
 from ..rules.text import table_text
 from ..store.deals import Entry
+from ..store.entries import is_entry_key, new_entry_key
+from ..words import deal_form
+from ..words.deal_form import Chips, chip_groups
 from ..words.labels import problem_text
 from .languages import gettext
 from .languages import lazy_gettext as _l
@@ -66,79 +62,14 @@ class ChipField(Field):
 
     def process_formdata(self, valuelist: list[str]) -> None:
         self.data = None
-        if not valuelist or valuelist[0] == "":
-            return
-        raw = valuelist[0].strip()
-        for choice in self.choices:
-            if str(choice) == raw:
-                self.data = choice
-                return
-        raise ValueError(_l("Not one of the choices offered."))
+        if valuelist:
+            try:
+                self.data = deal_form.chip_value(self.choices, valuelist[0])
+            except ValueError:
+                raise ValueError(_l(deal_form.NOT_A_CHOICE)) from None
 
     def _value(self) -> str:
-        return "" if self.data is None else str(self.data)
-
-
-def _text(value: object) -> str:
-    return "" if value is None else str(value)
-
-
-@dataclass(frozen=True)
-class Chips:
-    """How a deal form lays out one spec field: its chip fields (name, caption key) in order."""
-
-    spec: FieldSpec
-    names: tuple[str, ...]
-    keys: tuple[Any, ...]
-    """Per chip field: the seat index, card letter, place index, or None for a single field."""
-    choices: tuple[Any, ...]
-    folded: bool = False
-    """Shown folded in a long form: the chips are fetched when the player opens the group."""
-
-
-FOLD_AFTER = 4
-"""A form with more groups than this folds its optional doubles (Complex: one tap to open them
-when a card was doubled, a shorter form to send and to scroll past when none was)."""
-
-
-@cache
-def chip_groups(contract: str) -> tuple[Chips, ...]:
-    """The chip layout of a contract's form, derived from the engine's field specs."""
-    return tuple(
-        _chips(spec, len(CONTRACTS[contract].fields) > FOLD_AFTER)
-        for spec in CONTRACTS[contract].fields
-    )
-
-
-def _chips(spec: FieldSpec, long_form: bool) -> Chips:
-    seats = (0, 1, 2, 3)
-    match spec.kind:
-        case FieldKind.SEAT | FieldKind.OPTIONAL_SEAT:
-            return Chips(spec, (spec.name,), (None,), seats)
-        case FieldKind.SUIT:
-            return Chips(spec, (spec.name,), (None,), SUITS)
-        case FieldKind.COUNTS:
-            return Chips(
-                spec,
-                tuple(f"{spec.name}-{seat}" for seat in seats),
-                seats,
-                tuple(range(spec.maximum + 1)),
-            )
-        case FieldKind.ORDER | FieldKind.SEAT_PAIR:
-            places = range(4 if spec.kind == FieldKind.ORDER else 2)
-            return Chips(
-                spec, tuple(f"{spec.name}-{place}" for place in places), tuple(places), seats
-            )
-        case FieldKind.CARD_SEATS | FieldKind.OPTIONAL_CARD_SEATS:
-            return Chips(
-                spec,
-                tuple(f"{spec.name}-{card}" for card in spec.cards),
-                spec.cards,
-                seats,
-                long_form and spec.kind == FieldKind.OPTIONAL_CARD_SEATS,
-            )
-        case _:
-            assert_never(spec.kind)
+        return deal_form.chip_text(self.data)
 
 
 MAX_NUMBER_DIGITS = 12
@@ -166,6 +97,25 @@ class NumberField(Field):
         self.data = int(raw)
 
 
+class EntryKeyField(Field):
+    """The key a deal form was made with (`store.entries`), or None for a form from before
+    keys; anything but the one accepted shape is a tampered form."""
+
+    widget = HiddenInput()
+    data: str | None
+
+    def _value(self) -> str:
+        return self.data or ""
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        self.data = None
+        if not valuelist or valuelist[0] == "":
+            return
+        if not is_entry_key(valuelist[0]):
+            raise ValueError("not an entry key")
+        self.data = valuelist[0]
+
+
 class DealForm(FlaskForm):
     """Fields every deal form carries: its contract and the state it was made against."""
 
@@ -176,11 +126,22 @@ class DealForm(FlaskForm):
     version = NumberField("", validators=[InputRequired()])
     editing = NumberField("")
     """The number of the past deal this form corrects; unset for the next deal."""
+    entry_key = EntryKeyField("")
+    """The key made when the form opened: its entry is stored at most once, and a save whose
+    answer was lost is asked about by it."""
     autofilled = HiddenField("")
     """The chips the app filled in, with their values ("counts-3:1 order-3:2"): while a chip
     keeps that value it is the app's, and the app may recompute it."""
 
-    STATE_FIELDS = ("contract", "number", "version", "editing", "autofilled", "csrf_token")
+    STATE_FIELDS = (
+        "contract",
+        "number",
+        "version",
+        "editing",
+        "entry_key",
+        "autofilled",
+        "csrf_token",
+    )
 
     contract_id: str = ""
     filled: Sequence[str] = ()
@@ -190,43 +151,18 @@ class DealForm(FlaskForm):
         """Chip groups of this form's contract."""
         return chip_groups(self.contract_id)
 
+    def values(self) -> dict[str, Any]:
+        """Every chip field's value (None while untapped)."""
+        return {name: self[name].data for name in deal_form.chip_names(self.contract_id)}
+
     def raw(self) -> dict[str, Any]:
         """The entry as the engine's raw deal: lists for per-seat values, maps for cards."""
-        raw: dict[str, Any] = {"contract": self.contract_id}
-        for group in self.groups():
-            spec = group.spec
-            values = [self[name].data for name in group.names]
-            match spec.kind:
-                case FieldKind.SEAT | FieldKind.SUIT:
-                    raw[spec.name] = values[0]
-                case FieldKind.OPTIONAL_SEAT:
-                    if values[0] is not None:
-                        raw[spec.name] = values[0]
-                case FieldKind.COUNTS | FieldKind.ORDER | FieldKind.SEAT_PAIR:
-                    raw[spec.name] = values
-                case FieldKind.CARD_SEATS | FieldKind.OPTIONAL_CARD_SEATS:
-                    raw[spec.name] = {
-                        card: value
-                        for card, value in zip(group.keys, values, strict=True)
-                        if value is not None
-                    }
-                case _:
-                    assert_never(spec.kind)
-        return raw
+        return deal_form.raw_deal(self.contract_id, self.values())
 
     def fill(self, raw: Mapping[str, Any]) -> None:
         """Set the chips from a raw deal (prefill for an edit, or values the app filled in)."""
-        for group in self.groups():
-            value = raw.get(group.spec.name)
-            for name, key in zip(group.names, group.keys, strict=True):
-                if key is None:
-                    self[name].data = value
-                elif isinstance(value, list | tuple) and isinstance(key, int) and key < len(value):
-                    self[name].data = value[key]
-                elif isinstance(value, Mapping):
-                    self[name].data = value.get(key)
-                else:
-                    self[name].data = None
+        for name, value in deal_form.chip_values(self.contract_id, raw).items():
+            self[name].data = value
 
     def entry(self) -> Entry:
         """What the form says to enter, for the store (after `validate`)."""
@@ -236,20 +172,25 @@ class DealForm(FlaskForm):
             editing if editing is not None else self.number.data or 0,
             self.version.data or 0,
             editing is not None,
+            self.entry_key.data,
         )
 
     def fill_in(self, rules: HouseRules) -> dict[str, Any]:
         """Fill in what the entry determines (the last count, the 4th place), what the app filled
-        before recomputed; the chips it changed are left in `filled` (the preview sends those
+        before recomputed (:func:`scorekeeper.words.deal_form.fill_in`, which the engine in the
+        phone calls too); the chips it changed are left in `filled` (the preview sends those
         rows again), the engine's running sums and early refusals in `help`. Returns the entry
         as the engine reads it."""
-        before = {name: self[name].data for group in self.groups() for name in group.names}
-        result = autofill(self.raw(), self.still_filled(), rules)
-        self.fill(result.raw)
-        self.mark_filled(result.filled)
-        self.filled = sorted(name for name, value in before.items() if self[name].data != value)
-        self.help = result
-        return result.raw
+        result = deal_form.fill_in(
+            self.contract_id, self.values(), self.autofilled.data or "", rules
+        )
+        for name, value in result.values.items():
+            self[name].data = value
+        self.autofilled.data = result.marks
+        self.filled_now = result.by_app
+        self.filled = result.changed
+        self.help = result.help
+        return result.help.raw
 
     def chip_errors(self) -> dict[str, list[str]]:
         """WTForms' messages of the chip fields, by the engine's field name."""
@@ -259,28 +200,6 @@ class DealForm(FlaskForm):
                 errors.setdefault(name.split("-")[0], []).extend(str(m) for m in messages)
         return errors
 
-    def still_filled(self) -> list[tuple[str, int]]:
-        """The values the app filled in that still hold what it filled (no tap changed them),
-        as the engine's places: ("counts", 3)."""
-        marks = dict(mark.partition(":")[::2] for mark in (self.autofilled.data or "").split())
-        places = []
-        for group in self.groups():
-            for index, name in enumerate(group.names):
-                if name in marks and marks[name] == _text(self[name].data):
-                    places.append((group.spec.name, index))
-        return places
-
-    def mark_filled(self, places: frozenset[tuple[str, int]]) -> None:
-        """Remember which chips the app filled (`autofilled`) and which rows it changed."""
-        names = [
-            name
-            for group in self.groups()
-            for index, name in enumerate(group.names)
-            if (group.spec.name, index) in places
-        ]
-        self.autofilled.data = " ".join(f"{name}:{_text(self[name].data)}" for name in names)
-        self.filled_now = frozenset(names)
-
     filled_now: frozenset[str] = frozenset()
     """Chip fields holding a value the app filled in (drawn apart from tapped ones)."""
     help: Filled | None = None
@@ -288,13 +207,7 @@ class DealForm(FlaskForm):
 
     def unset(self) -> list[str]:
         """Names of required chip fields still untouched."""
-        return [
-            name
-            for group in self.groups()
-            if group.spec.required
-            for name in group.names
-            if self[name].data is None
-        ]
+        return deal_form.unset(self.contract_id, self.values())
 
 
 @cache
@@ -315,12 +228,13 @@ def make_deal_form(contract: str, **kwargs: Any) -> DealForm:
 def blank_deal_form(
     contract: str, number: int, version: int, editing: int | None = None
 ) -> DealForm:
-    """A new deal form for `contract`, made against the game's `version`."""
+    """A new deal form for `contract`, made against the game's `version`, with a fresh key."""
     form = make_deal_form(contract, formdata=None)
     form.contract.data = contract
     form.number.data = number
     form.version.data = version
     form.editing.data = editing
+    form.entry_key.data = new_entry_key()
     return form
 
 

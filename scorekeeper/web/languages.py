@@ -21,7 +21,7 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..words.labels import WORD_CONTEXTS
+from ..words.catalogue import context_of, message_context
 
 __all__ = [
     "LANGUAGES",
@@ -112,13 +112,13 @@ def translations() -> NullTranslations:
 def use_words_of(game: str) -> None:
     """This request shows `game`: its messages in words of its own (Turkish King's deal is a
     hand) are translated in its context."""
-    g.word_context = game if game in WORD_CONTEXTS else None
+    g.word_context = context_of(game)
 
 
 def _translate(string: str) -> str:
     """`string` in the reader's language, in the request's game context where it has one."""
-    context: str | None = g.get("word_context") if has_request_context() else None
-    if context is not None and string in WORD_CONTEXTS[context]:
+    context = message_context(g.get("word_context"), string) if has_request_context() else None
+    if context is not None:
         return translations().upgettext(context, string)
     return translations().ugettext(string)
 

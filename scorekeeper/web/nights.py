@@ -25,6 +25,7 @@ from ..store.models import GameRow, TableRow
 from ..store.tables import games_by_id, last_game
 from ..words.evening_export import MODES, leader_what
 from ..words.night_share import NIGHT_TITLE, night_day, night_text, places
+from ..words.share import plain_name
 from .caches import figures_of
 from .forms import NumberField
 from .languages import current_language, direction, gettext
@@ -75,9 +76,11 @@ def _shown(night: Night, title: str, going_on: bool, started: bool) -> NightShow
 
 
 def night_title(night: Night, place: str | None) -> str:
-    """ "Thursdays at Karim's · Night of 2025-03-06" (the table's name, or the game's)."""
+    """ "Thursdays at Karim's · Night of 2025-03-06" (the table's name, or the game's), as a
+    shared line holds it (a name in letters running the other way closed by the line's mark)."""
     title = gettext(NIGHT_TITLE, day=night_day(night))
-    return f"{place} · {title}" if place else title
+    rtl = direction(current_language()) == "rtl"
+    return f"{plain_name(place, rtl=rtl)} · {title}" if place else title
 
 
 def _night_of_rows(rows: list[GameRow]) -> Night:

@@ -9,19 +9,19 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-import segno
 from markupsafe import Markup
 
 from ..rules import CONTRACTS, GAMES, SUIT_SYMBOLS, SUITS, TEAMS, Evaluation, Problem, Replay
-from ..rules.contracts import ContractKind
+from ..rules.autofill import Sum
+from ..rules.contracts import ContractKind, Item
 from ..rules.deal import FieldKind
 from ..rules.examples import house_rule_numbers
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
 from ..rules.house_rules import HouseRules, Winners
 from ..stats import TableStats
-from ..words import counts, labels, names
+from ..words import counts, deal_words, game_view, labels, names
 from ..words.chart import chart_summary, running_totals_svg
-from ..words.share import result_text
+from ..words.contracts import CONTRACT_WORDS, TextName
 from ..words.takes import short_takes
 from ..words.wins_chart import running_wins_summary as wins_summary
 from ..words.wins_chart import running_wins_svg
@@ -30,9 +30,9 @@ from .languages import (
     direction,
     gettext,
     lazy_gettext,
-    pgettext,
     plural_form,
 )
+from .sharing import played_at, qr_svg, share_file, share_text
 
 
 def field_label(
@@ -61,38 +61,26 @@ def deal_messages(
     players: Sequence[str],
     rules: HouseRules,
 ) -> dict[str, list[str]]:
-    """What a deal form says beside each field, as the engine judged it: a player placed
-    twice (said at once, naming them), the deal's problems, and for a correction the later
-    deal it would make illegal."""
-    errors: dict[str, list[str]] = {}
-    for problem in early:
-        errors.setdefault(labels.field_group(problem.field), []).append(
-            problem_text(problem, contract, players, rules=rules)
-        )
-    if evaluation is None:
-        return errors
-    for problem in evaluation.problems:
-        if problem.code == "not_permutation" and problem.field in errors:
-            continue  # already said, with the player's name
-        errors.setdefault(labels.field_group(problem.field), []).append(
-            problem_text(problem, contract, players, rules=rules)
-        )
-    if evaluation.later is not None:
-        later = evaluation.later
-        reason = problem_text(later.problems[0], later.contract or "", players)
-        errors.setdefault("contract", []).append(
-            gettext(
-                "This change would make deal %(number)d illegal: %(reason)s",
-                number=later.deal_number or 0,
-                reason=reason,
-            )
-        )
-    return errors
+    """What a deal form says beside each field, as the engine judged it, in the reader's
+    language (:func:`scorekeeper.words.deal_words.deal_messages`)."""
+    return deal_words.deal_messages(
+        early, evaluation, contract, players, rules, gettext, plural_form
+    )
 
 
 def finished_text(players: Sequence[str]) -> str:
     """What a deal sent to a finished game is told."""
-    return problem_text(Problem("contract", "game_finished"), "", players)
+    return deal_words.finished_text(players, gettext, plural_form)
+
+
+def running_sum(total: Sum) -> str:
+    """A count field's running sum ("12 / 13", "5 / at most 13") in the reader's words."""
+    return deal_words.running_sum(total, gettext)
+
+
+def left_to_tap(count: int) -> str:
+    """How many values are still to tap, in the reader's words."""
+    return deal_words.left_to_tap(count, plural_form)
 
 
 def reason_label(reason: str | None) -> str:
@@ -110,14 +98,14 @@ def contract_name(contract: str) -> str:
     return labels.contract_label(contract, gettext)
 
 
-def seed_name(contract: str) -> str:
-    """The contract's name as the rule text the reader's tables learn from writes it, where it
-    differs from the app's name (Russian «Без червей» beside «Не брать червей»); else ""."""
-    english = labels.SEED_NAMES.get(contract)
-    if english is None:
-        return ""
-    name = pgettext(labels.SEED_NAME_CONTEXT, english)
-    return "" if name == contract_name(contract) else name
+def text_names(contract: str) -> list[TextName]:
+    """The contract's names in the game texts written in the reader's language, where they
+    differ from the app's name (Russian «Без червей» beside «Не брать червей»): the texts the
+    app follows first, then another text's (seed 001's «لطّش» for the K♥ contract)."""
+    label = contract_name(contract)
+    return [
+        text for text in CONTRACT_WORDS[contract].texts_in(current_language()) if text.name != label
+    ]
 
 
 def takes(deal: Any, players: Sequence[str]) -> str:
@@ -126,16 +114,8 @@ def takes(deal: Any, players: Sequence[str]) -> str:
     return short_takes(deal, isolated, gettext)
 
 
-def kingdom_grid(result: Replay) -> list[list[int | None]]:
-    """Trix games: per kingdom, per contract, the deal number it was played as (or None)."""
-    definition = result.game.definition
-    grid: list[list[int | None]] = [
-        [None] * len(definition.contracts) for _ in range(definition.kingdoms)
-    ]
-    for deal in result.deals:
-        if deal.kingdom is not None:
-            grid[deal.kingdom][definition.contracts.index(deal.contract)] = deal.number
-    return grid
+kingdom_grid = game_view.kingdom_grid
+"""Trix games: per kingdom, per contract, the deal number it was played as (or None)."""
 
 
 def standings(result: Replay) -> list[int]:
@@ -207,10 +187,11 @@ def counts_add_up(game: str, rules: HouseRules) -> str:
     return counts.counts_add_up(game, rules, gettext, plural_form)
 
 
-def count_text(text: str, totals: Mapping[str, int]) -> Markup:
+def count_text(text: str, totals: Mapping[Item, int]) -> Markup:
     """A sentence about the rules in the reader's language whose %(name)s numbers are what
-    counts add up to (`totals` by unit: "tricks", "diamonds"), shown plain: counts, not scores."""
-    return Markup(gettext(text)) % {unit.replace(" ", "_"): total for unit, total in totals.items()}
+    counts add up to (`totals` by item, named by its value: %(tricks)s, %(diamonds)s), shown
+    plain: counts, not scores."""
+    return Markup(gettext(text)) % {str(item): total for item, total in totals.items()}
 
 
 def rule_text(text: str, numbers: Mapping[str, int]) -> Markup:
@@ -291,13 +272,14 @@ def _name_forms(players: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
 
 def names_to_fit(players: Sequence[str]) -> bool:
     """Whether a name of the four has shorter forms (a page then fits them to its boxes)."""
-    return any(len(forms) > 1 for forms in _name_forms(tuple(players)))
+    return any(len(set(forms)) > 1 for forms in _name_forms(tuple(players)))
 
 
 def _fitted(forms: Sequence[str]) -> Markup:
-    """A name in a box that may be too narrow for it: the narrowest form, and the wider ones
-    (widest first) for static/js/app.js to put the widest that fits in its place."""
-    if len(forms) == 1:  # fits everywhere: its place cuts it at its end, if at all
+    """A name in a box that may be too narrow for it: the narrowest form, and the form at each
+    wider width (widest first, names_to_fit's widths) for static/js/fit.js to put the names
+    side by side at the first width where all of them fit."""
+    if len(set(forms)) == 1:  # fits everywhere: its place cuts it at its end, if at all
         return Markup("<bdi>%s</bdi>") % forms[0]
     return Markup('<bdi class="nm" data-forms="%s">%s</bdi>') % (
         json.dumps(list(forms[:-1]), ensure_ascii=False),
@@ -313,19 +295,15 @@ def player_name(players: Sequence[str], seat: int) -> Markup:
 
 def team_box(players: Sequence[str], team: int) -> Markup:
     """A team's name where its place may cut it (a score card): as player_name, both names
-    shortened alike."""
+    shortened to the same width."""
     forms = _name_forms(tuple(players))
     first, second = TEAMS[team]
-    levels = max(len(forms[first]), len(forms[second]))
-    texts = [
-        labels.pair_label(
-            forms[first][min(level, len(forms[first]) - 1)],
-            forms[second][min(level, len(forms[second]) - 1)],
-            gettext,
+    return _fitted(
+        tuple(
+            labels.pair_label(one, other, gettext)
+            for one, other in zip(forms[first], forms[second], strict=True)
         )
-        for level in range(levels)
-    ]
-    return _fitted(tuple(dict.fromkeys(texts)))
+    )
 
 
 def bidi(name: str) -> Markup:
@@ -369,15 +347,9 @@ def http_message(code: int) -> str:
         405: gettext("That action is not available here."),
         408: gettext("That took too long to arrive, so nothing was saved. Try again."),
         413: gettext("That was too much data to send at once."),
+        503: gettext("The server is busy. Nothing was saved. Try again in a few seconds."),
     }
     return messages.get(code, gettext("Something went wrong on our side. Nothing was saved."))
-
-
-def share_text(result: Replay, name: str | None, day: str) -> str:
-    """A finished game's result as a message to share, in the reader's language (its title:
-    the game's name, else which game, and the day it was played)."""
-    title = f"{name or game_name(result.game.game)} · {day}"
-    return result_text(result, title, gettext, rtl=direction(current_language()) == "rtl")
 
 
 def running_wins_chart(stats: TableStats) -> Markup:
@@ -393,11 +365,15 @@ def running_wins_summary(stats: TableStats) -> str:
 
 TEMPLATE_GLOBALS: dict[str, Any] = {
     "share_text": share_text,
+    "share_file": share_file,
+    "played_at": played_at,
     "contract_name": contract_name,
-    "seed_name": seed_name,
+    "text_names": text_names,
     "game_name": game_name,
     "reason_label": reason_label,
     "field_label": field_label,
+    "running_sum": running_sum,
+    "left_to_tap": left_to_tap,
     "signed": signed,
     "running_wins_chart": running_wins_chart,
     "running_wins_summary": running_wins_summary,
@@ -444,33 +420,6 @@ def running_chart(
 def running_chart_summary(result: Replay, players: tuple[str, ...]) -> str:
     """The chart in words, for its caption."""
     return chart_summary(result, players, gettext)
-
-
-def qr_svg(text: str) -> Markup:
-    """A QR code as inline SVG: no size, no style attribute (the CSP forbids inline styles)."""
-    return Markup(_qr_svg(text, gettext("QR code of the view link")))
-
-
-def qr_file(text: str) -> str:
-    """The same QR code as an SVG file of its own, an image the page loads when it is shown
-    (the <img>'s alt names it: the file has no words, so it is the same in every language)."""
-    return _qr_svg(text, None).replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
-
-
-@lru_cache(maxsize=2048)
-def _qr_svg(text: str, title: str | None) -> str:
-    # encoding a QR code costs more than the rest of the game page: once per link
-    return str(
-        segno.make(text, error="m").svg_inline(
-            scale=1,
-            omitsize=True,
-            svgclass="qr-code",
-            lineclass="qr-dark",
-            light="#fff",
-            dark="#000",
-            title=title,
-        )
-    )
 
 
 TEMPLATE_GLOBALS.update(

@@ -13,6 +13,7 @@ from ..rules.examples import count_totals
 from ..rules.games import GAMES, PARTNERSHIP
 from ..rules.house_rules import HouseRules
 from ..rules.messages import N_, Counted, ngettext
+from .contracts import item_count
 from .labels import HAND_CONTEXT, SENTENCE_END, Translate, game_label, identity
 
 DEALS = ngettext("%(num)d deal", "%(num)d deals", "num")
@@ -21,15 +22,6 @@ KINGDOMS = ngettext("%(num)d kingdom", "%(num)d kingdoms", "num")
 CONTRACTS = ngettext("%(num)d contract", "%(num)d contracts", "num")
 DEAL_WORDS: dict[str, Counted] = {HAND_CONTEXT: HANDS}
 """Game id → how its deals are counted where it has a word of its own (Turkish King: hands)."""
-
-UNIT_COUNTS: dict[str, Counted] = {
-    "tricks": ngettext("%(num)d trick", "%(num)d tricks", "num"),
-    "hearts": ngettext("%(num)d heart", "%(num)d hearts", "num"),
-    "queens": ngettext("%(num)d queen", "%(num)d queens", "num"),
-    "kings and jacks": ngettext("%(num)d king or jack", "%(num)d kings and jacks", "num"),
-    "diamonds": ngettext("%(num)d diamond", "%(num)d diamonds", "num"),
-}
-"""What a contract's count field counts (its spec's `unit`) → that many of it, as a phrase."""
 
 KINGDOM_OUTLINE = N_("%(game)s: %(kingdoms)s of %(contracts)s, %(deals)s")
 OUTLINE = N_("%(game)s: %(deals)s")
@@ -78,7 +70,7 @@ def counts_add_up(
     """Turkish King's check on a deal's counts, e.g. "Counts add up: 13 tricks, 4 queens, ...",
     each total the one its contracts' fields hold."""
     pieces = [
-        counted(UNIT_COUNTS[unit], total, translate_plural)
-        for unit, total in count_totals(game, rules).items()
+        counted(item_count(item), total, translate_plural)
+        for item, total in count_totals(game, rules).items()
     ]
     return translate(COUNTS_ADD_UP) % {"counts": translate(LIST_SEPARATOR).join(pieces)}

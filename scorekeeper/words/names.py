@@ -101,31 +101,52 @@ class _Form(NamedTuple):
         return len(name) >= len(head) + len(tail) and name.startswith(head) and name.endswith(tail)
 
 
+def _candidates(name: str) -> list[_Form]:
+    """A name's shorter forms, the one a table would rather read first: people are called by
+    their first name, so every form that keeps it whole comes before any that cuts it.
+
+    1. the first name alone ("Muhammed");
+    2. the first name and the last word, what lies between left out ("عبدالله… العتيبي");
+    3. the first name and a start of what follows, longest first ("Александр Пе…");
+    4. the first name and an end of the name, shortest first ("Abdullah…h");
+    5. a start of the name, longest first, then a start and an end ("Abdu…h")."""
+    words = name.split(" ")
+    first = " ".join(words[: _first_words(words)])
+    if first == name:
+        rest_words: list[str] = []
+    else:
+        rest_words = name[len(first) + 1 :].split(" ")
+    keeping: list[_Form] = []
+    others: list[_Form] = []
+    if rest_words:
+        keeping.append(_Form(first, cut=False))
+    if len([word for word in rest_words if word]) >= 2 and rest_words[-1]:
+        keeping.append(_Form(first, rest_words[-1], spaced=True))
+    for head in _heads(name):
+        (keeping if len(head) > len(first) + 1 else others).append(_Form(head))
+    for tail in _tails(name):
+        rest = name[: len(name) - len(tail)]
+        spaced = rest.endswith(" ")
+        for head in _heads(rest.rstrip()):
+            if rest[len(head) :].strip():  # something left out, not a lone space
+                form = _Form(head, tail, spaced=spaced)
+                (keeping if head == first and rest_words else others).append(form)
+    return keeping + others
+
+
 def _form(players: Sequence[str], seat: int, room: float) -> str:
-    """The widest form of a player's name within `room` that no other of the four could be
-    read as (see name_forms); else the narrowest that is (the whole name if none is)."""
+    """The form of a player's name a table would rather read (see _candidates) within `room`
+    that no other of the four could be read as (see name_forms); else the narrowest that is
+    (the whole name if none is)."""
     name = players[seat]
     others = [other for place, other in enumerate(players) if place != seat]
 
     def clear(form: _Form) -> bool:
         return not any(form.names(other) for other in others)
 
-    whole = _Form(name, cut=False)
-    if whole.fits(room):
+    if _Form(name, cut=False).fits(room):
         return name
-    words = name.split(" ")
-    first = " ".join(words[: _first_words(words)])
-    candidates = [_Form(first, cut=False)] if first != name else []
-    candidates += [_Form(head) for head in _heads(name)]
-    for tail in _tails(name):
-        rest = name[: len(name) - len(tail)]
-        spaced = rest.endswith(" ")
-        candidates += [
-            _Form(head, tail, spaced=spaced)
-            for head in _heads(rest.rstrip())
-            if rest[len(head) :].strip()
-        ]  # something left out, not a lone space
-    clear_forms = [form for form in candidates if clear(form)]
+    clear_forms = [form for form in _candidates(name) if clear(form)]
     for form in clear_forms:
         if form.fits(room):
             return form.text()
@@ -137,9 +158,10 @@ def _form(players: Sequence[str], seat: int, room: float) -> str:
 
 def name_forms(players: Sequence[str], room: float) -> tuple[str, ...]:
     """The four names as a place `room` Latin letters wide shows them: each the whole name if it
-    fits, else its first name, else its start cut with "…" (and, where the four start alike,
-    with its end: "Abdu…h", "Abdu…m"), never changing its spelling (every space kept) and never
-    a form that could be read as another of the four ("Maria…" beside "Maria" is not)."""
+    fits, else a shorter form that keeps the first name if one fits ("Александр Пе…",
+    "عبدالله… العتيبي"), else a start cut with "…" (and, where the four start alike, with its
+    end: "Abdu…h", "Abdu…m"), never changing its spelling (every space kept) and never a form
+    that could be read as another of the four ("Maria…" beside "Maria" is not)."""
     return tuple(_form(players, seat, room) for seat in range(len(players)))
 
 
@@ -149,9 +171,9 @@ def short_names(players: Sequence[str]) -> tuple[str, ...]:
 
 
 def all_name_forms(players: Sequence[str]) -> tuple[tuple[str, ...], ...]:
-    """Per player, the forms of their name from the whole name to the narrowest (NAME_WIDTHS),
-    each once: a page shows the first that fits its place."""
+    """Per player, the form of their name at each width, from the whole name to the narrowest
+    (NAME_WIDTHS), one per width (repeated where a narrower width changes nothing), so the
+    names side by side in a place take the same width's forms: cut evenly, not one whole beside
+    one cut. A page shows the first width at which all of them fit."""
     levels = [tuple(players)] + [name_forms(players, room) for room in NAME_WIDTHS]
-    return tuple(
-        tuple(dict.fromkeys(level[seat] for level in levels)) for seat in range(len(players))
-    )
+    return tuple(tuple(level[seat] for level in levels) for seat in range(len(players)))

@@ -1,8 +1,10 @@
 """A night's standings as a message to share, and the words that say how a night is scored.
 
-Pure Python, no Flask, in the manner of :mod:`.share`: a right-to-left language marks each
-line right-to-left (RLM), every name is isolated (FSI … PDI) and every figure is an isolated
-left-to-right run.
+Pure Python, no Flask, in the manner of :mod:`.share`: only the two marks every chat app
+knows (no isolates, which many draw as boxes), where the order would otherwise come out wrong:
+a right-to-left language starts each line with RLM, a name closes with its line's mark where
+its letters run the other way, and a date starts with LRM (after Arabic letters its digits
+would be Arabic numbers, read right to left between its hyphens).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from ..rules.messages import N_
 from ..stats.evening_model import Night
 from .labels import Translate, identity
-from .share import FSI, LRI, PDI, RLM
+from .share import LRM, paragraph, plain_name
 
 NIGHT_TITLE = N_("Night of %(day)s")
 NIGHT_SCORING = N_("Points by place in each game: 3, 2, 1, 0; a tie shares them.")
@@ -18,8 +20,9 @@ NIGHT_SCORING = N_("Points by place in each game: 3, 2, 1, 0; a tie shares them.
 
 
 def night_day(night: Night) -> str:
-    """The day the night began, as a left-to-right run (a date reads the same in Arabic)."""
-    return f"{LRI}{night.day or ''}{PDI}"
+    """The day the night began, read left to right in every language: "2025-03-06" (LRM: after
+    Arabic letters its digits would be Arabic numbers, their hyphens read right to left)."""
+    return f"{LRM}{night.day or ''}"
 
 
 def points_text(halves: int) -> str:
@@ -45,8 +48,9 @@ def night_text(
     how the night is scored."""
     lines = [title]
     for place, player in zip(places(night), night.standings, strict=True):
-        lines.append(f"{place}. {FSI}{player.name}{PDI} {LRI}{points_text(player.halves)}{PDI}")
+        points = points_text(player.halves)
+        if rtl:  # "4½" left to right: the half between two LRMs, not drawn before the 4
+            points = f"{LRM}{points}{LRM}"
+        lines.append(f"{place}. {plain_name(player.name, rtl=rtl)} {points}")
     lines.append(translate(NIGHT_SCORING))
-    if rtl:
-        lines = [RLM + line for line in lines]
-    return "\n".join(lines)
+    return "\n".join(paragraph(line, rtl=rtl) for line in lines)

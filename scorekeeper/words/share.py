@@ -1,13 +1,23 @@
 """A finished game's result as a message to share (a chat, a text): its title, then the
 standings with the winners first, in the reader's words.
 
-Pure Python, no Flask. Plain text has no ``dir``: a right-to-left language marks each line
-right-to-left (RLM), every name is isolated (FSI … PDI) so a Latin name inside Arabic keeps its
-place, and every score is an isolated left-to-right run ("−250", never "250−").
+Pure Python, no Flask. Plain text has no ``dir``, and many chat apps draw the isolates of
+Unicode 6.3 (U+2066–U+2069) as boxes, so the text carries only the two marks every system
+knows, and only where the order would otherwise come out wrong (a chat shows a message in the
+direction of its first letter):
+
+- right-to-left: each line starts with RLM (a line may start with a Latin name); a name or
+  title holding Latin letters is closed by RLM (else the score after it joins its run and is
+  read before it); a score is LRM … RLM ("−250", never "250−", and the next name not drawn into
+  its run);
+- left-to-right: a line whose first letter is Arabic starts with LRM; a name or title holding
+  Arabic letters is closed by LRM (else "Rami & عمر" and the score after it are read in the
+  wrong order); scores need nothing.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 from ..rules import Replay
@@ -16,7 +26,26 @@ from ..rules.messages import N_
 from .labels import Translate, identity, pair_label, signed
 
 WINNER = N_("Winner")
-RLM, LRI, FSI, PDI = "\u200f", "\u2066", "\u2068", "\u2069"
+RLM, LRM = "\u200f", "\u200e"
+RIGHT_TO_LEFT = frozenset({"R", "AL"})
+
+
+def _holds(text: str, classes: frozenset[str]) -> bool:
+    """Whether `text` has a letter of these bidirectional classes."""
+    return any(unicodedata.bidirectional(char) in classes for char in text)
+
+
+def plain_name(text: str, *, rtl: bool) -> str:
+    """A name (or a title) as a line of plain text holds it: closed by the line's own mark
+    where its letters run the other way, else as it is."""
+    if rtl:
+        return text + RLM if _holds(text, frozenset({"L"})) else text
+    return text + LRM if _holds(text, RIGHT_TO_LEFT) else text
+
+
+def plain_score(value: int, *, rtl: bool) -> str:
+    """A signed score as a line of plain text holds it (left to right in Arabic too)."""
+    return f"{LRM}{signed(value)}{RLM}" if rtl else signed(value)
 
 
 def _ranked(totals: Sequence[int], winners: Sequence[int]) -> list[int]:
@@ -34,10 +63,10 @@ def result_text(
     winner = translate(WINNER)
 
     def name(text: str) -> str:
-        return f"{FSI}{text}{PDI}"
+        return plain_name(text, rtl=rtl)
 
     def score(value: int) -> str:
-        return f"{LRI}{signed(value)}{PDI}"
+        return plain_score(value, rtl=rtl)
 
     lines = [title]
     winners = result.winners or ()
@@ -64,6 +93,16 @@ def result_text(
                 f"{place}. {name(players[seat])} {score(result.totals[seat])}"
                 + (f" · {winner}" if seat in winners else "")
             )
+    return "\n".join(paragraph(line, rtl=rtl) for line in lines)
+
+
+def paragraph(line: str, *, rtl: bool) -> str:
+    """A line started so a chat (which takes each paragraph's direction from its first letter)
+    shows it in the reader's direction: RLM before every right-to-left line; LRM before a
+    left-to-right one only when its first letter is Arabic (a name)."""
     if rtl:
-        lines = [RLM + line for line in lines]
-    return "\n".join(lines)
+        return RLM + line
+    first = next(
+        (kind for kind in map(unicodedata.bidirectional, line) if kind in ("L", "R", "AL")), "L"
+    )
+    return LRM + line if first != "L" else line

@@ -15,6 +15,7 @@ from ..rules.contracts import CONTRACTS, Item
 from ..rules.games import GAMES
 from ..rules.messages import N_
 from ..stats.model import ContractStats, PlayerStats, TableStats
+from .contracts import ITEM_WORDS
 from .evening_export import EVENING_TABLES, evening_rows
 from .exports import BOM, Cell, neutralise, slug, unicode_stem
 from .labels import Translate, contract_label, game_label, identity, pair_label
@@ -36,16 +37,9 @@ DOUBLES = N_("Doubles")
 DOUBLES_GAIN = N_("Points gained by doubling")
 PARTNERSHIP = N_("Partnership")
 
-ITEM_AVERAGES: dict[Item, str] = {
-    Item.KING_OF_HEARTS: N_("K♥ per deal"),
-    Item.QUEENS: N_("Queens per deal"),
-    Item.DIAMONDS: N_("Diamonds per deal"),
-    Item.TRICKS: N_("Tricks per deal"),
-    Item.HEARTS: N_("Hearts per deal"),
-    Item.KINGS_AND_JACKS: N_("Kings and jacks per deal"),
-    Item.LAST_TWO: N_("Last two tricks per deal"),
-}
-"""Each item's column: how many the player took per deal of the contract, on average."""
+ITEM_AVERAGES: dict[Item, str] = {item: words.average for item, words in ITEM_WORDS.items()}
+"""Each item's column: how many the player took per deal of the contract, on average (its
+record's words, :data:`~scorekeeper.words.contracts.ITEM_WORDS`)."""
 
 
 def _average(value: float | None) -> Cell:

@@ -5,22 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import assert_never
 
-from ..rules.cards import SUIT_SYMBOLS, SUITS
-from ..rules.contracts import CONTRACTS
+from ..rules.cards import SUITS
+from ..rules.contracts import CONTRACTS, Item
 from ..rules.deal import Deal, FieldKind, FieldSpec
 from ..rules.messages import N_
+from .contracts import ITEM_WORDS
 from .labels import CARD_LABELS, Translate, identity, suit_symbol
 
 TAKE = N_("{card} {taker}")
 DOUBLED_TAKE = N_("{card} {taker} (×2 {doubler})")
 LAST_TRICK = N_("{trick}: {taker}")
-COUNTED: Mapping[str, str] = {
-    "tricks": N_("Tricks {counts}"),
-    "diamonds": f"{SUIT_SYMBOLS['D']} {{counts}}",
-}
-"""A section of per-seat counts, by what it counts (a field's `unit`), in a deal that records
-several sections (Complex)."""
-
 SEPARATOR = " · "
 """Between the parts of one take (per-seat counts, queens)."""
 ORDER_SEPARATOR = N_(" › ")
@@ -61,7 +55,10 @@ def _counts_section(spec: FieldSpec, deal: Deal, sections: int, translate: Trans
     counts = _counts(deal.counts(spec.name))
     if sections == 1:  # alone, the contract's name says what is counted
         return counts
-    return translate(COUNTED[spec.unit]).format(counts=counts)
+    section = ITEM_WORDS[Item(spec.unit)].section
+    if section is None:
+        raise KeyError(f"{spec.unit}: no section words in ITEM_WORDS")
+    return translate(section).format(counts=counts)
 
 
 def short_takes(deal: Deal, players: Sequence[str], translate: Translate = identity) -> str:

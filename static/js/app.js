@@ -55,12 +55,18 @@
       : !status ? "offline" : status === 429 ? "busy" : status >= 500 ? "server" : "stale";
     if (!words || elt.closest("[data-quiet]")) { return; }
     /* A save that went wrong may still have been stored (a late answer): the server is asked
-     * what it holds before anything is said. Held: its page says so; else it says "Not saved"
-     * (true: a save sent again is never stored twice). The question unanswered too: only why,
-     * and to try again. */
+     * by the form's key (made when the form opened) what became of it before anything is
+     * said. Stored, or another phone's deal in its place, or the game changed: the game page
+     * says so (this phone's own save is never called another phone's); else "Not saved"
+     * (true: a save sent again with its key is never stored twice). The question unanswered
+     * too: only why, and to try again. (The form goes along: a form from before keys is
+     * asked about by its taps.) */
     if (elt.id === "deal-form" && event.detail.target !== slot) {  /* (not the question's) */
-      htmx.ajax("POST", elt.action + "/check",
-                {source: elt, target: slot, swap: "outerHTML", values: {why: why}});
+      var key = elt.querySelector("input[name=entry_key]");
+      htmx.ajax("POST", elt.action + "/check", {
+        source: elt, target: slot, swap: "outerHTML",
+        values: key ? {why: why, entry_key: key.value} : {why: why}
+      });
       return;
     }
     if (fields) {  /* a preview's: only why (nothing was being saved) */
@@ -82,8 +88,12 @@
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
+    /* a poll waits while nobody sees the page (a tab behind another, a phone locked): it asks
+     * again the moment the page is shown (its visibilitychange trigger) */
+    if (elt.hasAttribute("data-poll") && document.visibilityState === "hidden") {
+      event.preventDefault();
     /* following other phones waits while this phone has a request out (its own save) */
-    if (elt.hasAttribute("data-follow") && document.querySelector(".htmx-request")) {
+    } else if (elt.hasAttribute("data-follow") && document.querySelector(".htmx-request")) {
       event.preventDefault();
     } else if (!elt.closest("[data-quiet]")) {
       slotOf(elt).hidden = true;
@@ -116,7 +126,27 @@
     });
   }
 
-  function settled() { releaseIfLeft(); acquire(); scripts(); }
+  /* The engine in the phone (static/js/engine.js, a module): on a game page, once it is idle,
+   * where WebAssembly and workers run; until it is ready, and without it, taps ask the server. */
+  var engine = false;
+  function startEngine() {
+    var link = document.querySelector("[data-engine]");
+    if (engine || !link || typeof WebAssembly !== "object" || !window.Worker) { return; }
+    engine = true;
+    fetch(link.getAttribute("data-engine")).then(function (r) { return r.json(); }).then(function (c) {
+      var script = document.createElement("script");
+      script.type = "module";
+      script.src = c.script;
+      document.head.appendChild(script);
+    }).catch(function () {});  /* no engine on this page: its taps ask the server */
+  }
+  function whenIdle() {
+    if (window.requestIdleCallback) { requestIdleCallback(startEngine, {timeout: 3000}); }
+    else { setTimeout(startEngine, 1000); }
+  }
+
+  function settled() { releaseIfLeft(); acquire(); scripts(); if (document.readyState === "complete") { whenIdle(); } }
+  window.addEventListener("load", whenIdle);
   document.addEventListener("visibilitychange", acquire);
   /* htmx swaps pages in place (hx-boost): look again after each swap. */
   document.addEventListener("htmx:afterSettle", settled);

@@ -10,22 +10,29 @@
   if (window.shareResult) { return; }  /* fetched again: already at work */
   window.shareResult = true;
 
+  /* The picture in the page's own colours (light or dark, as the phone shows the page), named
+   * after the game (data-file: its name, else which game, and its day). */
   function draw(box) {
     var lines = box.getAttribute("data-share").split("\n"), size = 32, width = 900;
     var canvas = document.createElement("canvas"), pen, rtl = document.documentElement.dir === "rtl";
+    var page = getComputedStyle(document.body);
+    var accent = getComputedStyle(document.documentElement).getPropertyValue("--accent").trim();
     canvas.width = width;
     canvas.height = size * (2 + 1.6 * lines.length);
     pen = canvas.getContext("2d");
-    pen.fillStyle = "#fff";
+    pen.fillStyle = page.backgroundColor;
     pen.fillRect(0, 0, width, canvas.height);
     pen.direction = rtl ? "rtl" : "ltr";
     lines.forEach(function (line, index) {
-      pen.fillStyle = index ? "#111" : "#0f6b4f";
+      pen.fillStyle = index ? page.color : (accent || page.color);
       pen.font = (index ? "" : "bold ") + size + "px sans-serif";
       pen.fillText(line, rtl ? width - size : size, size * (2 + 1.6 * index));
     });
     canvas.toBlob(function (blob) {
-      if (blob) { box.picture = new File([blob], "result.png", {type: "image/png"}); }
+      if (blob) {
+        box.picture = new File([blob], box.getAttribute("data-file") || "result.png",
+                               {type: "image/png"});
+      }
     });
   }
 
@@ -58,4 +65,10 @@
   function ready() { document.querySelectorAll("[data-share][hidden]").forEach(prepare); }
   document.addEventListener("htmx:afterSettle", ready);  /* a game finished in place, later */
   ready();
+  /* the phone turned dark (or light) while the page was open: the picture follows it */
+  if (window.matchMedia) {
+    window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", function () {
+      if (navigator.canShare) { document.querySelectorAll("[data-share]").forEach(draw); }
+    });
+  }
 }());

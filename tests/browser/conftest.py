@@ -120,12 +120,18 @@ def screenshots() -> Path:
     return SCREENSHOTS
 
 
+def block_engine(context) -> None:  # type: ignore[no-untyped-def]
+    """No engine in the phone for this context (its config is never fetched): the tests of
+    the pages take the server's path; tests/browser/test_engine.py takes the phone's."""
+    context.route("**/engine/*.json*", lambda route: route.abort())
+
+
 @pytest.fixture
 def new_context(browser, server):  # type: ignore[no-untyped-def]
     """Open a phone-sized context: new_context(locale="ar", javascript=True)."""
     contexts = []
 
-    def open_context(locale: str = "en", javascript: bool = True):  # type: ignore[no-untyped-def]
+    def open_context(locale: str = "en", javascript: bool = True, engine: bool = False):  # type: ignore[no-untyped-def]
         context = browser.new_context(  # type: ignore[attr-defined]
             viewport=PHONE,
             device_scale_factor=1,
@@ -137,6 +143,8 @@ def new_context(browser, server):  # type: ignore[no-untyped-def]
             extra_http_headers={"Accept-Language": locale},
         )
         context.set_default_timeout(10_000)
+        if not engine:  # taps ask the server, as on a phone whose engine is not ready yet
+            block_engine(context)
         contexts.append(context)
         return context
 

@@ -100,6 +100,15 @@ def settle(page: Page) -> None:
     )
 
 
+def tap_contract(page: Page, game: str, contract: str) -> None:
+    """On the game page: the contract's button; its form takes the next step's place."""
+    page.goto(game)
+    settle(page)
+    page.locator(f"#play a.contract[href*='contract={contract}']").click()
+    settle(page)
+    expect(page.locator("#deal-form")).to_be_visible()
+
+
 class Player:
     """Taps through the app as a player at the table would; checks each page it reaches."""
 
@@ -153,6 +162,18 @@ class Player:
 
     def tap(self, selector: str) -> None:
         self.page.locator(selector).first.click()
+
+    def press(self, target: Any) -> None:
+        """Tap a form's button (a selector or a locator): with htmx, until its swap settles;
+        without JavaScript, until the page it posts to has loaded (the page being left must
+        not be read as the answer)."""
+        button = self.page.locator(target).first if isinstance(target, str) else target
+        if self.javascript:
+            button.click()
+            self.settle()
+        else:
+            with self.page.expect_navigation():
+                button.click()
 
     def chip(self, name: str, value: str):  # type: ignore[no-untyped-def]
         """The tap target of a radio button or checkbox: its label (around it or `for` it)."""

@@ -60,22 +60,25 @@ TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
 
 SHOWN_JS = """
 (selector) => [...document.querySelectorAll(selector)].map((place) => {
-  // what the place shows of the name: its box's text, and whether the box cuts it (by a
-  // fraction of a pixel too: the ellipsis shows then)
+  // what the place shows of the name: its box's text, and whether the box cuts it: a line of
+  // it past the box's side (by a fraction of a pixel too: the ellipsis shows then) or below
+  // its bottom (a box that holds two lines: a third one hidden)
   const box = place.querySelector('.nm, bdi') || place;
-  const probe = document.createElement('span');
-  probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
-  probe.textContent = box.textContent;
-  box.appendChild(probe);
-  const natural = probe.getBoundingClientRect().width;
-  probe.remove();
   const cut = (el) => el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1;
-  const style = getComputedStyle(box);
-  const room = box.getBoundingClientRect().width - parseFloat(style.paddingLeft)
-    - parseFloat(style.paddingRight) - parseFloat(style.borderLeftWidth)
-    - parseFloat(style.borderRightWidth);
-  return {text: box.textContent.trim(),
-          cut: cut(box) || cut(place) || (box.clientWidth > 0 && natural > room + 0.05)};
+  const style = getComputedStyle(box), outer = box.getBoundingClientRect();
+  const left = outer.left + parseFloat(style.paddingLeft) + parseFloat(style.borderLeftWidth);
+  const right = outer.right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth);
+  const lines = [];  // the text's own boxes (not a radio the chip holds)
+  const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.data.trim()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    lines.push(...range.getClientRects());
+  }
+  const past = box.clientWidth > 0 && lines.some((line) => line.left < left - 0.05
+    || line.right > right + 0.05 || line.bottom > outer.bottom + 0.5);
+  return {text: box.textContent.trim(), cut: cut(box) || cut(place) || past};
 })
 """
 

@@ -57,7 +57,8 @@ def test_rules_of_a_game_show_its_house_rules(new_context) -> None:  # type: ign
 
 
 def test_manifest_icons_and_keep_awake(new_context, server) -> None:  # type: ignore[no-untyped-def]
-    context = new_context(locale="en")
+    # with the engine (a blocked engine's config would be a console error of the test's own)
+    context = new_context(locale="en", engine=True)
     page = context.new_page()
     problems: list[str] = []
     page.on(

@@ -66,18 +66,22 @@ def test_a_save_stored_after_the_timeout_is_said_saved(new_context) -> None:  # 
     held = _hold_saves(page)
     asked: list[str] = []
 
+    asked_bodies: list[str] = []
+
     def check(route: Route) -> None:  # the page asks only after its save timed out
         asked.append(route.request.url)
+        asked_bodies.append(route.request.post_data or "")
         _late(held[0])  # by then the slow save has been stored
         route.continue_()
 
     page.route("**/deal/check", check)
     page.locator(SAVE).click()
     page.wait_for_url(GAME_PAGE, timeout=30_000)  # (two round trips to a busy server)
-    expect(page.locator(".flash-success")).to_contain_text("Deal 1 saved.")
+    expect(page.locator(".flash-success")).to_contain_text("Deal 1 is in the game.")
     expect(page.locator("#history-rows tr:not(.deal-details)")).to_have_count(1)
     expect(page.get_by_text("Not saved")).to_have_count(0)
     assert len(held) == 1 and len(asked) == 1
+    assert "entry_key=" in asked_bodies[0]  # asked by the form's key
 
 
 def test_not_saved_is_said_only_when_true_and_save_again_says_saved_in_arabic(new_context) -> None:  # type: ignore[no-untyped-def]
@@ -109,6 +113,48 @@ def test_when_the_question_gets_no_answer_either_not_saved_is_not_said(new_conte
     # whether it was saved is not known: only why the question failed, and to try again
     # (a save sent again is never stored twice), never "Not saved"
     expect(page.locator(NET_ERROR)).to_have_text("No connection. Try again.")
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+def test_a_late_answer_with_the_question_slow_too_is_its_own_save(
+    new_context: Any, locale: str
+) -> None:
+    """Issue 29: the save's answer comes after the timeout and the question after it gets no
+    answer either; the page that follows other phones then finds the game moved on. It is
+    this phone's own save (by its key): the game page says deal 4 is in the game — never
+    "saved on another phone", never "Enter these taps as the next deal"."""
+    player = _player(new_context, locale)
+    page = player.page
+    for number, (contract, taps) in enumerate(
+        (
+            ("king-of-hearts", {"taker": 1}),
+            ("ltoosh", {"tricks": [4, 3, 3, 3]}),
+            ("trix", {"order": [2, 0, 3, 1]}),
+        ),
+        start=1,
+    ):
+        player.choose(contract)
+        player.enter(taps)
+        player.save(number)
+    player.choose("diamonds")
+    player.enter({"counts": [5, 4, 3, 1]})
+    held = _hold_saves(page)
+    page.route("**/deal/check", lambda route: route.abort())  # the question fails too
+    carried: list[str] = []
+    page.route("**/deal/carry", lambda route: (carried.append(route.request.url), route.abort()))
+    page.locator(SAVE).click()
+    expect(page.locator(NET_ERROR)).to_be_visible()
+    _late(held[0])  # the server stored it after all
+    page.unroute(SAVE_POST)
+    page.wait_for_url(GAME_PAGE, timeout=30_000)  # the poll following other phones (3 s)
+    said = {"en": "Deal 4 is in the game.", "ar": "الجولة 4 مسجّلة في اللعبة."}[locale]
+    expect(page.locator(".flash-success")).to_have_text(said)
+    expect(page.locator("#history-rows tr:not(.deal-details)")).to_have_count(4)
+    expect(page.locator("#deal-carry")).to_have_count(0)
+    expect(page.get_by_text("another phone")).to_have_count(0)
+    expect(page.get_by_text("هاتف آخر")).to_have_count(0)
+    assert not carried
+    player.check(f"{locale}: its own late save, found by its key")
 
 
 # --- item 7: the table page tells games apart; the next game has the last four seated ---------

@@ -57,11 +57,10 @@ def pick(player: Player, names: list[str], first_seat: int = 0) -> None:
     for seat, name in enumerate(names, start=first_seat):
         chip = page.locator(".roster-chips button", has_text=name)
         if chip.count():
-            chip.first.click()
+            player.press(chip.first)
         else:
             page.fill('input[name="newcomer"]', name)
-            page.click('.newcomer button[name="add"]')
-        player.settle()
+            player.press('.newcomer button[name="add"]')
         expect(page.locator(".seats li").nth(seat).locator(".seat-name")).to_have_text(name)
         player.check(f"seat {seat + 1} picked")
 
@@ -70,8 +69,7 @@ def clear_seats(player: Player) -> None:
     """Free the seats the page filled with the last game's four, one tap each."""
     page = player.page
     while page.locator('.seats button[name="remove"]').count():
-        page.click('.seats button[name="remove"][value="0"]')
-        player.settle()
+        player.press('.seats button[name="remove"][value="0"]')
 
 
 def seats_shown(page: Page) -> list[str]:
@@ -229,6 +227,7 @@ def test_roster_pick_without_javascript(new_context, screenshots, tmp_path) -> N
     table = create_table(player, "Thursdays at Karim's")
     import_into(player, table, [load_example("trix-complex-solo-complete")], tmp_path)
     page.click("a.button.primary[href$='/new']")
+    page.wait_for_url(re.compile(r"/new$"))
     names = load_example("trix-complex-solo-complete")["players"]
     clear_seats(player)
     pick(player, [names[1], names[0], "Zoé", names[3]])

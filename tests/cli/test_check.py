@@ -436,3 +436,43 @@ def test_complex_tricks_penalty_worked_example(write: Any) -> None:
         "deal 2 (complex): tricks[1]: 6 tricks held a penalty card, but the "
         "player took 5 penalty cards\n"
     )
+
+
+HEAVY_FOR_A_CHECK = (
+    "argparse",  # the whole command line's parser, and through it:
+    "shutil",
+    "lzma",
+    "bz2",
+    "gettext",
+    "locale",
+    "flask",
+    "sqlalchemy",
+    "werkzeug",
+    "jinja2",
+)
+
+
+def test_check_loads_the_engine_alone() -> None:
+    """`scorekeeper check FILE` imports the engine and the few standard modules it uses: no
+    web stack, and not even the command line's parser (whose help formatting brought shutil,
+    and with it the compression modules, into every check)."""
+    record = CHECKOUT / "tests" / "data" / "trix-solo-complete.json"
+    probe = (
+        "import sys, io, contextlib\n"
+        "before = set(sys.modules)\n"
+        "from scorekeeper.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main(['check', {str(record)!r}]) == 0\n"
+        "print('\\n'.join(sorted(set(sys.modules) - before)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", probe],  # -S: nothing imported before, by site or a .pth
+        env={**os.environ, "PYTHONPATH": str(CHECKOUT)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    loaded = done.stdout.split()
+    assert "scorekeeper.rules.replay" in loaded  # (the probe saw the check's imports)
+    heavy = [name for name in loaded if name.split(".")[0] in HEAVY_FOR_A_CHECK]
+    assert heavy == [], heavy

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.cli import main
-from tests.cli.test_transfer import instance, records  # noqa: F401 (the fixture)
+from tests.cli.test_transfer import records
 
 
 def make_table() -> tuple[str, str]:
@@ -34,7 +34,7 @@ def roster_and_games(token: str) -> tuple[list[str], int]:
 
 
 def test_import_into_a_table_by_its_link(
-    instance: Path,  # noqa: F811 (the fixture)
+    instance: Path,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -51,7 +51,7 @@ def test_import_into_a_table_by_its_link(
 
 
 def test_an_unknown_table_imports_nothing(
-    instance: Path,  # noqa: F811 (the fixture)
+    instance: Path,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -63,3 +63,46 @@ def test_an_unknown_table_imports_nothing(
     assert main(["export", str(tmp_path / "out.json")]) == 0
     assert json.loads((tmp_path / "out.json").read_text()) == []
     assert roster_and_games(token) == ([], 0)
+
+
+def stored_figures_by_game() -> dict[int, tuple[int, str, bytes]]:
+    """Every game's statistics figures stored in the database: (version, head, tallies)."""
+    from sqlalchemy import select
+
+    from scorekeeper import create_app
+    from scorekeeper.store.db import db
+    from scorekeeper.store.models import FiguresRow
+
+    with create_app().app_context():
+        return {
+            game_id: (version, head, bytes(tallies))
+            for game_id, version, head, tallies in db.session.execute(
+                select(FiguresRow.game_id, FiguresRow.version, FiguresRow.head, FiguresRow.tallies)
+            )
+        }
+
+
+@pytest.mark.parametrize("at_a_table", [True, False])
+def test_an_import_stores_each_games_statistics_figures(
+    instance: Path,
+    tmp_path: Path,
+    at_a_table: bool,
+) -> None:
+    """The import replays every record anyway: each game's figures, as its stored record makes
+    them, are in the database when it ends (the table's first statistics page replays none)."""
+    from scorekeeper import create_app
+    from scorekeeper.stats import stored_form
+    from scorekeeper.store.db import db
+    from scorekeeper.store.games import record_of
+    from scorekeeper.store.models import GameRow
+
+    _, link = make_table()
+    path = tmp_path / "games.json"
+    path.write_text(json.dumps(records()), encoding="utf-8")
+    assert main(["import", str(path), *(["--table", link] if at_a_table else [])]) == 0
+    stored = stored_figures_by_game()
+    with create_app().app_context():
+        rows = db.session.query(GameRow).all()
+        assert len(rows) == len(records())
+        for row in rows:
+            assert stored[row.id] == (row.version, *stored_form(record_of(row)))

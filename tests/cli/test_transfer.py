@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -20,16 +21,6 @@ from scorekeeper.rules import load_record
 
 DATA = Path(__file__).parents[1] / "data"
 COMPLETE = sorted(DATA.glob("*-complete.json"))
-
-
-@pytest.fixture
-def instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty instance folder the commands use (no DATABASE_URL)."""
-    folder = tmp_path / "instance"
-    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(folder))
-    monkeypatch.setenv("SECRET_KEY", "cli-test-" + "k" * 40)
-    monkeypatch.delenv("DATABASE_URL", raising=False)
-    return folder
 
 
 def records() -> list[dict[str, Any]]:
@@ -246,3 +237,51 @@ def test_complex_tricks_penalty_round_trips(instance: Path, tmp_path: Path) -> N
     assert main(["import", str(again)]) == 0
     games = exported(tmp_path / "both.json")
     assert [load_record(json.dumps(one)) for one in games] == [load_record(json.dumps(game))] * 2
+
+
+class _Counting:
+    """Standard output that notes, at each write, how many games the process holds."""
+
+    def __init__(self, alive: weakref.WeakSet[Any]) -> None:
+        self.alive = alive
+        self.parts: list[str] = []
+        self.held: list[int] = []
+
+    def write(self, text: str) -> int:
+        self.parts.append(text)
+        self.held.append(len(self.alive))
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_export_writes_a_record_at_a_time_holding_a_batch_of_games(
+    instance: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """However many games the database holds, the export holds the rows of one or two batches
+    at once (it used to read every game, then write them all: 3.26 GB for 100,000)."""
+    from sqlalchemy import event
+
+    from scorekeeper.store.models import GameRow
+    from scorekeeper.store.records import EXPORT_BATCH
+
+    many = 3 * EXPORT_BATCH + 17
+    source = tmp_path / "many.json"
+    source.write_text(json.dumps([records()[0]] * many), encoding="utf-8")
+    assert main(["import", str(source)]) == 0
+    alive: weakref.WeakSet[Any] = weakref.WeakSet()
+
+    def loaded(row: GameRow, context: Any) -> None:
+        alive.add(row)
+
+    out = _Counting(alive)
+    event.listen(GameRow, "load", loaded)
+    try:
+        monkeypatch.setattr(sys, "stdout", out)
+        assert main(["export", "-"]) == 0
+    finally:
+        event.remove(GameRow, "load", loaded)
+    assert max(out.held) <= 2 * EXPORT_BATCH, max(out.held)
+    assert len(out.parts) >= many  # written as they come
+    assert len(json.loads("".join(out.parts))) == many

@@ -66,7 +66,7 @@ SUMS = [
     (COMPLEX, "diamonds", 13, "diamonds"),
     (TRUMP, "tricks", 13, "tricks"),
     (NO_QUEENS, "counts", 4, "queens"),
-    (NO_BOYS, "counts", 8, "kings and jacks"),
+    (NO_BOYS, "counts", 8, "kings_and_jacks"),
     (NO_HEARTS, "counts", 13, "hearts"),
     (NO_TRICKS, "tricks", 13, "tricks"),
 ]

@@ -23,6 +23,9 @@ def assert_secured(response: TestResponse, what: str) -> None:
     assert directives.get("frame-ancestors") == ["'none'"], (what, policy)
     for directive in ("script-src", "style-src"):  # no inline script or style is needed
         assert "'unsafe-inline'" not in directives.get(directive, []), (what, policy)
+    # the engine in the phone compiles WebAssembly, never text: no eval of strings
+    assert "'unsafe-eval'" not in directives.get("script-src", []), (what, policy)
+    assert directives.get("worker-src") == ["'self'"], (what, policy)
     assert response.headers.get("X-Content-Type-Options") == "nosniff", what
     assert response.headers.get("Referrer-Policy") == "no-referrer", what
 

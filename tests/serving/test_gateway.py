@@ -16,7 +16,14 @@ import pytest
 from flask import Flask
 
 from scorekeeper.serving import gateway
-from scorekeeper.serving.gateway import BODY_TIMED_OUT, MAX_BODY, BodyFirst, environ_of
+from scorekeeper.serving.gateway import (
+    BODY_BUSY,
+    BODY_TIMED_OUT,
+    BUSY_RETRY_AFTER_S,
+    MAX_BODY,
+    BodyFirst,
+    environ_of,
+)
 
 StartResponse = Callable[..., Any]
 T = TypeVar("T")
@@ -300,3 +307,115 @@ def test_the_apps_error_reaches_the_request_and_the_threads_go_on() -> None:
         front.threads.stop()
     assert after.answer == (200, [], b"fine")
     assert calls == ["/boom", "/after"]
+
+
+def test_a_body_longer_than_its_route_takes_is_not_read() -> None:
+    seen: list[dict[str, Any]] = []
+    asked: list[str] = []
+
+    def limit(environ: dict[str, Any]) -> int:
+        asked.append(environ["PATH_INFO"])
+        assert environ["wsgi.input"].read() == b""  # judged from the head alone
+        return 100
+
+    protocol = Protocol([b"x" * 101])
+    serve(
+        recording_app(seen),
+        Scope("POST", "/new", headers=[("content-length", "101")]),
+        protocol,
+        body_limit=limit,
+    )
+    assert asked == ["/new"]
+    assert protocol.read == []  # the app refuses it from its Content-Length (413)
+    assert (seen[0]["CONTENT_LENGTH"], seen[0]["body"]) == ("101", b"")
+    assert protocol.answer is not None
+    assert ("Connection", "close") in protocol.answer[1]  # the body is never read
+
+
+def test_a_chunked_body_longer_than_its_route_takes_is_cut_short() -> None:
+    seen: list[dict[str, Any]] = []
+    protocol = Protocol([b"x" * 60, b"y" * 60, b"z" * 60])
+    serve(
+        recording_app(seen),
+        Scope("POST", "/new", headers=[("transfer-encoding", "chunked")]),
+        protocol,
+        body_limit=lambda environ: 100,
+    )
+    assert len(protocol.read) == 2  # read past the limit, not to the end
+    assert int(seen[0]["CONTENT_LENGTH"]) > 100  # so the app refuses it (413)
+
+
+def test_no_body_is_read_for_a_request_answered_without_one() -> None:
+    """No such route, or a browser without the access code: the app answers from the head."""
+    seen: list[dict[str, Any]] = []
+    protocol = Protocol([b"name=Lina"])
+    serve(
+        recording_app(seen),
+        Scope("POST", "/nowhere", headers=[("content-length", "9")]),
+        protocol,
+        body_limit=lambda environ: 0,
+    )
+    assert protocol.read == []
+    assert (seen[0]["CONTENT_LENGTH"], seen[0]["body"]) == ("0", b"")
+    assert protocol.answer is not None
+    assert ("Connection", "close") in protocol.answer[1]
+
+
+def test_the_bodies_a_worker_holds_at_once_are_bounded() -> None:
+    """Past the bound a request is handed over unread and marked (the app answers 503); once a
+    held body is done with, its bytes count no more."""
+    seen: list[dict[str, Any]] = []
+    front = BodyFirst(recording_app(seen), 2, body_timeout=0.5, buffered_at_most=100)
+    stalled, refused, later = Protocol([b"a" * 10, None]), Protocol([b"b" * 40]), Protocol()
+
+    async def three() -> None:
+        first = asyncio.ensure_future(
+            front.__rsgi__(Scope("POST", "/one", headers=[("content-length", "80")]), stalled)
+        )
+        await asyncio.sleep(0.05)  # the first holds 80 of 100 bytes while its body trickles
+        assert front.buffered == 80
+        await front.__rsgi__(Scope("POST", "/two", headers=[("content-length", "40")]), refused)
+        await first  # its body timed out: answered, its bytes let go
+        assert front.buffered == 0
+        later.chunks = [b"c" * 40]
+        await front.__rsgi__(Scope("POST", "/three", headers=[("content-length", "40")]), later)
+
+    try:
+        run_alone(three())
+    finally:
+        front.threads.stop()
+    by_path = {environ["PATH_INFO"]: environ for environ in seen}
+    assert refused.read == [] and by_path["/two"][BODY_BUSY] is True
+    assert (by_path["/two"]["CONTENT_LENGTH"], by_path["/two"]["body"]) == ("0", b"")
+    assert refused.answer is not None and ("Connection", "close") in refused.answer[1]
+    assert by_path["/one"][BODY_TIMED_OUT] is True
+    assert by_path["/three"]["body"] == b"c" * 40 and BODY_BUSY not in by_path["/three"]
+
+
+def test_the_app_answers_a_busy_worker_503_with_retry_after(app: Flask) -> None:
+    protocol = Protocol([b"csrf_token=x"])
+    serve(
+        app,
+        Scope(
+            "POST",
+            "/new",
+            headers=[
+                ("content-type", "application/x-www-form-urlencoded"),
+                ("content-length", "12"),
+                ("accept-language", "ar"),
+            ],
+        ),
+        protocol,
+        buffered_at_most=10,
+    )
+    assert protocol.answer is not None
+    status, headers, body = protocol.answer
+    assert status == 503
+    assert ("Retry-After", str(BUSY_RETRY_AFTER_S)) in headers
+    assert ("Connection", "close") in headers
+    assert protocol.read == []
+    with app.test_request_context(headers={"Accept-Language": "ar"}):
+        from flask_babel import gettext
+
+        sentence = gettext("The server is busy. Nothing was saved. Try again in a few seconds.")
+    assert sentence.encode() in body

@@ -15,14 +15,8 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
-from tests.conftest import (
-    BACKENDS,
-    POSTGRES_URL,
-    _dispose,
-    _make_app,
-    _sqlalchemy_url,
-    _with_database,
-)
+from tests.conftest import BACKENDS
+from tests.store.conftest import migrated_before
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 NOW = datetime(2026, 11, 30, 20, 0, tzinfo=UTC)
@@ -68,31 +62,8 @@ seats = sa.table("seats", *(sa.column(name) for name in ("game_id", "seat", "pla
 @pytest.fixture(params=BACKENDS)
 def before(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
     """The app on an empty database migrated up to the revision before d4_edges."""
-    from flask_migrate import upgrade
-
-    name = None
-    if request.param == "sqlite":
-        uri = "sqlite:///" + str(tmp_path / "old.sqlite")
-    else:
-        import psycopg
-
-        name = "scorekeeper_migration_" + secrets.token_hex(6)
-        with psycopg.connect(POSTGRES_URL, autocommit=True) as connection:
-            connection.execute(f'CREATE DATABASE "{name}"')
-        uri = _sqlalchemy_url(_with_database(POSTGRES_URL, name))
-    app = _make_app(tmp_path / "instance", uri)
-    with app.app_context():
-        from alembic.script import ScriptDirectory
-
-        scripts = ScriptDirectory.from_config(app.extensions["migrate"].migrate.get_config())
-        upgrade(revision=scripts.get_revision("d4_edges").down_revision)
-    yield app
-    _dispose(app)
-    if name is not None:
-        import psycopg
-
-        with psycopg.connect(POSTGRES_URL, autocommit=True) as connection:
-            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with migrated_before(request.param, tmp_path, "d4_edges") as app:
+        yield app
 
 
 def row(**values: object) -> dict[str, object]:

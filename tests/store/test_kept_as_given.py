@@ -143,14 +143,24 @@ def test_a_table_lists_its_games_in_the_order_they_were_played(ctx: None) -> Non
 
 
 def test_the_roster_puts_who_played_most_first(ctx: None) -> None:
+    from scorekeeper.store.deals import choose_first
+
     table = store.create_table("Majlis")
-    store.start_game(table, "trix", "solo", ["Rami", "Lina", "Omar", "Dana"], HouseRules(), None)
-    store.start_game(table, "trix", "solo", ["Rami", "Lina", "Omar", "Sami"], HouseRules(), None)
-    store.start_game(table, "trix", "solo", ["Rami", "Lina", "Can", "Sami"], HouseRules(), None)
+    for players in (
+        ["Rami", "Lina", "Omar", "Dana"],
+        ["Rami", "Lina", "Omar", "Sami"],
+        ["Rami", "Lina", "Can", "Sami"],
+    ):
+        row = store.start_game(table, "trix", "solo", players, HouseRules(), None)
+        choose_first(row, 0, row.version)  # begun: it counts (store.tables.BEGUN)
     gone = store.start_game(
         table, "trix", "solo", ["Rami", "Lina", "Can", "Aaron"], HouseRules(), None
     )
+    choose_first(gone, 0, gone.version)
     delete_game(gone)  # Aaron stays on the roster, with no game
+    store.start_game(  # seated, not begun: counts for nobody
+        table, "trix", "solo", ["Sami", "Dana", "Can", "Aaron"], HouseRules(), None
+    )
     assert [player.name for player in store.roster(table)] == [
         "Lina",  # 3 games
         "Rami",

@@ -14,8 +14,9 @@ from scorekeeper.rules import HouseRules, Problem, check_players, replay
 from scorekeeper.rules.record import RecordsRefused
 from scorekeeper.store import tables as store
 from scorekeeper.store.db import db
+from scorekeeper.store.deals import Saved, choose_first
 from scorekeeper.store.games import delete_game, record_of
-from scorekeeper.store.models import PlayerRow, SeatRow, TableRow
+from scorekeeper.store.models import GameRow, PlayerRow, SeatRow, TableRow
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 PLAYERS = ["Rami", "Lina", "Omar", "Dana"]
@@ -23,6 +24,12 @@ PLAYERS = ["Rami", "Lina", "Omar", "Dana"]
 
 def names(table: TableRow) -> list[str]:
     return sorted(player.name for player in store.roster(table))
+
+
+def begun(row: GameRow) -> GameRow:
+    """The game with its first king chosen: from now on it counts (store.tables.BEGUN)."""
+    assert isinstance(choose_first(row, 0, row.version), Saved)
+    return row
 
 
 def replays(table: TableRow) -> list[tuple[str, ...]]:
@@ -36,12 +43,14 @@ def replays(table: TableRow) -> list[tuple[str, ...]]:
 
 def test_a_game_at_a_table_puts_its_players_on_the_roster_once(ctx: None) -> None:
     table = store.create_table("Thursdays at Karim's")
-    first = store.start_game(table, "trix", "solo", PLAYERS, HouseRules(), None)
+    first = begun(store.start_game(table, "trix", "solo", PLAYERS, HouseRules(), None))
     assert first.table_id == table.id
     # the same people typed differently: case, spaces, a decomposed é
     decomposed = unicodedata.normalize("NFD", "Zoé")
-    second = store.start_game(
-        table, "trix", "solo", ["  rami", "LINA ", "omar", decomposed], HouseRules(), None
+    second = begun(
+        store.start_game(
+            table, "trix", "solo", ["  rami", "LINA ", "omar", decomposed], HouseRules(), None
+        )
     )
     assert second.players == ["Rami", "Lina", "Omar", decomposed]
     third = store.start_game(
@@ -53,6 +62,20 @@ def test_a_game_at_a_table_puts_its_players_on_the_roster_once(ctx: None) -> Non
     assert store.roster(table)[0].name in {"Rami", "Lina", "Omar"}  # most games first
     assert [row.id for row in store.table_games(table)] == [first.id, second.id, third.id]
     assert store.last_game(table).id == third.id  # type: ignore[union-attr]
+
+
+def test_a_game_counts_once_begun_on_the_roster_as_in_the_statistics(ctx: None) -> None:
+    """One definition (issue 32, item 2): a game only seated counts for neither (the
+    statistics are made of the games game_stamps lists)."""
+    table = store.create_table("Thursday")
+    load(table, "trix-solo-complete.json")
+    seated = store.start_game(table, "trix", "solo", PLAYERS, HouseRules(), None)
+    dana = next(player for player in store.roster(table) if player.name == "Dana")
+    assert store.games_played(table)[dana.id] == 1
+    assert len(store.game_stamps(table)) == 1
+    begun(seated)
+    assert store.games_played(table)[dana.id] == 2
+    assert len(store.game_stamps(table)) == 2
 
 
 def test_rosters_are_per_table(ctx: None) -> None:
@@ -147,7 +170,11 @@ def test_renaming_a_player_rewrites_every_game_and_each_still_replays(ctx: None)
 def test_merging_two_entries_of_one_person(ctx: None) -> None:
     table = store.create_table("Majlis")
     load(table, "trix-solo-complete.json")
-    store.start_game(table, "trix", "solo", ["Rami", "Lina", "Omar", "Dina"], HouseRules(), None)
+    begun(
+        store.start_game(
+            table, "trix", "solo", ["Rami", "Lina", "Omar", "Dina"], HouseRules(), None
+        )
+    )
     roster = {player.name: player for player in store.roster(table)}
     # Dana and Dina sat at different games: the same person spelled two ways
     refused = store.merge_players(table, roster["Lina"], roster["Rami"], table.version)
@@ -156,7 +183,7 @@ def test_merging_two_entries_of_one_person(ctx: None) -> None:
     outcome = store.merge_players(table, roster["Dina"], roster["Dana"], table.version)
     assert outcome == store.Changed(1)
     assert names(table) == ["Dana", "Lina", "Omar", "Rami"]
-    assert replays(table) == [("Rami", "Lina", "Omar", "Dana")]
+    assert replays(table) == [("Rami", "Lina", "Omar", "Dana")] * 2  # both begun
     assert [row.players for row in store.table_games(table)] == [PLAYERS, PLAYERS]
     dana = next(p for p in store.roster(table) if p.name == "Dana")
     assert store.games_played(table)[dana.id] == 2

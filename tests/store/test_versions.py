@@ -7,7 +7,10 @@ every poll reads (no channel to hear changes on).
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -189,6 +192,61 @@ def test_a_lost_listener_keeps_nothing_from_before_it_listens_again(pg_app: Flas
 
 
 @ON_POSTGRESQL
+def test_the_listeners_connection_gives_up_on_a_silent_peer(pg_app: Flask) -> None:
+    """TCP keepalives and a TCP user timeout (the operating system ends a connection whose peer
+    went away), and a statement timeout (the server ends a statement that runs too long)."""
+    with pg_app.app_context():
+        versions = Versions(db.engine)
+    connection = versions.listener_connection()
+    try:
+        given = connection.info.get_parameters()
+        assert given["keepalives"] == "1"
+        silent_for = int(given["keepalives_idle"]) + int(given["keepalives_interval"]) * int(
+            given["keepalives_count"]
+        )
+        assert silent_for <= 10  # seconds of silence before the operating system gives up
+        assert int(given["tcp_user_timeout"]) <= 10_000
+        assert connection.execute("SHOW statement_timeout").fetchone() == ("3s",)
+    finally:
+        connection.close()
+
+
+@ON_POSTGRESQL
+@pytest.mark.slow
+def test_a_listener_whose_server_stopped_answering_is_dropped(pg_app: Flask) -> None:
+    """Its backend stopped (SIGSTOP: a half-open connection, as a hung server or a lost host
+    looks): what it kept is trusted no more and it is replaced, so a poll sees another server's
+    save; before, the heartbeat's SELECT 1 waited for ever and every poll said "unchanged"."""
+    game_id, token, view_token = _game(pg_app)
+    versions = _versions(pg_app)
+    stopped = versions.listener_pid
+    assert stopped is not None
+    try:
+        assert versions.version("token", token) == 1
+        assert versions.version("view_token", view_token) == 1
+        reads = versions.reads
+        assert versions.version("token", token) == 1  # kept: not read again
+        assert versions.reads == reads
+        os.kill(stopped, signal.SIGSTOP)
+        # another server's save: its notification never reaches the stopped listener
+        _elsewhere(pg_app, "UPDATE games SET version = 2 WHERE id = %(id)s", id=game_id)
+        deadline = time.monotonic() + WAIT
+        while versions.version("token", token) != 2:
+            assert time.monotonic() < deadline, "the poll still answers the version from before"
+            time.sleep(0.2)
+        assert versions.version("view_token", view_token) == 2
+        assert versions.relistened_wait(stopped, WAIT), "the stopped listener was not replaced"
+        heard = versions.heard
+        _elsewhere(pg_app, "UPDATE games SET version = 3 WHERE id = %(id)s", id=game_id)
+        _heard(versions, heard)  # the new listener hears
+        assert versions.version("token", token) == 3
+    finally:
+        os.kill(stopped, signal.SIGCONT)
+        _elsewhere(pg_app, "SELECT pg_terminate_backend(%(pid)s)", pid=stopped)
+        versions.close()
+
+
+@ON_POSTGRESQL
 @pytest.mark.parametrize("change", ["write", "delete", "rename"])
 def test_a_change_made_in_this_process_is_seen_here_at_once(
     pg_app: Flask, monkeypatch: pytest.MonkeyPatch, change: str
@@ -273,3 +331,37 @@ def test_an_operator_can_turn_listening_off(
         assert versions.listens is (setting == "default" and on_postgresql)
     finally:
         _dispose(app)
+
+
+def test_a_polls_read_on_sqlite_is_one_statement(app: Flask) -> None:
+    """No connection test before it (pool_pre_ping): a SQLite file's connection cannot have
+    died idle, and the test was a statement more on every poll's read and every request; a
+    server's connection (PostgreSQL) is still tried first."""
+    from sqlalchemy import event
+
+    _, token, _ = _game(app)
+    with app.app_context():
+        engine = db.engine
+        versions = Versions(engine, listen=False)
+        if engine.dialect.name != "sqlite":
+            assert app.config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"] is True
+            return
+        statements: list[str] = []
+
+        def traced(dbapi_connection: Any, record: Any) -> None:
+            dbapi_connection.set_trace_callback(statements.append)
+
+        engine.dispose()  # new connections, traced from their first statement
+        event.listen(engine, "connect", traced)
+        try:
+            assert versions.read("token", token) == 1
+            statements.clear()
+            for _ in range(3):
+                assert versions.read("token", token) == 1
+        finally:
+            event.remove(engine, "connect", traced)
+            engine.dispose()
+    assert [s for s in statements if s.upper().startswith("SELECT")] == [
+        s for s in statements if "games.version" in s
+    ]
+    assert len([s for s in statements if "games.version" in s]) == 3

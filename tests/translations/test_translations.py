@@ -1,5 +1,8 @@
-"""The Arabic, Turkish, Russian and Hindi catalogues: complete, compiled, faithful to their
-placeholders, with each language's plural forms."""
+"""Every language of the app (``LANGUAGES``): its catalogue complete, compiled, faithful to its
+placeholders, with its readers' plural forms; then the words each table chose.
+
+The checks are ``tests/translations/catalogues.py``'s; ``test_catalogues.py`` shows them failing
+on a new language with an empty or a partial catalogue."""
 
 from __future__ import annotations
 
@@ -7,19 +10,20 @@ import re
 from pathlib import Path
 
 import pytest
-from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 from scorekeeper.rules.messages import PIECES, REASONS, TEMPLATES, UNITS, Counted
-
-TRANSLATIONS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"
-TRANSLATED = ("ar", "tr", "ru", "hi")
-EXTRACT = (
-    "pybabel extract -F babel.cfg -k _l -k N_ -k lazy_gettext --no-location "
-    "--sort-output -o scorekeeper/translations/messages.pot . && pybabel update -i "
-    "scorekeeper/translations/messages.pot -d scorekeeper/translations -N --ignore-obsolete"
+from scorekeeper.web.languages import LANGUAGES, direction
+from tests.translations.catalogues import (
+    EXTRACT,
+    TRANSLATED,
+    TRANSLATIONS,
+    catalogue_folders,
+    lost_placeholders,
+    stale_compiled,
+    untranslated,
+    wrong_plurals,
 )
-PLACEHOLDER = re.compile(r"%\([a-z_]+\)[sd]|\{[a-z_]+\}")
 
 
 def _catalog(path: Path, locale: str | None = None):  # type: ignore[no-untyped-def]
@@ -39,62 +43,27 @@ def _po(locale: str):  # type: ignore[no-untyped-def]
     return _catalog(TRANSLATIONS / locale / "LC_MESSAGES" / "messages.po", locale)
 
 
-def _translations(catalog) -> dict[object, object]:  # type: ignore[no-untyped-def]
-    """msgid → msgstr for every real translation (not fuzzy, not empty, not the msgid itself)."""
-    table = {}
-    for message in catalog:
-        if not message.id or message.fuzzy:
-            continue
-        strings = (message.string,) if isinstance(message.string, str) else tuple(message.string)
-        key = message.id if isinstance(message.id, str) else tuple(message.id)
-        if all(strings) and strings != (key if isinstance(key, tuple) else (key,)):
-            table[key] = strings
-    return table
+def test_every_language_has_a_catalogue_and_every_catalogue_a_language() -> None:
+    # a catalogue no reader can choose is dead weight; a language without one shows English
+    assert catalogue_folders(TRANSLATIONS) == set(LANGUAGES)
 
 
-@pytest.mark.parametrize("locale", TRANSLATED)
+@pytest.mark.parametrize("locale", LANGUAGES)
 def test_every_message_is_translated(locale: str) -> None:
-    catalog = _po(locale)
-    entries = {
-        message.id if isinstance(message.id, str) else message.id[0]: message
-        for message in catalog
-        if message.id
-    }
-    missing = sorted(_template_ids() - entries.keys())
-    assert not missing, f"run `{EXTRACT}`; not in {locale}: {missing}"
-    untranslated = []
-    for key, message in entries.items():
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        if message.fuzzy or not all(s.strip() for s in strings):
-            untranslated.append(key)
-    assert not untranslated, f"{locale}: translate (and un-fuzzy) {untranslated}"
+    problems = untranslated(TRANSLATIONS, locale)
+    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize("locale", TRANSLATED)
 def test_placeholders_survive_translation(locale: str) -> None:
-    for message in _po(locale):
-        if not message.id:
-            continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        wanted = set(PLACEHOLDER.findall(ids[-1]))
-        for index, string in enumerate(strings):
-            found = set(PLACEHOLDER.findall(string))
-            if len(ids) == 2 and locale == "ar" and index < 3:
-                # Arabic zero, one and two are whole words ("two values"): the number may go.
-                assert found <= wanted, (locale, ids[0], string)
-            else:
-                assert found == wanted, (locale, ids[0], string)
+    problems = lost_placeholders(TRANSLATIONS, locale)
+    assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize(("locale", "forms"), [("ar", 6), ("tr", 1), ("ru", 3), ("hi", 2)])
-def test_every_plural_form_is_written(locale: str, forms: int) -> None:
-    catalog = _po(locale)
-    assert catalog.num_plurals == forms
-    plurals = [message for message in catalog if isinstance(message.id, tuple)]
-    assert plurals, "the catalogue should hold at least one ngettext message"
-    for message in plurals:
-        assert len(message.string) == forms and all(message.string), message.id
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_every_plural_form_is_written(locale: str) -> None:
+    problems = wrong_plurals(TRANSLATIONS, locale)
+    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize(
@@ -134,16 +103,10 @@ def test_a_deal_and_a_trick_are_different_words(locale: str) -> None:
     )
 
 
-@pytest.mark.parametrize("locale", (*TRANSLATED, "en"))
+@pytest.mark.parametrize("locale", LANGUAGES)
 def test_compiled_catalogues_match_their_sources(locale: str) -> None:
-    folder = TRANSLATIONS / locale / "LC_MESSAGES"
-    mo_path = folder / "messages.mo"
-    assert mo_path.exists(), "run `pybabel compile -d scorekeeper/translations` and commit the .mo"
-    with mo_path.open("rb") as handle:
-        compiled = read_mo(handle)
-    assert _translations(compiled) == _translations(_po(locale)), (
-        f"{mo_path} is stale: run `pybabel compile -d scorekeeper/translations`"
-    )
+    problems = stale_compiled(TRANSLATIONS, locale)
+    assert not problems, "\n".join(problems)
 
 
 def test_engine_messages_are_in_the_catalogue() -> None:
@@ -195,6 +158,34 @@ def test_pages_speak_the_browsers_language(
         assert text in page
 
 
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_every_language_is_served_in_its_own_words(tmp_path: Path, locale: str) -> None:
+    # a browser asking for the language gets the page in it, the right way round, with the
+    # words of its compiled catalogue (not English, unless it is English)
+    from babel.support import Translations
+
+    from scorekeeper import create_app
+
+    with (TRANSLATIONS / locale / "LC_MESSAGES" / "messages.mo").open("rb") as handle:
+        words = Translations(handle)
+    new_game = words.gettext("New game")
+    assert locale == "en" or new_game != "New game", f"{locale}: 'New game' is not translated"
+    app = create_app(
+        {
+            "INSTANCE_PATH": str(tmp_path),
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/t.sqlite",
+        }
+    )
+    with app.app_context():
+        from scorekeeper.store.db import db
+
+        db.create_all()
+    page = app.test_client().get("/", headers={"Accept-Language": locale}).get_data(as_text=True)
+    assert f'lang="{locale}" dir="{direction(locale)}"' in page
+    assert new_game in page
+
+
 # --- the seeds' own words (issue 22): each choice and its source is in GLOSSARY.md -----------
 
 
@@ -232,7 +223,9 @@ def test_hindi_trix_cannot_read_as_tricks() -> None:
                 assert "तरिक्स" in text, (key, text)
 
 
-def test_hindi_turkish_king_contracts_as_seed_004_names_them() -> None:
+def test_hindi_turkish_king_contracts_in_everyday_card_names() -> None:
+    # the app names them with the cards' Hindi names (पान, बेगम, बादशाह); seed 004's own names
+    # («नो किंग», «कोई दिल नहीं», …) stand beside them on the rules page and the contract choice
     hindi = _strings("hi")
     names = {
         "No King of Hearts": "पान का बादशाह नहीं",
@@ -324,19 +317,17 @@ def test_arabic_turkish_king_says_yad_for_a_hand() -> None:
             assert "جول" not in text, (key, text)
 
 
-def test_russian_rules_page_gives_seed_003s_names() -> None:
-    seed = _strings("ru", "contract name in the rule texts")
-    assert seed["No Hearts"] == ("Без червей",)
-    assert seed["No Tricks"] == ("Без взяток",)
-    for key, texts in seed.items():
-        assert texts[0].startswith("Без") or key == "Trump", key
-    # the app's own names stay those of Russian King tables
-    assert _strings("ru")["No Hearts"] == ("Не брать червей",)
+def test_russian_everyday_names_stay_beside_seed_003s() -> None:
+    # the app's names are Russian tables' «Не брать …»; seed 003's «Без …» stand beside them
+    # (words/contracts.py, tests/web/test_seed_names.py), never «Кинг» (Russian King's word)
+    russian = _strings("ru")
+    assert russian["No Hearts"] == ("Не брать червей",)
+    assert russian["No King of Hearts"] == ("Не брать короля червей",)
 
 
 def test_no_table_is_told_to_look_for_the_two_of_diamonds() -> None:
     # "often the player holding the 2♦" is in no seed (docs/rules.md dropped it)
-    for locale in (*TRANSLATED, "en"):
+    for locale in LANGUAGES:
         for key, texts in _strings(locale).items():
             assert "2♦" not in key, key
             for text in texts:

@@ -22,16 +22,31 @@ def test_same_save_posted_twice_stores_one_deal(phone: Phone) -> None:
 
 
 def test_different_deal_for_the_same_number_is_not_saved_and_says_so(phone: Phone) -> None:
-    """Two phones entering deal 1: the second phone's different entry is refused."""
+    """Two phones entering deal 1 (two forms, two keys): the second phone's different entry
+    is refused."""
     phone.new_game("trix", "solo", first=1)
-    form = phone.open_deal("diamonds")
+    form, other_form = phone.open_deal("diamonds"), phone.open_deal("diamonds")
     assert phone.save(form, form_fields(DIAMONDS)).status_code == 303
     before = snapshot(phone.app)
-    other = phone.save(form, form_fields({"contract": "diamonds", "counts": [1, 4, 5, 3]}))
+    other = phone.save(other_form, form_fields({"contract": "diamonds", "counts": [1, 4, 5, 3]}))
     assert other.status_code == 303
     assert snapshot(phone.app) == before
     shown = page(phone.client.get(other.headers["Location"])).text
     assert "Deal 1 was already entered on another phone" in shown
+
+
+def test_a_save_sent_again_with_a_chip_changed_is_its_own(phone: Phone) -> None:
+    """The same form (its key) sent again after a chip was changed: its first save is the
+    deal in the game, said so, never another phone's, and nothing is stored again."""
+    phone.new_game("trix", "solo", first=1)
+    form = phone.open_deal("diamonds")
+    assert phone.save(form, form_fields(DIAMONDS)).status_code == 303
+    phone.client.get(phone.url)  # (that answer's page was never seen)
+    before = snapshot(phone.app)
+    again = phone.save(form, form_fields({"contract": "diamonds", "counts": [1, 4, 5, 3]}))
+    assert again.status_code == 303 and snapshot(phone.app) == before
+    shown = page(phone.client.get(again.headers["Location"])).text
+    assert "Deal 1 is in the game." in shown and "another phone" not in shown
 
 
 def test_same_edit_posted_twice_changes_once(phone: Phone) -> None:

@@ -221,6 +221,7 @@ def test_backup_holds_every_game_this_browser_sees(app: Flask, client: FlaskClie
 
     response = client.get("/backup.json")
     assert response.status_code == 200
+    assert response.is_streamed  # a record at a time, the games read as it is sent
     assert response.headers["Content-Disposition"].startswith(
         "attachment; filename=scorekeeper-backup-"
     )

@@ -17,7 +17,11 @@ HTMX = {"HX-Request": "true"}
 
 
 def _poll_url(html: str) -> str:
-    found = re.search(r'<div id="follow"[^>]* hx-get="([^"]+)" hx-trigger="every 3s"', html)
+    found = re.search(
+        r'<div id="follow"[^>]* data-poll [^>]*hx-get="([^"]+)" '
+        r'hx-trigger="every 3s, visibilitychange from:document"',
+        html,
+    )
     assert found, "the game page does not follow the game"
     return found.group(1).replace("&amp;", "&")
 

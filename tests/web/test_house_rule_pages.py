@@ -17,6 +17,7 @@ from flask.testing import FlaskClient
 from scorekeeper.rules import GAMES
 from tests.conftest import Phone, page, snapshot
 from tests.rules.builders import COMPLEX, TRIX, TWO_ABOVE_ZERO, raw_record
+from tests.translations.catalogues import TRANSLATED
 from tests.web.test_export_import import export, imported_token, upload
 
 # seat 0 takes the Q♦ alone in its one trick; seat 3 doubles it (docs/rules.md, Trix Complex)
@@ -65,7 +66,7 @@ def test_the_new_game_page_offers_both_rules_with_their_defaults(client: FlaskCl
     assert "Many Turkish tables count everyone who ends above zero as out" in text
 
 
-@pytest.mark.parametrize("language", ["ar", "tr", "ru", "hi"])
+@pytest.mark.parametrize("language", TRANSLATED)  # every language of LANGUAGES but English
 def test_the_new_game_page_offers_them_in_every_language(
     client: FlaskClient, language: str
 ) -> None:
@@ -184,7 +185,7 @@ def test_each_game_shows_its_own_help(client: FlaskClient, game: str) -> None:
     assert ("then the holder of the 7♥ places first" in text) == (not turkish)
 
 
-@pytest.mark.parametrize("language", ["ar", "tr", "ru", "hi"])
+@pytest.mark.parametrize("language", TRANSLATED)  # every language of LANGUAGES but English
 def test_the_heart_rule_is_turkish_kings_in_every_language(
     client: FlaskClient, language: str
 ) -> None:

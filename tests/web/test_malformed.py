@@ -117,6 +117,121 @@ def state(app: Flask, client: FlaskClient) -> State:
 
 Case = tuple[str, Callable[[State], TestResponse], int, str]
 
+
+# --- cases of one shape, as tables: (what the case is, the value sent) ----------------------
+
+# choosing the first seat of the game not started yet: the seat is not a seat
+BAD_SEATS = [
+    ("7", "7"),
+    ("x", "x"),
+    ("-1", "-1"),
+    ("superscript two", "²"),
+    ("arabic-indic three", "٣"),
+]
+# saving the Trix game's next deal with one hidden field tampered with (field, value)
+TAMPERED_DEAL_FIELDS = [
+    ("number tampered high", "number", "99"),
+    ("number zero", "number", "0"),
+    ("number superscript", "number", "⁴"),
+    ("version of 5000 digits", "version", "9" * 5000),
+    ("editing superscript", "editing", "²"),
+    ("number abc", "number", "abc"),
+    ("number missing", "number", ""),
+    ("version tampered high", "version", "999"),
+    ("version abc", "version", "abc"),
+]
+# undoing the Trix game's last deal, named by something that is not its number
+BAD_UNDO_NUMBERS = [
+    ("number x", "x"),
+    ("number 0", "0"),
+    ("number -3", "-3"),
+    ("number superscript", "³"),
+]
+# the edit link of a deal the Trix game does not have
+MISSING_DEALS = [
+    ("deal 99", "99"),
+    ("deal of 5000 digits", "9" * 5000),
+    ("deal in arabic-indic digits", "٣"),
+    ("deal -1", "-1"),
+    ("deal 0", "0"),
+]
+# a form posted to a game that does not exist, CSRF token and all (route → fields)
+UNKNOWN_GAME_POSTS: list[tuple[str, str, dict[str, str]]] = [
+    ("first", "first", {"seat": "1", "version": "1"}),
+    ("deal", "deal", {**form_fields(LTOOSH), "number": "4", "version": "1"}),
+    ("undo", "undo", {"number": "1", "version": "1"}),
+    ("notes", "notes", {"notes": "x", "version": "1"}),
+    ("delete", "delete", {}),
+]
+# a form posted without its CSRF token (which game, route, fields)
+WITHOUT_CSRF: list[tuple[str, Callable[[State], Phone], str, dict[str, str]]] = [
+    ("first", lambda s: s.unstarted, "first", {"seat": "1", "version": "1"}),
+    ("undo", lambda s: s.trix, "undo", {"number": "3"}),
+    ("notes", lambda s: s.trix, "notes", {"notes": "x"}),
+    ("delete", lambda s: s.trix, "delete", {}),
+]
+# a route that only takes a POST, asked with a GET (which game, route)
+POST_ONLY: list[tuple[str, Callable[[State], Phone], str]] = [
+    ("first", lambda s: s.unstarted, "first"),
+    ("undo", lambda s: s.trix, "undo"),
+    ("notes", lambda s: s.trix, "notes"),
+    ("preview", lambda s: s.trix, "deal/preview"),
+]
+
+
+def _seat(seat: str) -> Callable[[State], TestResponse]:
+    return lambda s: s.post(s.unstarted, "first", seat=seat, version="1")
+
+
+def _tampered(field: str, value: str) -> Callable[[State], TestResponse]:
+    return lambda s: s.save(s.trix, LTOOSH, **{field: value})
+
+
+def _undo(number: str) -> Callable[[State], TestResponse]:
+    return lambda s: s.post(s.trix, "undo", number=number, version=str(s.trix.row().version))
+
+
+def _edit_link(number: str) -> Callable[[State], TestResponse]:
+    return lambda s: s.client.get(f"{s.trix.url}/deal/{number}/edit")
+
+
+def _unknown_game(route: str, fields: dict[str, str]) -> Callable[[State], TestResponse]:
+    return lambda s: s.client.post(
+        f"/g/nosuchgame/{route}", data={"csrf_token": s.csrf(), **fields}
+    )
+
+
+def _without_csrf(
+    phone: Callable[[State], Phone], route: str, fields: dict[str, str]
+) -> Callable[[State], TestResponse]:
+    return lambda s: s.client.post(f"{phone(s).url}/{route}", data=fields)
+
+
+def _get(phone: Callable[[State], Phone], route: str) -> Callable[[State], TestResponse]:
+    return lambda s: s.client.get(f"{phone(s).url}/{route}")
+
+
+TABLES: list[Case] = [
+    *((f"first: seat {name}", _seat(seat), 400, BAD_REQUEST) for name, seat in BAD_SEATS),
+    *(
+        (f"deal: {name}", _tampered(field, value), 400, BAD_REQUEST)
+        for name, field, value in TAMPERED_DEAL_FIELDS
+    ),
+    *((f"undo: {name}", _undo(number), 400, BAD_REQUEST) for name, number in BAD_UNDO_NUMBERS),
+    *((f"edit form: {name}", _edit_link(number), 404, NOT_FOUND) for name, number in MISSING_DEALS),
+    *(
+        (f"{name}: unknown game", _unknown_game(route, fields), 404, NOT_FOUND)
+        for name, route, fields in UNKNOWN_GAME_POSTS
+    ),
+    *(
+        (f"{name}: no csrf", _without_csrf(phone, route, fields), 400, CSRF)
+        for name, phone, route, fields in WITHOUT_CSRF
+    ),
+    *((f"{name}: GET", _get(phone, route), 405, NOT_ALLOWED) for name, phone, route in POST_ONLY),
+]
+
+# --- cases of their own shape ------------------------------------------------------------------
+
 CASES: list[Case] = [
     # the new-game form
     (
@@ -156,52 +271,8 @@ CASES: list[Case] = [
     ),
     ("new: no csrf", lambda s: s.new_game(csrf_token=""), 400, CSRF),
     # choosing the first seat
-    (
-        "first: seat 7",
-        lambda s: s.post(s.unstarted, "first", seat="7", version="1"),
-        400,
-        BAD_REQUEST,
-    ),
-    (
-        "first: seat x",
-        lambda s: s.post(s.unstarted, "first", seat="x", version="1"),
-        400,
-        BAD_REQUEST,
-    ),
-    (
-        "first: seat -1",
-        lambda s: s.post(s.unstarted, "first", seat="-1", version="1"),
-        400,
-        BAD_REQUEST,
-    ),
-    (
-        "first: seat superscript two",
-        lambda s: s.post(s.unstarted, "first", seat="²", version="1"),
-        400,
-        BAD_REQUEST,
-    ),
-    (
-        "first: seat arabic-indic three",
-        lambda s: s.post(s.unstarted, "first", seat="٣", version="1"),
-        400,
-        BAD_REQUEST,
-    ),
     ("first: seat missing", lambda s: s.post(s.unstarted, "first", version="1"), 400, BAD_REQUEST),
     ("first: version missing", lambda s: s.post(s.unstarted, "first", seat="1"), 400, BAD_REQUEST),
-    (
-        "first: no csrf",
-        lambda s: s.client.post(f"{s.unstarted.url}/first", data={"seat": "1", "version": "1"}),
-        400,
-        CSRF,
-    ),
-    (
-        "first: unknown game",
-        lambda s: s.client.post(
-            "/g/nosuchgame/first", data={"csrf_token": s.csrf(), "seat": "1", "version": "1"}
-        ),
-        404,
-        NOT_FOUND,
-    ),
     # saving a deal
     (
         "deal: seat 7",
@@ -271,25 +342,6 @@ CASES: list[Case] = [
         422,
         "already",
     ),
-    ("deal: number tampered high", lambda s: s.save(s.trix, LTOOSH, number="99"), 400, BAD_REQUEST),
-    ("deal: number zero", lambda s: s.save(s.trix, LTOOSH, number="0"), 400, BAD_REQUEST),
-    ("deal: number superscript", lambda s: s.save(s.trix, LTOOSH, number="⁴"), 400, BAD_REQUEST),
-    (
-        "deal: version of 5000 digits",
-        lambda s: s.save(s.trix, LTOOSH, version="9" * 5000),
-        400,
-        BAD_REQUEST,
-    ),
-    ("deal: editing superscript", lambda s: s.save(s.trix, LTOOSH, editing="²"), 400, BAD_REQUEST),
-    ("deal: number abc", lambda s: s.save(s.trix, LTOOSH, number="abc"), 400, BAD_REQUEST),
-    ("deal: number missing", lambda s: s.save(s.trix, LTOOSH, number=""), 400, BAD_REQUEST),
-    (
-        "deal: version tampered high",
-        lambda s: s.save(s.trix, LTOOSH, version="999"),
-        400,
-        BAD_REQUEST,
-    ),
-    ("deal: version abc", lambda s: s.save(s.trix, LTOOSH, version="abc"), 400, BAD_REQUEST),
     ("deal: editing 99", lambda s: s.save(s.trix, LTOOSH, editing="99"), 409, NO_DEAL),
     ("deal: editing 0", lambda s: s.save(s.trix, LTOOSH, editing="0"), 409, NO_DEAL),
     # a correction of a deal the game does not hold, that the engine would refuse anyway, or
@@ -330,15 +382,6 @@ CASES: list[Case] = [
         ),
         409,
         "the game is finished",
-    ),
-    (
-        "deal: unknown game",
-        lambda s: s.client.post(
-            "/g/nosuchgame/deal",
-            data={"csrf_token": s.csrf(), **form_fields(LTOOSH), "number": "4", "version": "1"},
-        ),
-        404,
-        NOT_FOUND,
     ),
     (
         "deal: over-long token",
@@ -396,21 +439,6 @@ CASES: list[Case] = [
         404,
         NOT_FOUND,
     ),
-    ("edit form: deal 99", lambda s: s.client.get(f"{s.trix.url}/deal/99/edit"), 404, NOT_FOUND),
-    (
-        "edit form: deal of 5000 digits",
-        lambda s: s.client.get(f"{s.trix.url}/deal/{'9' * 5000}/edit"),
-        404,
-        NOT_FOUND,
-    ),
-    (
-        "edit form: deal in arabic-indic digits",
-        lambda s: s.client.get(f"{s.trix.url}/deal/٣/edit"),
-        404,
-        NOT_FOUND,
-    ),
-    ("edit form: deal -1", lambda s: s.client.get(f"{s.trix.url}/deal/-1/edit"), 404, NOT_FOUND),
-    ("edit form: deal 0", lambda s: s.client.get(f"{s.trix.url}/deal/0/edit"), 404, NOT_FOUND),
     (
         "edit form: contract not in game",
         lambda s: s.client.get(f"{s.trix.url}/deal/1/edit?contract=trump"),
@@ -442,30 +470,6 @@ CASES: list[Case] = [
     ),
     # undo
     (
-        "undo: number x",
-        lambda s: s.post(s.trix, "undo", number="x", version=str(s.trix.row().version)),
-        400,
-        BAD_REQUEST,
-    ),
-    (
-        "undo: number 0",
-        lambda s: s.post(s.trix, "undo", number="0", version=str(s.trix.row().version)),
-        400,
-        BAD_REQUEST,
-    ),
-    (
-        "undo: number -3",
-        lambda s: s.post(s.trix, "undo", number="-3", version=str(s.trix.row().version)),
-        400,
-        BAD_REQUEST,
-    ),
-    (
-        "undo: number superscript",
-        lambda s: s.post(s.trix, "undo", number="³", version=str(s.trix.row().version)),
-        400,
-        BAD_REQUEST,
-    ),
-    (
         "undo: number missing",
         lambda s: s.post(s.trix, "undo", version=str(s.trix.row().version)),
         400,
@@ -477,20 +481,6 @@ CASES: list[Case] = [
         lambda s: s.post(s.unstarted, "undo", number="1", version="1"),
         400,
         BAD_REQUEST,
-    ),
-    (
-        "undo: no csrf",
-        lambda s: s.client.post(f"{s.trix.url}/undo", data={"number": "3"}),
-        400,
-        CSRF,
-    ),
-    (
-        "undo: unknown game",
-        lambda s: s.client.post(
-            "/g/nosuchgame/undo", data={"csrf_token": s.csrf(), "number": "1", "version": "1"}
-        ),
-        404,
-        NOT_FOUND,
     ),
     # name and notes
     (
@@ -506,30 +496,8 @@ CASES: list[Case] = [
         "80",
     ),
     ("notes: version missing", lambda s: s.post(s.trix, "notes", notes="ok"), 400, BAD_REQUEST),
-    (
-        "notes: no csrf",
-        lambda s: s.client.post(f"{s.trix.url}/notes", data={"notes": "x"}),
-        400,
-        CSRF,
-    ),
-    (
-        "notes: unknown game",
-        lambda s: s.client.post(
-            "/g/nosuchgame/notes", data={"csrf_token": s.csrf(), "notes": "x", "version": "1"}
-        ),
-        404,
-        NOT_FOUND,
-    ),
-    # delete
-    ("delete: no csrf", lambda s: s.client.post(f"{s.trix.url}/delete"), 400, CSRF),
-    (
-        "delete: unknown game",
-        lambda s: s.client.post("/g/nosuchgame/delete", data={"csrf_token": s.csrf()}),
-        404,
-        NOT_FOUND,
-    ),
-    ("delete page: unknown game", lambda s: s.client.get("/g/nosuchgame/delete"), 404, NOT_FOUND),
     # pages and methods
+    ("delete page: unknown game", lambda s: s.client.get("/g/nosuchgame/delete"), 404, NOT_FOUND),
     ("game page: unknown game", lambda s: s.client.get("/g/nosuchgame"), 404, NOT_FOUND),
     (
         "game page: POST",
@@ -537,13 +505,10 @@ CASES: list[Case] = [
         405,
         NOT_ALLOWED,
     ),
-    ("first: GET", lambda s: s.client.get(f"{s.unstarted.url}/first"), 405, NOT_ALLOWED),
-    ("undo: GET", lambda s: s.client.get(f"{s.trix.url}/undo"), 405, NOT_ALLOWED),
-    ("notes: GET", lambda s: s.client.get(f"{s.trix.url}/notes"), 405, NOT_ALLOWED),
-    ("preview: GET", lambda s: s.client.get(f"{s.trix.url}/deal/preview"), 405, NOT_ALLOWED),
     ("edit form: POST", lambda s: s.post(s.trix, "deal/1/edit"), 405, NOT_ALLOWED),
     ("home: POST", lambda s: s.client.post("/", data={"csrf_token": s.csrf()}), 405, NOT_ALLOWED),
     ("nowhere", lambda s: s.client.get("/nowhere"), 404, NOT_FOUND),
+    *TABLES,
 ]
 
 

@@ -108,7 +108,7 @@ def test_a_hundred_games_show_their_nights_rivals_and_ratings(table: TablePhone)
     for block, night in zip(
         nights.split('<details class="night"')[1:], reversed(expected["nights"]), strict=True
     ):
-        assert f"Night of \u2066{night['first'][:10]}\u2069" in block  # a date reads ltr
+        assert f"Night of \u200e{night['first'][:10]}" in block  # a date reads ltr
         assert rows(block) == night_rows(night)
     # rivals: each player's two rivals, as computed
     for mode, data in expected["rivals"].items():
@@ -162,7 +162,7 @@ def test_the_table_page_shows_the_last_night_and_its_share(table: TablePhone) ->
     assert "The last night" in night  # long ago: over
     assert rows(night) == night_rows(expected)
     share = unescape(re.search(r'data-share="([^"]*)"', night).group(1))  # type: ignore[union-attr]
-    assert share.splitlines()[0] == f"Majlis · Night of \u2066{expected['first'][:10]}\u2069"
+    assert share.splitlines()[0] == f"Majlis · Night of \u200e{expected['first'][:10]}"
     assert 'class="start-night"' not in night  # over: the next game starts one anyway
 
 
@@ -295,6 +295,22 @@ def test_the_writes_need_their_forms_token(phone: TablePhone) -> None:
     assert 'class="start-night"' not in viewed
     stats_page = phone.client.get(f"/v/t/{phone.table_row().view_token}/stats")
     assert "Turn ratings on" not in stats_page.get_data(as_text=True)
+
+
+def test_a_second_reader_of_the_kept_statistics_turns_ratings_on_with_their_own_token(
+    phone: TablePhone,
+) -> None:
+    """The statistics' content is kept for every reader: the switch's form token is not in it
+    (it would be the first reader's) but in the page around it, so another phone's tap works."""
+    phone.create_table("Majlis")
+    _now_game(phone, ["Rami", "Lina", "Omar", "Dana"])
+    assert page(phone.client.get(f"{phone.table_url}/stats")).hidden("/ratings")["ratings"] == "on"
+    other = phone.app.test_client()
+    switch = page(other.get(f"{phone.table_url}/stats")).hidden("/ratings")
+    assert set(switch) == {"csrf_token", "ratings", "version"}
+    answer = other.post(f"{phone.table_url}/ratings", data=switch)
+    assert answer.status_code == 303
+    assert phone.table_row().ratings is True
 
 
 def test_a_stale_switch_says_so_and_changes_nothing(phone: TablePhone) -> None:

@@ -8,13 +8,9 @@ import pytest
 from flask.testing import FlaskClient
 
 from scorekeeper.rules import CONTRACTS, GAMES, Deal, HouseRules, QueenOfDiamonds
-from scorekeeper.rules.examples import (
-    adds_up_to_zero,
-    contract_numbers,
-    deal_total,
-    doubling_scores,
-)
+from scorekeeper.rules.examples import adds_up_to_zero, deal_total, doubling_scores
 from scorekeeper.rules.house_rules import ComplexTricks
+from scorekeeper.words.contracts import score_numbers
 
 
 @pytest.mark.parametrize(
@@ -66,14 +62,13 @@ def test_every_rules_page_in_every_language(client: FlaskClient, game: str, lang
 def test_scores_on_the_rules_page_come_from_the_engine() -> None:
     def each(game: str, rules: HouseRules) -> dict[str, int]:
         return {
-            contract: contract_numbers(contract, rules)["score"]
-            for contract in GAMES[game].contracts
+            contract: score_numbers(contract, rules)["score"] for contract in GAMES[game].contracts
         }
 
     trix = each("trix", HouseRules())
     assert trix["king-of-hearts"] == -75 and trix["queens"] == -25
     assert trix["diamonds"] == -10 and trix["ltoosh"] == -15
-    places = contract_numbers("trix", HouseRules())
+    places = score_numbers("trix", HouseRules())
     assert [places[place] for place in ("first", "second", "third", "fourth")] == [
         200,
         150,
@@ -91,7 +86,7 @@ def test_scores_on_the_rules_page_come_from_the_engine() -> None:
         "no-last-two": -180,
         "no-tricks": -50,
     }
-    assert contract_numbers("complex", HouseRules()) == {
+    assert score_numbers("complex", HouseRules()) == {
         "score": -15,
         "trick": -15,
         "diamond": -10,

@@ -141,8 +141,8 @@ def test_a_saved_deal_shows_up_in_the_live_fragment(app: Flask, phone: Phone) ->
     viewer = app.test_client()
     html = viewer.get(f"/v/{view_token}").get_data(as_text=True)
     poll = re.search(
-        r'<div class="live" hx-get="([^"]+)" hx-trigger="every 3s" '
-        r'hx-swap="outerHTML">',
+        r'<div class="live" data-poll hx-get="([^"]+)" '
+        r'hx-trigger="every 3s, visibilitychange from:document" hx-swap="outerHTML">',
         html,
     )
     assert poll is not None

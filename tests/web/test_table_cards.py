@@ -11,6 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.rules import load_record, replay
+from scorekeeper.words.dates import day_text
 from tests.conftest import Page, page, signed
 from tests.web.table_phone import TablePhone, record_data, sent
 from tests.web.test_tables import seated
@@ -38,7 +39,7 @@ def test_each_card_has_its_date_winner_and_totals(phone: TablePhone) -> None:
     phone.choose_first(0)
     phone.enter(record["deals"][0])
     playing, finished = _cards(phone)
-    created = phone.row().created_at.strftime("%Y-%m-%d")
+    created = day_text(phone.row().created_at, "en")  # the server's zone, the reader's words
     assert created in playing and created in finished
     order = sorted(range(4), key=lambda seat: -result.totals[seat])
     shown = " · ".join(f"{PLAYERS[seat]} {signed(result.totals[seat])}" for seat in order)

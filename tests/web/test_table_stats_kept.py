@@ -9,15 +9,17 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from flask import Flask
+from flask import Flask, template_rendered
 from flask.testing import FlaskClient
-from sqlalchemy import event
+from sqlalchemy import delete, event
 
 from scorekeeper.rules.record import load_records
 from scorekeeper.stats import compute, to_json
-from scorekeeper.store.models import GameRow
+from scorekeeper.store.db import db
+from scorekeeper.store.models import FiguresRow, GameRow
 from scorekeeper.web import caches
 from scorekeeper.words.stats_export import stats_csv
+from tests.conftest import page
 from tests.web.table_phone import TablePhone, record_data
 from tests.web.test_table_stats import FILES, expected_rows, standings_shown
 
@@ -126,6 +128,9 @@ def test_after_a_save_only_the_saved_game_is_read_and_replayed(
 ) -> None:
     with_games(phone, 12)
     caches.forget_statistics()
+    with phone.app.app_context():  # no figures anywhere (the import stored them)
+        db.session.execute(delete(FiguresRow))
+        db.session.commit()
     with counted(monkeypatch) as cold:
         assert phone.client.get(f"{phone.table_url}/stats").status_code == 200
     assert (len(cold.rows), cold.replayed) == (12, 12)
@@ -154,3 +159,49 @@ def test_figures_evicted_from_a_small_cache_are_read_from_the_database(
         assert_page_agrees(phone)
     assert after_save.replayed == 1  # the saved game; the evicted ones come from the database
     assert len(caches._figures) == 2
+
+
+@contextmanager
+def contents_made(app: Flask) -> Iterator[list[tuple[str, bool]]]:
+    """The statistics page's contents rendered meanwhile: (language, viewing) of each."""
+    made: list[tuple[str, bool]] = []
+
+    def rendered(sender: Flask, template: Any, context: dict[str, Any], **extra: Any) -> None:
+        if template.name == "pages/table_stats.html" and context.get("content_only"):
+            made.append((context["lang"], context["viewing"]))
+
+    template_rendered.connect(rendered, app)
+    try:
+        yield made
+    finally:
+        template_rendered.disconnect(rendered, app)
+
+
+def test_the_pages_content_is_made_once_per_versions_and_language(phone: TablePhone) -> None:
+    """Later readers get the content as made (the page around it is theirs: their own token);
+    another language, the view link or a saved deal make it again, with what changed."""
+    with_games(phone, 6)
+    url = f"{phone.table_url}/stats"
+    with contents_made(phone.app) as made:
+        first = phone.client.get(url).get_data(as_text=True)
+        again = phone.client.get(url).get_data(as_text=True)
+        other = phone.app.test_client().get(url).get_data(as_text=True)  # another browser
+    assert made == [("en", False)]
+    body = first.split("<h1>", 1)[1]  # (the first carries the import's flash message)
+    assert again.split("<h1>", 1)[1] == body == other.split("<h1>", 1)[1]
+    assert (
+        page(phone.client.get(url)).csrf_token != page(phone.app.test_client().get(url)).csrf_token
+    )  # each reader's page carries its own token
+    with contents_made(phone.app) as made:
+        arabic = phone.client.get(url, headers={"Accept-Language": "ar"}).get_data(as_text=True)
+        phone.client.get(url, headers={"Accept-Language": "ar"})
+        viewed = phone.client.get(f"/v/t/{phone.table_row().view_token}/stats")
+    assert made == [("ar", False), ("en", True)]
+    assert 'lang="ar"' in arabic and "الترتيب" in arabic
+    assert viewed.status_code == 200
+    phone.token = phone.game_tokens()[0]
+    phone.edit(1, QUEENS_EDITED)
+    with contents_made(phone.app) as made:
+        assert_page_agrees(phone)  # the new figures
+        phone.client.get(url)
+    assert made == [("en", False)]

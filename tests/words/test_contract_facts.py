@@ -1,5 +1,5 @@
 """Each rules fact has one owner: a contract's facts live in its `Contract` (rules/), and the only
-other place a contract id may appear is the table of names in words/labels.py.
+other place a contract id may appear is its words record in words/contracts.py.
 
 So adding a contract touches rules/ and words/ (and the catalogues) only: nothing in stats/,
 store/, web/, cli/ or the templates switches on a contract id.
@@ -18,7 +18,7 @@ from scorekeeper.rules.contracts import Item
 
 PACKAGE = Path(scorekeeper.__file__).resolve().parent
 TEMPLATES = PACKAGE.parent / "templates"
-OWNERS = (PACKAGE / "rules", PACKAGE / "words" / "labels.py")
+OWNERS = (PACKAGE / "rules", PACKAGE / "words" / "contracts.py")
 # an id that is also a word of another kind (a game, a field, what a field counts) cannot be
 # told apart by its spelling: the others are looked for
 SHARED = (

@@ -12,12 +12,14 @@ from babel.support import Translations
 from flask.testing import FlaskClient
 
 from scorekeeper.rules import CONTRACTS, GAMES, HouseRules
+from scorekeeper.rules import games as game_definitions
+from scorekeeper.rules.contracts import Item
 from scorekeeper.rules.deal import FieldSpec
 from scorekeeper.rules.examples import count_totals
 from scorekeeper.rules.games import TRIX, TRIX_COMPLEX, TURKISH_KING
 from scorekeeper.rules.house_rules import ComplexTricks
+from scorekeeper.words.contracts import CONTRACT_WORDS
 from scorekeeper.words.counts import counts_add_up, game_outline
-from scorekeeper.words.labels import CONTRACT_CHECKS, RULED_CONTRACT_CHECKS
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"
 
@@ -40,10 +42,10 @@ def test_each_game_outline_in_english() -> None:
 
 def test_the_counts_turkish_king_checks_are_its_contracts() -> None:
     assert count_totals(TURKISH_KING, HouseRules()) == {
-        "tricks": 13,
-        "queens": 4,
-        "kings and jacks": 8,
-        "hearts": 13,
+        Item.TRICKS: 13,
+        Item.QUEENS: 4,
+        Item.KINGS_AND_JACKS: 8,
+        Item.HEARTS: 13,
     }
     assert counts_add_up(TURKISH_KING, HouseRules()).startswith(
         "Counts add up: 13 tricks, 4 queens, 8 kings and jacks, 13 hearts; "
@@ -62,23 +64,27 @@ def test_a_ceiling_is_not_a_total() -> None:
     ("language", "expected"),
     [
         # the dual says two without the digit; 3-10 take the plural, 11-99 the singular
-        ("ar", ("مملكتان", "طلبتان", "3 جولات", "11 جولة")),
-        ("ru", ("2 королевства", "2 контракта", "3 сдачи", "11 сдач")),
+        ("ar", ("مملكتان", "طلبتان", "10 جولات", "26 جولة")),
+        ("ru", ("2 королевства", "2 контракта", "10 сдач", "26 сдач", "3 сдачи")),
     ],
 )
 def test_an_outline_takes_each_languages_plural_forms(
     monkeypatch: pytest.MonkeyPatch, language: str, expected: tuple[str, ...]
 ) -> None:
-    monkeypatch.setitem(GAMES, TRIX, dataclasses.replace(GAMES[TRIX], kingdoms=2, deals_total=3))
-    monkeypatch.setitem(
-        GAMES, TRIX_COMPLEX, dataclasses.replace(GAMES[TRIX_COMPLEX], deals_total=11)
-    )
-    kingdoms, contracts, three, eleven = expected
+    # a game's length follows its definition: 2 kingdoms of 5 contracts, 13 of 2
+    monkeypatch.setitem(GAMES, TRIX, dataclasses.replace(GAMES[TRIX], kingdoms=2))
+    monkeypatch.setitem(GAMES, TRIX_COMPLEX, dataclasses.replace(GAMES[TRIX_COMPLEX], kingdoms=13))
+    kingdoms, contracts, ten, twenty_six, *three = expected
     trix, trix_complex = outline(TRIX, language), outline(TRIX_COMPLEX, language)
-    assert kingdoms in trix and three in trix
-    assert contracts in trix_complex and eleven in trix_complex
+    assert kingdoms in trix and ten in trix
+    assert contracts in trix_complex and twenty_six in trix_complex
     if language == "ar":
-        assert "2" not in trix and "2" not in trix_complex
+        assert "2" not in trix and "2 " not in trix_complex
+    if three:  # one kingdom of three contracts: Russian's form for 2 to 4
+        monkeypatch.setitem(
+            GAMES, TRIX, dataclasses.replace(GAMES[TRIX], kingdoms=1, contracts=("a", "b", "c"))
+        )
+        assert three[0] in outline(TRIX, language)
 
 
 @pytest.mark.parametrize(
@@ -103,21 +109,19 @@ def test_a_changed_definition_changes_the_setup_and_the_rules_pages(
     before = unescape(client.get("/new").get_data(as_text=True))
     assert "Trix: 4 kingdoms of 5 contracts, 20 deals." in before
     assert "Turkish King: 20 hands, solo only." in before
-    monkeypatch.setitem(GAMES, TRIX, dataclasses.replace(GAMES[TRIX], kingdoms=1, deals_total=5))
-    monkeypatch.setitem(
-        GAMES, TURKISH_KING, dataclasses.replace(GAMES[TURKISH_KING], deals_total=21)
-    )
+    monkeypatch.setitem(GAMES, TRIX, dataclasses.replace(GAMES[TRIX], kingdoms=1))
+    monkeypatch.setattr(game_definitions, "NEGATIVES_PER_PLAYER", 4)  # 4 × (2 + 4) hands
     hearts = CONTRACTS["no-hearts"]
     (counts,) = hearts.fields
     twelve = FieldSpec(counts.name, counts.kind, maximum=12, total=12, unit=counts.unit)
     monkeypatch.setitem(CONTRACTS, "no-hearts", dataclasses.replace(hearts, fields=(twelve,)))
     after = unescape(client.get("/new").get_data(as_text=True))
     assert "Trix: 1 kingdom of 5 contracts, 5 deals." in after
-    assert "Turkish King: 21 hands, solo only." in after
+    assert "Turkish King: 24 hands, solo only." in after
     rules = unescape(client.get("/rules/turkish-king").get_data(as_text=True))
     assert "Counts add up: 13 tricks, 4 queens, 8 kings and jacks, 12 hearts;" in rules
     arabic = client.get("/new", headers={"Accept-Language": "ar"}).get_data(as_text=True)
-    assert "مملكة واحدة" in arabic and "21 يدًا" in arabic
+    assert "مملكة واحدة" in arabic and "24 يدًا" in arabic
 
 
 def test_the_trix_checks_show_the_contracts_totals(
@@ -136,9 +140,11 @@ def test_the_trix_checks_show_the_contracts_totals(
 
 
 def test_no_count_of_the_rules_is_typed_in_the_checks() -> None:
-    for texts in (*CONTRACT_CHECKS.values(), *RULED_CONTRACT_CHECKS.values()):
-        for text in texts:
-            assert "13" not in text, text
+    for words in CONTRACT_WORDS.values():
+        ruled = [ruled.checks or () for ruled in words.ruled.values()]
+        for texts in (words.checks, *ruled):
+            for text in texts:
+                assert "13" not in text, text
 
 
 def test_no_count_of_the_rules_is_typed_in_the_setup_and_rules_templates() -> None:

@@ -22,15 +22,16 @@ def test_a_shared_night_lists_places_with_ties_sharing_one() -> None:
     text = night_text(first, "Majlis · Night of 2025-03-06")
     assert text.split("\n") == [
         "Majlis · Night of 2025-03-06",
-        "1. \u2068Rami\u2069 \u20664½\u2069",
-        "1. \u2068Lina\u2069 \u20664½\u2069",
-        "3. \u2068Dana\u2069 \u20664\u2069",
-        "4. \u2068Omar\u2069 \u20663½\u2069",
-        "5. \u2068Sami\u2069 \u20661½\u2069",
+        "1. Rami 4½",
+        "1. Lina 4½",
+        "3. Dana 4",
+        "4. Omar 3½",
+        "5. Sami 1½",
         "Points by place in each game: 3, 2, 1, 0; a tie shares them.",
     ]
     rtl = night_text(first, "T", lambda text: text.upper(), rtl=True).split("\n")
     assert all(line.startswith("\u200f") for line in rtl)
+    assert rtl[1] == "\u200f1. Rami\u200f \u200e4½\u200e"  # a Latin name closed, ½ after 4
     assert rtl[-1] == "\u200fPOINTS BY PLACE IN EACH GAME: 3, 2, 1, 0; A TIE SHARES THEM."
 
 

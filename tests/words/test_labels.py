@@ -9,7 +9,6 @@ import pytest
 
 from scorekeeper.rules import CONTRACTS, GAMES, SUITS, Deal, parse_deal
 from scorekeeper.words.labels import (
-    CONTRACT_LABELS,
     contract_label,
     contract_native_name,
     game_label,
@@ -128,10 +127,6 @@ def test_contract_label(contract_id: str) -> None:
     assert contract_label(contract_id) == ENGLISH[contract_id]
     assert contract_label(contract_id, bracket) == f"[{ENGLISH[contract_id]}]"
     assert contract_native_name(contract_id)
-
-
-def test_labels_cover_exactly_the_engine_contracts() -> None:
-    assert set(CONTRACT_LABELS) == set(CONTRACTS)
 
 
 def test_unknown_contract_label_falls_back_to_its_id() -> None:

@@ -79,7 +79,7 @@ def test_the_whole_name_where_it_fits() -> None:
     # whole first, then narrower: the page shows the first that fits
     forms = all_name_forms(("Abdullah Saleh", "Abdullah Salem", "Maria", "Marianne"))
     assert forms[0][0] == "Abdullah Saleh" and forms[3][0] == "Marianne"
-    assert forms[2] == ("Maria",)
+    assert forms[2] == ("Maria",) * 4  # one form at every width (the widths line up)
     for seat_forms in forms:
         widths = [text_width(form) for form in seat_forms]
         assert widths == sorted(widths, reverse=True)
@@ -90,6 +90,16 @@ def test_the_issues_table() -> None:
     short = short_names(("Abdullah Saleh", "Abdullah Salem", "Maria", "Marianne"))
     assert short[2] == "Maria" and not short[3].startswith("Maria…")
     assert short[0] != short[1] and all(text_width(form) <= SHORT_NAME_WIDTH for form in short)
+
+
+def test_the_first_name_and_the_last_word_before_a_cut_inside_the_name() -> None:
+    """«عبدالله الراشدي ا…» beside «عبدالله الراشد ال…»: two cuts one letter apart; the
+    first name and the family name tell them apart at a glance (issue 32, item 3)."""
+    players = ("عمر", "عبدالله الراشدي العتيبي", "سامي", "عبدالله الراشد العنزي")
+    assert name_forms(players, 14)[1::2] == ("عبدالله… العتيبي", "عبدالله… العنزي")
+    players = ("Ali Can Yılmaz", "Ali Can Kaya", "Rami", "Omar")
+    assert name_forms(players, 12)[0] == "Ali… Yılmaz"  # not "Ali Can Yıl…"
+    assert name_forms(players, 10)[1] == "Ali… Kaya"  # not "Ali Can K…"
 
 
 def test_a_space_is_never_dropped() -> None:

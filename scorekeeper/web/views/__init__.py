@@ -2,19 +2,35 @@
 
 from __future__ import annotations
 
-from flask import Flask, render_template
+from flask import Flask, Response, render_template
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from ...words.night_share import night_day, points_text
 from .. import present
 from ..caches import history_rows
-from . import deals, exports, games, imports, live, nights, pages, roster, table_stats, tables
+from ..json_answers import json_error, wants_json
+from . import (
+    deals,
+    exports,
+    games,
+    imports,
+    live,
+    nights,
+    offline,
+    pages,
+    roster,
+    sync,
+    table_stats,
+    tables,
+)
 from .common import is_htmx
 
 BLUEPRINTS = (
     games.bp,
     deals.bp,
+    sync.bp,
+    offline.bp,
     live.bp,
     exports.bp,
     imports.bp,
@@ -42,14 +58,24 @@ def register(app: Flask) -> None:
         return {"is_htmx": is_htmx()}
 
     @app.errorhandler(CSRFError)
-    def _csrf_error(error: CSRFError) -> tuple[str, int]:
+    def _csrf_error(error: CSRFError) -> tuple[str, int] | Response:
+        if wants_json():
+            return json_error(400, present.csrf_message())
         return render_template(
             "pages/error.html", code=400, error=error, message=present.csrf_message()
         ), 400
 
     @app.errorhandler(HTTPException)
-    def _http_error(error: HTTPException) -> tuple[str, int]:
+    def _http_error(error: HTTPException) -> tuple[str | Response, int, list[tuple[str, str]]]:
         code = error.code or 500
-        return render_template(
-            "pages/error.html", code=code, error=error, message=present.http_message(code)
-        ), code
+        # what the error says besides its page: Retry-After (503), Allow (405)
+        headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
+        if wants_json():
+            return json_error(code, present.http_message(code)), code, headers
+        return (
+            render_template(
+                "pages/error.html", code=code, error=error, message=present.http_message(code)
+            ),
+            code,
+            headers,
+        )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -11,6 +12,7 @@ from werkzeug.http import dump_options_header
 
 from ...rules import Game, Replay
 from ...rules.text import has_lone_surrogate
+from ...store.deals import Kept
 from ...store.games import find_game, find_game_by_view_token
 from ...store.models import GameRow, TableRow
 from ...store.tables import find_table, find_table_by_view_token
@@ -22,6 +24,9 @@ REMEMBERED_GAMES = 60  # the session cookie must stay under 4 KB
 REMEMBERED_TABLES = 12
 POLL_SECONDS = 3
 """How often the view link, and a scorekeeper's game page, ask whether the game changed."""
+OFFLINE_HEADER = "Scorekeeper-Offline"
+"""On a whole game page the service worker may keep (static/js/sw.js): a started game's page
+as a scorekeeper sees it, nothing else (never a view link's)."""
 
 
 def game_or_404(token: str) -> GameRow:
@@ -156,6 +161,20 @@ def is_htmx() -> bool:
     return request.headers.get("HX-Request") == "true" and not request.headers.get("HX-Boosted")
 
 
+def kept_said(found: Kept) -> tuple[str, str]:
+    """What a phone is told of its own entry, found by its key (a save sent again, a late
+    answer asked about): never another phone's, and nothing to enter again."""
+    if not found.stands:
+        return gettext(
+            "Deal %(number)d was saved from this phone, then changed on another phone. "
+            "Check the history.",
+            number=found.number,
+        ), "warning"
+    if found.editing:
+        return gettext("Deal %(number)d changed.", number=found.number), "success"
+    return gettext("Deal %(number)d is in the game.", number=found.number), "success"
+
+
 def moved_on(row: GameRow, number: int) -> str:
     """What a deal form for deal `number`, made before another phone changed the game, says."""
     if row.deal_count >= number:
@@ -171,7 +190,7 @@ def moved_on(row: GameRow, number: int) -> str:
 
 
 def attachment(
-    body: str, mimetype: str, filename: str, unicode_name: str | None = None
+    body: str | Iterable[str], mimetype: str, filename: str, unicode_name: str | None = None
 ) -> Response:
     """A download: `filename` in ASCII, and `unicode_name` (a name in its own script) beside
     it as RFC 6266's ``filename*``, which browsers prefer."""

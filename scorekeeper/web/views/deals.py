@@ -12,6 +12,7 @@ from flask import (
     Blueprint,
     abort,
     flash,
+    jsonify,
     make_response,
     redirect,
     render_template,
@@ -20,7 +21,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from ...rules import Evaluation, Replay, evaluate
+from ...rules import Evaluation, Record, Replay, dump_record, evaluate
 from ...rules.messages import N_
 from ...store import deals
 from ...store.deals import Entry
@@ -28,7 +29,7 @@ from ..caches import keep_replay
 from ..forms import DealForm, blank_deal_form, make_deal_form
 from ..languages import gettext
 from ..present import contract_name, deal_messages, finished_text
-from .common import GameView, game_or_404, game_view, is_htmx, moved_on
+from .common import GameView, game_or_404, game_view, is_htmx, kept_said, moved_on
 
 bp = Blueprint("deals", __name__)
 
@@ -61,10 +62,12 @@ def _bound_form(view: GameView) -> DealForm:
     form = make_deal_form(_contract(view, request.form.get("contract")))
     form.validate()
     if form.errors.get("csrf_token") or any(
-        form.errors.get(name) for name in ("number", "version", "editing")
+        form.errors.get(name) for name in ("number", "version", "editing", "entry_key")
     ):
         abort(400)
     editing = form.editing.data
+    if form.version.data != view.row.version:
+        _own_save_is_in(view, form)
     if editing is not None and not 1 <= editing <= len(view.game.deals):
         # a correction of a deal the game no longer holds (undone on another phone)
         if request.endpoint == "deals.save_deal" and form.version.data != view.row.version:
@@ -82,6 +85,17 @@ def _bound_form(view: GameView) -> DealForm:
     return form
 
 
+def _own_save_is_in(view: GameView, form: DealForm) -> None:
+    """A form the game moved on under, whose own entry the game stored (by its key: a save
+    whose answer was lost, then a tap, a check, a carry or the save again): the game page
+    says so."""
+    key = form.entry_key.data
+    found = None if key is None else deals.kept(view.row, key)
+    if found is not None:
+        flash(*kept_said(found))
+        abort(_to_game(view.row.token, inline=is_htmx()))
+
+
 def _render_form(
     view: GameView,
     form: DealForm,
@@ -91,9 +105,10 @@ def _render_form(
     template: str = "pages/deal.html",
     preview_on_load: bool = False,
     inline: bool = False,
+    unfold: bool = False,
 ) -> tuple[str, int]:
-    """The deal form: a whole page, the form alone (inside the game page when `inline`), or
-    what a tap changes (`fragments/deal_preview.html`)."""
+    """The deal form: a whole page, the form alone (inside the game page when `inline`; every
+    group open when `unfold`), or what a tap changes (`fragments/deal_preview.html`)."""
     editing = form.editing.data
     if editing is None:
         assert view.result.next is not None
@@ -138,6 +153,7 @@ def _render_form(
             group.spec.name
             for group in groups
             if inline
+            and not unfold
             and group.folded
             and all(form[name].data is None for name in group.names)
             and not errors.get(group.spec.name)
@@ -154,16 +170,12 @@ def _to_game(token: str, inline: bool) -> Response:
     return redirect(url, 303)
 
 
-DOUBLES = "doubled_by"
-"""The group of doubles a table announces before play (noted first, kept in the form's URL)."""
-
-
 def _doubles(form: DealForm) -> dict[str, Any]:
     """The doubles noted in a form, as query arguments (chip field name → seat)."""
     return {
         name: str(form[name].data)
         for group in form.groups()
-        if group.spec.name == DOUBLES
+        if group.doubles
         for name in group.names
         if form[name].data is not None
     }
@@ -172,7 +184,7 @@ def _doubles(form: DealForm) -> dict[str, Any]:
 def _note_doubles(form: DealForm, args: Any) -> None:
     """Pre-fill the doubles noted before play (from the form's URL); anything else is a 400."""
     for group in form.groups():
-        if group.spec.name == DOUBLES:
+        if group.doubles:
             for name in group.names:
                 if args.get(name):
                     try:
@@ -205,6 +217,25 @@ def new_deal(token: str) -> Any:
     if inline:
         return _render_form(view, form, template="fragments/deal_form.html", inline=True)
     return _render_form(view, form, preview_on_load=True)
+
+
+def blank_form(view: GameView, contract: str) -> str:
+    """A new deal form for `contract` as the game page shows it, every group open: what the
+    phone fills in and shows when it enters a deal with no network (the offline kit)."""
+    form = blank_deal_form(contract, len(view.game.deals) + 1, view.row.version)
+    form.fill_in(view.game.house_rules)
+    html, _ = _render_form(
+        view, form, template="fragments/deal_form.html", inline=True, unfold=True
+    )
+    return html
+
+
+@bp.get("/g/<token:token>/deal/record")
+def record(token: str) -> Any:
+    """The game's record and version, for the engine in the phone to judge a deal form's taps
+    against (static/js/engine.js asks it when a form opens; the server judges every save)."""
+    view = _started(token)
+    return jsonify(version=view.row.version, record=dump_record(Record(view.game)))
 
 
 @bp.get("/g/<token:token>/deal/chips")
@@ -275,7 +306,7 @@ def preview(token: str) -> Any:
         editing is None
         and is_htmx()
         and view.game.house_rules.doubling
-        and any(group.spec.name == DOUBLES for group in form.groups())
+        and any(group.doubles for group in form.groups())
     ):
         # the doubles noted before play stay in the address: a reload keeps them
         response.headers["HX-Replace-Url"] = url_for(
@@ -289,10 +320,15 @@ def _said(outcome: deals.Outcome, entry: Entry, players: tuple[str, ...]) -> tup
     that goes back there."""
     number = entry.number
     match outcome:
+        case deals.Kept():  # this very entry, stored before (by its key)
+            return kept_said(outcome)
         case deals.Saved(result=None):  # a double tap: its twin's answer updated the page
             return gettext("Deal %(number)d saved.", number=number), "success"
+        case deals.AlreadySaved(same=True) if entry.key is not None:
+            # another phone entered it exactly so first (this entry's own save is Kept)
+            return gettext("Deal %(number)d is in the game.", number=number), "success"
         case deals.Saved() | deals.AlreadySaved(same=True):
-            # AlreadySaved: saved by an earlier tap whose answer was lost
+            # AlreadySaved: saved by an earlier tap whose answer was lost (a form without a key)
             if entry.editing:
                 return gettext("Deal %(number)d changed.", number=number), "success"
             return gettext("Deal %(number)d saved.", number=number), "success"
@@ -368,21 +404,24 @@ NOT_THROUGH = {
 
 @bp.post("/g/<token:token>/deal/check")
 def check_deal(token: str) -> Any:
-    """After a save went wrong (no answer, a 5xx): whether the game holds it, asked before
-    anything is said (htmx). Held (or another phone's deal in its place): the game page, which
-    says so; else "Not saved" above Save, with why (a save sent again is never stored twice)."""
+    """After a save went wrong (no answer, a 5xx): what became of it, asked by the form's key
+    before anything is said (htmx). Stored, or another phone's deal in its place, or the game
+    changed: the game page, which says so; else "Not saved" above Save, with why (a save sent
+    again is never stored twice). A form from before keys is asked about by its content."""
     view = _started(token)
-    form = _bound_form(view)
+    form = _bound_form(view)  # (a form whose own save is in the game goes to the game page)
     form.fill_in(view.game.house_rules)
     entry = form.entry()
-    held = None if form.chip_errors() else deals.holds_entry(view.row, view.result, entry)
-    if held is None:
+    outcome = None
+    if entry.key is not None or not form.chip_errors():
+        outcome = deals.check_entry(view.row, view.result, entry)
+    if outcome is None:
         reason = gettext(NOT_THROUGH.get(request.form.get("why", ""), NOT_THROUGH["stale"]))
         return render_template(
             "fragments/not_saved.html",
             message=gettext("Not saved. %(reason)s Try again.", reason=reason),
         )
-    flash(*_said(deals.AlreadySaved(same=held), entry, view.players))
+    flash(*_said(outcome, entry, view.players))
     return make_response("", {"HX-Redirect": url_for("games.game_page", token=token)})
 
 

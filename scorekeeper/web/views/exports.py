@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
 
-from flask import Blueprint, Response, abort
+from flask import Blueprint, Response, abort, stream_with_context
 
 from ...store.games import games_for_tokens, record_of
 from ...store.models import GameRow
-from ...store.records import records_json
+from ...store.records import records_text
 from ...words.exports import (
     csv_filename,
     csv_text,
@@ -76,10 +77,17 @@ def view_export_csv(view_token: str) -> Response:
     return _csv(viewed_or_404(view_token))
 
 
+def _remembered_games(tokens: list[str]) -> Iterator[GameRow]:
+    """The games behind these links, read as the answer is sent (after the view returned)."""
+    yield from games_for_tokens(tokens)
+
+
 @bp.get("/backup.json")
 def backup() -> Response:
-    """Every game this browser can see, as one JSON array of records."""
-    body = records_json(games_for_tokens(remembered()))
+    """Every game this browser can see, as one JSON array of records (sent a record at a
+    time)."""
     return attachment(
-        body, "application/json", f"scorekeeper-backup-{datetime.now(UTC).date().isoformat()}.json"
+        stream_with_context(records_text(_remembered_games(remembered()))),
+        "application/json",
+        f"scorekeeper-backup-{datetime.now(UTC).date().isoformat()}.json",
     )

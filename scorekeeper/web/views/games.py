@@ -8,6 +8,7 @@ from flask import (
     Blueprint,
     abort,
     flash,
+    make_response,
     redirect,
     render_template,
     request,
@@ -41,11 +42,13 @@ from ..languages import current_language, gettext, live_etag
 from ..present import winner_names
 from ..setup_forms import NewGameForm
 from .common import (
+    OFFLINE_HEADER,
     drawable,
     forget,
     game_or_404,
     game_view,
     is_htmx,
+    kept_said,
     moved_on,
     remember,
     remember_table,
@@ -176,22 +179,31 @@ def game_page(token: str) -> Any:
     row = game_or_404(token)
     if row.first is None:
         return render_template("pages/choose_first.html", row=row, form=_SeatForm())
-    return render_template(
-        "pages/game.html",
-        **game_view(row).template_args(
-            notes_form=NotesForm(obj=row),
-            table=table_of(row),
-            rematch_form=ConfirmForm(),
-            restore=restorable(row),
-        ),
+    response = make_response(
+        render_template(
+            "pages/game.html",
+            **game_view(row).template_args(
+                notes_form=NotesForm(obj=row),
+                table=table_of(row),
+                rematch_form=ConfirmForm(),
+                restore=restorable(row),
+            ),
+        )
     )
+    if not request.headers.get("HX-Request"):  # a whole page (not htmx's, which has no head)
+        # the service worker (static/js/sw.js) keeps this page for the phone to open offline,
+        # and serves it again only in the language it was made in
+        response.headers[OFFLINE_HEADER] = "game"
+        response.headers["Content-Language"] = current_language()
+    return response
 
 
 @bp.get("/g/<token:token>/live")
 def follow(token: str) -> Any:
     """Another phone's saves, for a scorekeeper's game page (polled by htmx, like the view
     link): 204 while nothing changed, else what changed, out of band. A deal form left open is
-    not touched: it is told that the game moved on."""
+    not touched: it is told that the game moved on, or, when the game holds that form's own
+    entry (by its key: its save's answer was lost), the phone goes to the game page."""
     version = version_by_token(token)
     if version is None:
         abort(404)
@@ -205,6 +217,12 @@ def follow(token: str) -> Any:
         if row.first is None:
             return Response(status=204)
         number = request.args.get("number", type=int)  # a deal form is open on this phone
+        key = request.args.get("entry_key")
+        found = None if number is None or key is None else deals.kept(row, key)
+        if found is not None:  # its own save is in the game (its answer was lost)
+            flash(*kept_said(found))
+            # (a 200: the live-poll shortcut copies the headers of a 204 into its own)
+            return Response(headers={"HX-Redirect": url_for("games.game_page", token=token)})
         moved = None if number is None else moved_on(row, number)
         response = Response(
             render_template(

@@ -10,6 +10,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 
 from ...rules import CONTRACTS, GAMES, NotARecordError, Record
 from ...rules.record import RecordsRefused
+from ...stats import stored_form
 from ...store import limits
 from ...store.models import GameRow
 from ...store.records import (
@@ -34,6 +35,10 @@ IMPORT_MAX_DEALS = IMPORT_MAX_RECORDS * max(game.deals_total for game in GAMES.v
 IMPORT_MAX_BYTES = 2 * 1024 * 1024
 """The file's size: 500 complete games, exported, fit with room to spare."""
 _FORM_SLACK = 16 * 1024  # the multipart framing and the form's token around the file
+UPLOAD_BODY = IMPORT_MAX_BYTES + _FORM_SLACK
+"""The most body a page that takes a file reads (every other route: MAX_CONTENT_LENGTH)."""
+TAKES_FILES = frozenset({"imports.import_page", "table_stats.import_page"})
+"""The endpoints that take a file, and so a body up to UPLOAD_BODY."""
 CAPS = ImportCaps(records=IMPORT_MAX_RECORDS, deals=IMPORT_MAX_DEALS)
 
 
@@ -134,14 +139,21 @@ class Upload:
     status: int = 200
 
 
-def receive_upload(store: Callable[[list[Record]], list[GameRow]] = store_records) -> Upload:
+def _store_with_figures(records: list[Record]) -> list[GameRow]:
+    return store_records(records, stored_form)
+
+
+def receive_upload(
+    store: Callable[[list[Record]], list[GameRow]] = _store_with_figures,
+) -> Upload:
     """An import page's request: on POST the file, read within the caps and counted against
-    the address's hourly allowance, its records checked and kept by `store`."""
+    the address's hourly allowance, its records checked and kept by `store` (as new games
+    with their statistics figures)."""
     too_large = ImportLimited("bytes", request.content_length or 0, IMPORT_MAX_BYTES)
     if request.method == "POST":
-        if (request.content_length or 0) > IMPORT_MAX_BYTES + _FORM_SLACK:  # not even read
+        if (request.content_length or 0) > UPLOAD_BODY:  # not even read
             return Upload(ImportForm(formdata=None), error=limited_text(too_large), status=413)
-        request.max_content_length = IMPORT_MAX_BYTES + _FORM_SLACK
+        request.max_content_length = UPLOAD_BODY
     form = ImportForm()
     if not form.validate_on_submit():
         if request.method == "POST" and form.errors.get("csrf_token"):

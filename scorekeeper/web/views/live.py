@@ -13,7 +13,7 @@ from flask import Blueprint, Response, abort, render_template, request, url_for
 from ...store.games import version_by_view_token
 from ...store.models import GameRow
 from ..languages import current_language, live_etag
-from ..present import qr_file
+from ..sharing import qr_file
 from .common import POLL_SECONDS, game_view, viewed_or_404
 
 bp = Blueprint("live", __name__)

@@ -14,27 +14,13 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from ...rules import CONTRACTS, GAMES, HouseRules
-from ...rules.examples import adds_up_to_zero, contract_numbers, count_totals, doubling_scores
-from ...rules.games import (
-    NEGATIVES_PER_PLAYER,
-    PLAYS_PER_NEGATIVE,
-    TRUMPS_PER_PLAYER,
-    TURKISH_KING,
-)
+from ...rules.examples import adds_up_to_zero, count_totals, doubling_scores
+from ...rules.games import TURKISH_KING
 from ...store.games import house_rules_of
-from ...words.labels import (
-    CONTRACT_CHECKS,
-    CONTRACT_NOTES,
-    CONTRACT_SCORES,
-    RULED_CONTRACT_CHECKS,
-    RULED_CONTRACT_NOTES,
-    RULED_CONTRACT_SCORES,
-    contract_native_name,
-    for_rules,
-)
-from ..languages import LANGUAGES, remember_language, use_words_of
+from ...words.contracts import CONTRACT_WORDS, score_numbers
+from ..languages import LANGUAGES, gettext, remember_language, use_words_of
 from ..links import local_path
-from ..present import count_text, counts_add_up, rule_text
+from ..present import contract_name, count_text, counts_add_up, rule_text, text_names
 from .common import game_or_404
 
 bp = Blueprint("pages", __name__)
@@ -53,44 +39,52 @@ class ContractRule:
 
 def contract_rules(game: str, rules: HouseRules) -> list[ContractRule]:
     """The contracts of `game` with the scores the engine gives them under `rules`."""
-    rows = []
-    for contract_id in GAMES[game].contracts:
-        text = for_rules(contract_id, CONTRACT_SCORES, RULED_CONTRACT_SCORES, rules)
-        assert text is not None  # every contract says how it scores
-        rows.append(
-            ContractRule(
-                contract_id,
-                contract_native_name(contract_id),
-                CONTRACTS[contract_id].kind,
-                rule_text(text, contract_numbers(contract_id, rules)),
-            )
+    return [
+        ContractRule(
+            contract_id,
+            CONTRACT_WORDS[contract_id].native,
+            CONTRACTS[contract_id].kind,
+            rule_text(
+                CONTRACT_WORDS[contract_id].score_for(rules), score_numbers(contract_id, rules)
+            ),
         )
-    return rows
+        for contract_id in GAMES[game].contracts
+    ]
 
 
 def contract_notes(game: str, rules: HouseRules) -> list[Markup]:
     """The notes under the table of scores for the contracts of `game`."""
     notes = [
-        (contract_id, for_rules(contract_id, CONTRACT_NOTES, RULED_CONTRACT_NOTES, rules))
+        (contract_id, CONTRACT_WORDS[contract_id].note_for(rules))
         for contract_id in GAMES[game].contracts
     ]
     return [
-        rule_text(text, contract_numbers(contract_id, rules))
+        rule_text(text, score_numbers(contract_id, rules))
         for contract_id, text in notes
         if text is not None
+    ] + [
+        Markup.escape(
+            gettext(
+                "One of the rule texts calls %(contract)s %(name)s; it is not %(other)s.",
+                contract=contract_name(contract_id),
+                name=text.name,
+                other=contract_name(text.unlike),
+            )
+        )
+        for contract_id in GAMES[game].contracts
+        for text in text_names(contract_id)
+        if text.unlike in GAMES[game].contracts
     ]
 
 
 def contract_checks(game: str, rules: HouseRules) -> list[Markup]:
     """What the app checks in the deals of `game`'s contracts (a Trix game's), in order."""
-    contracts = GAMES[game].contracts
-    found = [
-        for_rules(contract_id, CONTRACT_CHECKS, RULED_CONTRACT_CHECKS, rules)
-        for contract_id in CONTRACT_CHECKS
-        if contract_id in contracts
-    ]
     totals = count_totals(game, rules, ceilings=True)
-    return [count_text(text, totals) for texts in found if texts is not None for text in texts]
+    return [
+        count_text(text, totals)
+        for contract_id in GAMES[game].contracts
+        for text in CONTRACT_WORDS[contract_id].checks_for(rules)
+    ]
 
 
 def _rules_page(game: str, rules: HouseRules | None, row: Any = None) -> str:
@@ -110,11 +104,6 @@ def _rules_page(game: str, rules: HouseRules | None, row: Any = None) -> str:
         counts_add_up=counts_add_up(game, shown),
         doubling=doubling_scores(shown),
         zero_sum=adds_up_to_zero(game, shown),
-        quotas={
-            "trumps": TRUMPS_PER_PLAYER,
-            "negatives": NEGATIVES_PER_PLAYER,
-            "plays": PLAYS_PER_NEGATIVE,
-        },
         turkish=game == TURKISH_KING,
     )
 

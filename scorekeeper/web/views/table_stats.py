@@ -6,11 +6,20 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, render_template, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    redirect,
+    render_template,
+    stream_with_context,
+    url_for,
+)
 
+from ...stats import TableStats, stored_form
 from ...store import tables as store
 from ...store.models import TableRow
-from ...store.records import records_json
+from ...store.records import records_text
 from ...words.evening_export import RATINGS_FILE
 from ...words.stats_export import (
     ITEM_AVERAGES,
@@ -21,7 +30,7 @@ from ...words.stats_export import (
     stats_csv_filename,
     stats_unicode_filename,
 )
-from ..caches import table_statistics
+from ..caches import statistics_content, table_statistics
 from ..extensions import csrf
 from ..languages import gettext
 from ..nights import evening_args
@@ -32,15 +41,23 @@ bp = Blueprint("table_stats", __name__)
 
 
 def _stats_page(table: TableRow, viewing: bool) -> str:
-    stats = table_statistics(table)
+    def content(stats: TableStats) -> str:
+        return render_template(
+            "pages/table_stats.html",
+            content_only=True,
+            table=table,
+            stats=stats,
+            viewing=viewing,
+            item_labels=ITEM_AVERAGES,
+            win_rate_label=gettext(WIN_RATE),
+            **evening_args(table, stats),
+        )
+
+    # the content kept per the games' versions, the table's evening and the language; the page
+    # around it is the reader's (its token, and the ratings switch's form token)
+    kept = statistics_content(table, viewing, content)
     return render_template(
-        "pages/table_stats.html",
-        table=table,
-        stats=stats,
-        viewing=viewing,
-        item_labels=ITEM_AVERAGES,
-        win_rate_label=gettext(WIN_RATE),
-        **evening_args(table, stats),
+        "pages/table_stats.html", table=table, kept_content=kept, viewing=viewing
     )
 
 
@@ -62,7 +79,7 @@ def _today() -> str:
 
 def _games_json(table: TableRow) -> Response:
     return attachment(
-        records_json(store.table_games(table)),
+        stream_with_context(records_text(store.each_table_game(table))),  # a record at a time
         "application/json",
         f"scorekeeper-table-{_today()}.json",
     )
@@ -126,7 +143,9 @@ def import_page(token: str) -> Any:
     """Upload game records: they become games of this table, their players join its roster."""
     # the upload (and its form's token) is judged before the table is looked up, as for
     # every other form; its records are kept only once the table is found
-    upload = receive_upload(lambda records: store.store_table_records(table_or_404(token), records))
+    upload = receive_upload(
+        lambda records: store.store_table_records(table_or_404(token), records, stored_form)
+    )
     table = table_or_404(token)
     if upload.rows is None:
         return render_template(

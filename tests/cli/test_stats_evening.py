@@ -8,8 +8,8 @@ from pathlib import Path
 
 from scorekeeper.rules import dump_record
 from scorekeeper.stats import compute, to_json
+from tests.cli.test_stats import run
 from tests.stats.evening_history import HISTORY
-from tests.stats.test_cli_stats import run
 
 
 def test_stats_prints_nights_and_rivals_and_ratings_when_asked(tmp_path: Path) -> None:

@@ -6,8 +6,8 @@
   and latest game (`after_game_id`, unique with the table): two phones that start the night at
   once start it once.
 
-Revision ID: g7_nights
-Revises: f6_changes
+Revision ID: h8_nights
+Revises: g7_entries
 Create Date: 2026-12-03 12:40:00
 
 """
@@ -16,8 +16,8 @@ import sqlalchemy as sa
 from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = "g7_nights"
-down_revision = "f6_changes"
+revision = "h8_nights"
+down_revision = "g7_entries"
 branch_labels = None
 depends_on = None
 

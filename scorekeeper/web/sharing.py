@@ -1,0 +1,67 @@
+"""What a game shares and when it was played, as templates show them: the result as a message
+(and its picture's file name), the view link's QR code, a game's date in the reader's words."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import lru_cache
+
+import segno
+from markupsafe import Markup
+
+from ..rules import Replay
+from ..rules.record import Record
+from ..words import dates, labels
+from ..words.exports import unicode_filename
+from ..words.share import plain_name, result_text
+from .languages import current_language, direction, gettext
+
+
+def share_text(result: Replay, name: str | None, moment: datetime) -> str:
+    """A finished game's result as a message to share, in the reader's language (its title:
+    the game's name, else which game, and the day it was played, in the server's zone)."""
+    language = current_language()
+    rtl = direction(language) == "rtl"
+    title = f"{plain_name(name or labels.game_label(result.game.game, gettext), rtl=rtl)} · "
+    return result_text(result, title + dates.day_text(moment, language), gettext, rtl=rtl)
+
+
+def share_file(result: Replay, name: str | None, moment: datetime) -> str:
+    """The shared picture's file name: the game's name (else which game) and its day."""
+    day = dates.local(moment).date()
+    return unicode_filename(Record(result.game, name), day, ".png", gettext)
+
+
+def played_at(moment: datetime) -> Markup:
+    """When a game was started, in the reader's words and the server's zone."""
+    return Markup('<time datetime="%s">%s</time>') % (
+        dates.machine_text(moment),
+        dates.moment_text(moment, current_language()),
+    )
+
+
+def qr_svg(text: str) -> Markup:
+    """A QR code as inline SVG: no size, no style attribute (the CSP forbids inline styles)."""
+    return Markup(_qr_svg(text, gettext("QR code of the view link")))
+
+
+def qr_file(text: str) -> str:
+    """The same QR code as an SVG file of its own, an image the page loads when it is shown
+    (the <img>'s alt names it: the file has no words, so it is the same in every language)."""
+    return _qr_svg(text, None).replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
+
+
+@lru_cache(maxsize=2048)
+def _qr_svg(text: str, title: str | None) -> str:
+    # encoding a QR code costs more than the rest of the game page: once per link
+    return str(
+        segno.make(text, error="m").svg_inline(
+            scale=1,
+            omitsize=True,
+            svgclass="qr-code",
+            lineclass="qr-dark",
+            light="#fff",
+            dark="#000",
+            title=title,
+        )
+    )

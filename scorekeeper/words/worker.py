@@ -1,0 +1,322 @@
+"""The engine in the phone: what the Web Worker (``static/js/engine-worker.js``) asks, answered
+by this package's own engine under Pyodide, as JSON with every word in the page's language.
+
+The worker imports this module from the bundle the server makes of the installed package
+(:mod:`scorekeeper.web.engine`) and hands every message to :func:`answer` as JSON text; the
+page's script only moves values between the page and the worker and paints what comes back.
+The server stays the authority: a save is judged there again, and whatever the phone cannot
+judge alone (a form the game moved on under, a value no chip offers, a finished game) is
+answered ``{"local": false}``, so the page asks the server as it would without the engine.
+
+Messages (each an object with ``op``; answers are objects):
+
+- ``{"op": "start", "language": "ar"}``: read the language's catalogue → ``{"language"}``.
+- ``{"op": "game", "key": token, "version": n, "record": {...}}``: hold a game (a record,
+  ``scorekeeper-game/1``) at the version the server gave → ``{"key", "version", "deals"}``.
+- ``{"op": "preview", "key": token, "fields": [[name, value], ...], "pending": [...]}``: a
+  deal form's fields as the browser would post them → what the server's preview paints
+  (:func:`preview`), and the deal as a record holds it once it may be saved (what the phone
+  keeps when it saves with no network); with `pending` (optional): a form for the deal after
+  those the phone keeps.
+- ``{"op": "view", "key": token, "pending": [deal, ...], "waiting": n}``: the game with deals
+  not yet sent (raw deals, as a record holds them; `waiting`, optional: how many the phone
+  keeps in all) → :func:`scorekeeper.words.game_view.game_view`.
+- ``{"op": "form", "key": token, "pending": [...], "contract": id}``: a blank deal form for
+  `contract` as the next deal → :func:`scorekeeper.words.game_view.blank_form`.
+- ``{"op": "describe", "key": token, "deals": [deal, ...]}``: deals as a history row names
+  them → ``{"deals": [{"name", "takes"}]}`` (a deal this phone kept beside another phone's).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from ..rules import Evaluation, Replay, dump_deal, evaluate, record_from_json, replay
+from . import deal_form, deal_words, game_view
+from .catalogue import Words, read_catalogue
+from .deal_form import chip_groups, chip_text
+from .labels import signed
+from .names import all_name_forms
+
+SERVER: dict[str, Any] = {"local": False}
+"""The answer when the phone cannot judge alone: the page asks the server, as without it."""
+MAX_NUMBER_DIGITS = 12
+"""As the web form reads its numbers (`scorekeeper.web.forms.NumberField`)."""
+
+
+@dataclass(frozen=True)
+class Held:
+    """A game the phone holds: the engine's replay of its record, at the server's version."""
+
+    version: int
+    result: Replay
+
+
+class Engine:
+    """The phone's engine: one language, the games it was given."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+        self.catalogue = read_catalogue(language)
+        self.games: dict[str, Held] = {}
+        self.pending: tuple[tuple[str, int, str], Held | None] | None = None
+        """The last game replayed with deals the phone keeps (by game, version and deals)."""
+
+    def words(self, result: Replay) -> Words:
+        """The game's words in the page's language."""
+        return Words(self.catalogue, result.game.game)
+
+    def hold(self, key: str, record: Mapping[str, Any], version: int) -> dict[str, Any]:
+        """Hold a game's record (checked by the engine's loader) at the server's `version`."""
+        result = replay(record_from_json(record).game)
+        self.games[key] = Held(version, result)
+        return {"key": key, "version": version, "deals": len(result.deals)}
+
+    def preview(
+        self, key: str, fields: Sequence[Sequence[str]], pending: Sequence[Mapping[str, Any]] = ()
+    ) -> dict[str, Any]:
+        """What a tap shows in a deal form (the next deal after `pending` ones, deals the phone
+        keeps for the server), or :data:`SERVER`."""
+        held = self.games.get(key)
+        if held is None:
+            return SERVER
+        if pending:
+            held = self._with_pending(key, held, pending)
+            if held is None:
+                return SERVER
+        return preview(held, dict((name, value) for name, value in fields), self.words)
+
+    def _with_pending(
+        self, key: str, held: Held, pending: Sequence[Mapping[str, Any]]
+    ) -> Held | None:
+        """The held game with `pending` deals entered (replayed once for the taps of a form:
+        the last one is kept), at the version they were entered on; None if one is refused."""
+        asked = (key, held.version, json.dumps(pending, sort_keys=True))
+        if self.pending is None or self.pending[0] != asked:
+            result, refused = game_view.with_pending(held.result, pending, self.words(held.result))
+            self.pending = (asked, None if refused else Held(held.version, result))
+        return self.pending[1]
+
+    def view(
+        self, key: str, pending: Sequence[Mapping[str, Any]], waiting: int | None = None
+    ) -> dict[str, Any]:
+        """The game with `pending` deals after the stored ones (`waiting`: how many deals the
+        phone keeps for the server, if not those)."""
+        held = self.games[key]
+        return game_view.game_view(held.result, pending, self.words(held.result), waiting)
+
+    def describe(self, key: str, deals: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
+        """Deals as a history row names them (:func:`~scorekeeper.words.game_view.described`)."""
+        held = self.games[key]
+        return game_view.described(held.result, deals, self.words(held.result))
+
+    def form(self, key: str, pending: Sequence[Mapping[str, Any]], contract: str) -> dict[str, Any]:
+        """A blank deal form for `contract` as the next deal after `pending` ones."""
+        held = self.games[key]
+        return game_view.blank_form(held.result, pending, contract, self.words(held.result))
+
+
+def _number(sent: Mapping[str, str], name: str) -> int | None:
+    """A number the app wrote into the form, as the web form reads it; -1 for anything else."""
+    raw = sent.get(name, "")
+    if raw == "":
+        return None
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= MAX_NUMBER_DIGITS):
+        return -1
+    return int(raw)
+
+
+def preview(
+    held: Held, sent: Mapping[str, str], words_of: Callable[[Replay], Words]
+) -> dict[str, Any]:
+    """What the server's preview (``scorekeeper.web.views.deals.preview``) paints for the same
+    fields, from the same calls: the form's values filled in, the deal judged when every value
+    is there, each field's messages; :data:`SERVER` where the server must say it."""
+    result = held.result
+    game = result.game
+    contract = sent.get("contract", "")
+    number, version, editing = (_number(sent, name) for name in ("number", "version", "editing"))
+    if contract not in game.definition.contracts or number is None or -1 in (number, editing):
+        return SERVER  # not a form this game made: the server refuses it
+    if version != held.version:
+        return SERVER  # a form the game moved on under (or a game that moved): the server says
+    if editing is None and result.next is None:
+        return SERVER  # the game is over: the server says so
+    if editing is not None and not 1 <= editing <= len(game.deals):
+        return SERVER
+    values: dict[str, Any] = {}
+    for name, choices in ((n, g.choices) for g in chip_groups(contract) for n in g.names):
+        try:
+            values[name] = deal_form.chip_value(choices, sent.get(name, ""))
+        except ValueError:
+            return SERVER  # a value no chip offers: the server refuses it
+    rules = game.house_rules
+    filled = deal_form.fill_in(contract, values, sent.get("autofilled", ""), rules)
+    left = deal_form.unset(contract, filled.values)
+    evaluation = None
+    if not left:
+        index = None if editing is None else editing - 1
+        evaluation = evaluate(result, filled.help.raw, index, replay_after=False)
+    words = words_of(result)
+    errors = deal_words.deal_messages(
+        filled.help.problems,
+        evaluation,
+        contract,
+        game.players,
+        rules,
+        words.translate,
+        words.plural,
+    )
+    return {
+        "local": True,
+        **_painted(result, evaluation, left, errors, words),
+        "boxes": _boxes(contract, errors, filled, words),
+        "doubled": _doubled(contract, sent, filled.values, result, words),
+        "autofilled": filled.marks,
+        "chips": {
+            name: {"value": chip_text(filled.values[name]), "by_app": name in filled.by_app}
+            for name in filled.changed
+        },
+        "address": _address(contract, filled) if editing is None and rules.doubling else None,
+        # what a save with no network keeps, as the game record holds it (the server judges it
+        # again when it is sent)
+        "deal": dump_deal(evaluation.deal)
+        if evaluation is not None and evaluation.ok and evaluation.deal is not None
+        else None,
+    }
+
+
+def name_box(players: Sequence[str], seat: int) -> dict[str, Any]:
+    """A player's name where its place may cut it: the narrowest form, and the wider ones
+    (widest first) for the page to fit (as ``scorekeeper.web.present.player_name`` draws it)."""
+    forms = all_name_forms(tuple(players))[seat]  # one a width, repeated where none changes
+    return {"text": forms[-1], "wider": list(forms[:-1]) if len(set(forms)) > 1 else []}
+
+
+def _painted(
+    result: Replay,
+    evaluation: Evaluation | None,
+    left: Sequence[str],
+    errors: Mapping[str, list[str]],
+    words: Words,
+) -> dict[str, Any]:
+    """The preview's own part and Save: the deal's scores by seat (or how many values are
+    left), every reason Save is refused, and whether it may be saved."""
+    players = result.game.players
+    scores = evaluation.scores if evaluation is not None else None
+    return {
+        "scores": None
+        if not scores
+        else [
+            {"name": name_box(players, seat), "score": signed(scores[seat])} for seat in range(4)
+        ],
+        "left": deal_words.left_to_tap(len(left), words.plural) if left and not scores else "",
+        "reasons": [message for messages in errors.values() for message in messages],
+        "ok": evaluation is not None and evaluation.ok,
+    }
+
+
+def _boxes(
+    contract: str, errors: Mapping[str, list[str]], filled: deal_form.FilledIn, words: Words
+) -> dict[str, Any]:
+    """Each field's box (its running sum once a count is tapped, its messages), and the
+    messages no field of the form shows."""
+    shown = ["contract", *(group.spec.name for group in chip_groups(contract))]
+    boxes: dict[str, Any] = {}
+    for name in shown:
+        total = filled.help.sums.get(name)
+        boxes[name] = {
+            "sum": None
+            if total is None or not total.entered
+            else {
+                "text": deal_words.running_sum(total, words.translate),
+                "over": total.over,
+                "ltr": not total.at_most,
+            },
+            "messages": list(errors.get(name, [])),
+        }
+    boxes["other"] = {
+        "sum": None,
+        "messages": [m for name, ms in errors.items() if name not in shown for m in ms],
+    }
+    return boxes
+
+
+def _doubled(
+    contract: str,
+    sent: Mapping[str, str],
+    values: Mapping[str, Any],
+    result: Replay,
+    words: Words,
+) -> dict[str, Any] | None:
+    """The doubles noted so far, once their chips are in the form (a folded group's come when
+    it opens) and the game doubles; None leaves the note as it is."""
+    if not result.game.house_rules.doubling or not any(
+        name in sent for group in chip_groups(contract) if group.doubles for name in group.names
+    ):
+        return None
+    items = deal_words.doubled_items(contract, values, result.game.players, words.translate)
+    return {"label": words.translate(deal_words.DOUBLED), "items": [list(item) for item in items]}
+
+
+def _address(contract: str, filled: deal_form.FilledIn) -> str | None:
+    """A new deal form's query string once doubles are noted (a reload keeps them), as the
+    server's preview sets it (its new-deal address); None where it sets none."""
+    values = filled.values
+    doubles = [
+        (name, chip_text(values[name]))
+        for group in chip_groups(contract)
+        if group.doubles
+        for name in group.names
+        if values.get(name) is not None
+    ]
+    if not any(group.doubles for group in chip_groups(contract)):
+        return None
+    return urlencode([("contract", contract), *doubles])
+
+
+class Session:
+    """One worker's engine across its messages: what the worker's script calls with each
+    message's JSON text, for the answer's."""
+
+    def __init__(self) -> None:
+        self.engine: Engine | None = None
+
+    def __call__(self, message: str) -> str:
+        self.engine, said = answer(self.engine, message)
+        return said
+
+
+def answer(engine: Engine | None, message: str) -> tuple[Engine | None, str]:
+    """The worker's one entry: a message as JSON text → the engine (made by "start") and the
+    answer as JSON text."""
+    asked = json.loads(message)
+    op = asked["op"]
+    if op == "start":
+        engine = Engine(str(asked["language"]))
+        return engine, json.dumps({"language": engine.language})
+    if engine is None:
+        raise ValueError("the engine is not started")
+    match op:
+        case "game":
+            said = engine.hold(str(asked["key"]), asked["record"], int(asked["version"]))
+        case "preview":
+            said = engine.preview(str(asked["key"]), asked["fields"], asked.get("pending", []))
+        case "view":
+            waiting = asked.get("waiting")
+            said = engine.view(
+                str(asked["key"]),
+                asked.get("pending", []),
+                None if waiting is None else int(waiting),
+            )
+        case "describe":
+            said = {"deals": engine.describe(str(asked["key"]), asked["deals"])}
+        case "form":
+            said = engine.form(str(asked["key"]), asked.get("pending", []), str(asked["contract"]))
+        case _:
+            raise ValueError(f"unknown op {op!r}")
+    return engine, json.dumps(said, ensure_ascii=False)

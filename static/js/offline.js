@@ -1,0 +1,674 @@
+/* Scorekeeper: the game goes on with no network (a module; static/js/engine.js starts it once
+ * the engine's config is read, on a game page that is idle).
+ *
+ * With no network (or with deals already waiting on this phone) the phone's engine does what
+ * the server would: a contract tapped opens its form from the offline kit (the server's own
+ * blank forms, kept on the phone: /g/<token>/offline), the engine judges the taps and the save;
+ * a saved deal is kept in IndexedDB (static/js/sync.js), and the page is painted from the
+ * engine's view of the game with the deals kept: totals, the next step, the history, the
+ * kingdoms or declarations, undo. A save whose request failed is kept the same way, with its
+ * own key. The kept deals are sent in order when the network is back (the online event, the
+ * page's load, a retry timer, Background Sync), each exactly once (by its key); what the
+ * server says of each is said here, and another phone's deal in the place of one of ours is
+ * shown beside it with the choice: drop mine, or enter mine as the next deal.
+ *
+ * It knows no rule, no contract and no score: it moves values between the page, IndexedDB,
+ * the engine and the server, and paints the engine's words. Without the engine (not ready,
+ * no WebAssembly) nothing here takes a save: the page says "No connection" as before.
+ *
+ * The service worker (static/js/sw.js, registered here: secure contexts only) keeps the page
+ * for a reload with no network; over plain HTTP there is none, and the page says so.
+ */
+
+const words = {};
+let options = null;   /* {engine, paint, fieldsOf, config} from engine.js */
+let sync = null;      /* static/js/sync.js */
+let here = null;      /* the game this page shows: {game, key, state, kit, held} */
+let queue = Promise.resolve();
+let retry = null, backoff = 0;
+let serviceWorker = null;  /* its registration, once active */
+let engine = false;       /* the engine is ready */
+const BACKOFF_S = [2, 4, 8, 16, 30, 60];
+const SYNC_TAG = "scorekeeper-sync";
+
+export function start(given) {
+  options = given;
+  import(given.config.sync).then((module) => {
+    sync = module;
+    listen();
+    settled();  /* (deals kept here are sent, engine or not) */
+    /* the rest only where the engine runs: without it the page is as it always was */
+    given.engine.ready.then(() => { engine = true; register(); settled(); }, () => {});
+  });
+}
+
+function later(work) {  /* one change of the game's state at a time */
+  queue = queue.then(work).catch((error) => console.error(error));  /* (said, and the next goes on) */
+  return queue;
+}
+
+/* ----- the page ---------------------------------------------------------------------- */
+
+function gamePath() {
+  const follow = document.getElementById("follow");
+  return follow ? new URL(follow.getAttribute("hx-get"), location.href).pathname.replace(/\/live$/, "") : null;
+}
+
+function pageVersion() {
+  const known = document.getElementById("notes-version");
+  return known ? Number(known.value) : 0;
+}
+
+function token() {
+  try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (error) { return ""; }
+}
+
+function element(tag, className, text, attributes) {
+  const made = document.createElement(tag);
+  if (className) { made.className = className; }
+  if (text !== undefined && text !== null) { made.textContent = text; }
+  Object.entries(attributes || {}).forEach(([name, value]) => made.setAttribute(name, value));
+  return made;
+}
+
+function online() { return navigator.onLine !== false; }
+
+function settled() {
+  later(async () => {
+    const game = gamePath();
+    if (!game) { return; }
+    if (!here || here.game !== game) { await open(game); }
+    if (engine) { await follow(); await hold(); }
+    await show();
+  });
+}
+
+async function open(game) {
+  document.documentElement.removeAttribute("data-offline-ready");
+  const state = (await sync.load(game)) || { game: game, version: 0, record: null, pending: [], blocked: null };
+  state.csrf = token();
+  state.stopped = null;  /* a page loaded again: its token is fresh, the code may be entered */
+  here = { game: game, key: game, state: state, kit: null, held: null };
+  await sync.keep(state);
+  if (state.kit) { here.kit = parseKit(state.kit.html); }
+  if (!state.pending.length && navigator.serviceWorker && navigator.serviceWorker.controller) {
+    poll();  /* the page may be a copy the service worker kept: what changed since, at once */
+  }
+  if (state.pending.length) { trySync(); }
+}
+
+/* Online with nothing kept: the record the engine replays, the kit and the kept page follow
+ * the game as the page shows it. */
+async function follow() {
+  const state = here.state;
+  if (state.pending.length || state.blocked || !online()) { return; }
+  const version = pageVersion(), language = document.documentElement.lang;
+  if (version && version !== state.version) {
+    const response = await fetch(here.game + "/deal/record", { credentials: "same-origin" });
+    if (!response.ok) { return; }
+    const game = await response.json();
+    Object.assign(state, { version: game.version, record: game.record });
+    await sync.keep(state);
+    await hold();
+  }
+  if ((!state.kit || state.kit.language !== language) && here.kitAsked !== version) {
+    here.kitAsked = version;  /* (a finished game has none: asked again when the game changes) */
+    const response = await fetch(here.game + "/offline", {  /* (its forms as htmx gets them) */
+      credentials: "same-origin", headers: { "HX-Request": "true" },
+    });
+    if (response.status === 200) {
+      state.kit = { language: language, html: await response.text() };
+      here.kit = parseKit(state.kit.html);
+      await sync.keep(state);
+    }
+  }
+  if (state.page !== version && serviceWorker) {
+    state.page = version;
+    await sync.keep(state);
+    here.keeping = tellWorker({ keep: here.game, language: language, files: [...options.config.files, ...assets()] }, 120000);
+  }
+  markReady();
+}
+
+/* (for tests and benches: the phone can go on here with no network, and reload the page) */
+function markReady() {
+  const shown = here;
+  Promise.resolve(shown.keeping).then(() => {
+    if (here === shown) { document.documentElement.toggleAttribute("data-offline-ready", ready()); }
+  });
+}
+
+/* What the page loads besides the engine: its stylesheet, scripts, icons, manifest, the
+ * engine's config (each at an address naming its content). */
+function assets() {
+  const found = [...document.querySelectorAll("link[href][rel~=stylesheet], link[href][rel~=icon], link[href][rel=manifest], script[src]")]
+    .map((tag) => tag.getAttribute("href") || tag.getAttribute("src"));
+  document.querySelectorAll("[data-engine], [data-script]").forEach((tag) => {
+    found.push(tag.getAttribute("data-engine") || tag.getAttribute("data-script"));
+  });
+  return found;
+}
+
+function parseKit(html) {
+  const kit = document.createElement("div");
+  kit.innerHTML = html;  /* the server's own markup, from this origin (templates only) */
+  const said = kit.querySelector("template[data-kit=words]");
+  if (said) { Object.assign(words, said.dataset); }
+  return kit;
+}
+
+async function hold() {
+  const state = here.state;
+  if (!state.record || here.held === state.version) { return; }
+  await options.engine.ask({ op: "game", key: here.key, version: state.version, record: state.record });
+  here.held = state.version;
+  markReady();
+}
+
+/* Whether the phone can judge a deal here: its engine holds the game as the page shows it
+ * (or newer), the kit is kept, and nothing waits for the player's choice. */
+function ready() {
+  return Boolean(here && here.held !== null && here.held === here.state.version && here.kit &&
+    !here.state.blocked && pageVersion() <= here.state.version);
+}
+
+function kept() { return here ? here.state.pending : []; }
+
+/* The deals the engine shows after the stored ones: those before the one that waits for the
+ * player (another phone's deal in its place, or one the server refused). */
+function shown(state) {
+  const at = state.blocked ? state.pending.findIndex((entry) => entry.key === state.blocked.key) : -1;
+  return at < 0 ? state.pending.slice() : state.pending.slice(0, at);
+}
+
+/* ----- painting the game from the engine's view ---------------------------------------- */
+
+async function show() {
+  if (!here) { return; }
+  const state = here.state;
+  const form = document.querySelector("form#deal-form[data-local]");
+  if (form) { refit(form); }
+  if (!state.pending.length && !state.blocked && !state.stopped && pageVersion() >= state.version) {
+    notice(null);
+    return;
+  }
+  if (here.held !== state.version || !state.record || pageVersion() > state.version) {
+    notice(null, state.note);  /* (the engine is not ready, or holds an older game than the page) */
+    return;
+  }
+  const chain = shown(state);
+  const view = await options.engine.ask({
+    op: "view", key: here.key, pending: chain.map((entry) => entry.deal), waiting: state.pending.length,
+  });
+  let described = null;
+  if (state.blocked && state.blocked.outcome === "conflict") {
+    const mine = state.pending.find((entry) => entry.key === state.blocked.key);
+    described = (await options.engine.ask({
+      op: "describe", key: here.key, deals: [mine.deal, state.blocked.stored],
+    })).deals;
+  }
+  state.note = view.waiting;
+  paintScores(view);
+  if (!form) { paintStep(view); }
+  paintHistory(view);
+  paintGrid(view);
+  paintQuotas(view);
+  paintUndo(view, chain);
+  const chart = document.getElementById("chart");
+  if (chart) { chart.hidden = true; }  /* the server's, until it has these deals (the follow poll) */
+  const known = document.getElementById("notes-version");
+  if (known && Number(known.value) < state.version) { known.value = state.version; }
+  notice(view, view.waiting, described);
+}
+
+function setText(place, text) {
+  if (place && place.textContent !== text) { place.textContent = text; }
+}
+
+function paintScores(view) {
+  const board = document.getElementById("scoreboard");
+  if (!board) { return; }
+  view.totals.forEach((total, seat) => {
+    const item = board.querySelector(".totals .seat-" + seat);
+    if (!item) { return; }
+    setText(item.querySelector(".total"), total);
+    item.classList.toggle("winner", !view.team_totals && Boolean(view.winners && view.winners.includes(seat)));
+  });
+  (view.team_totals || []).forEach((total, team) => {
+    const item = board.querySelector(".teams .team-" + team);
+    if (!item) { return; }
+    setText(item.querySelector(".total"), total);
+    item.classList.toggle("winner", Boolean(view.winning_teams && view.winning_teams.includes(team)));
+  });
+}
+
+function paintStep(view) {
+  const play = document.getElementById("play");
+  if (!play) { return; }
+  let section;
+  if (view.next) {
+    const next = view.next;
+    section = element("section", "next", null, { id: "play", "aria-labelledby": "next-title" });
+    section.append(element("p", "where", next.where), element("h2", "", next.heading, { id: "next-title" }),
+      element("p", "roles", next.roles));
+    if (next.note) { section.append(element("p", "note", next.note)); }
+    const menu = section.appendChild(element("div", "contracts"));
+    next.options.forEach((option) => {
+      if (option.open) {
+        menu.append(element("a", "button contract", option.name, {
+          href: here.game + "/deal?contract=" + encodeURIComponent(option.contract),
+          "data-contract": option.contract,
+        }));
+      } else {
+        const closed = menu.appendChild(element("span", "button contract closed", option.name, { "aria-disabled": "true" }));
+        closed.append(element("small", "", option.reason));
+      }
+    });
+  } else {
+    section = element("section", "finished", null, { id: "play" });
+    section.append(element("h2", "", words.finished));
+    (view.standings || []).forEach((line) => section.append(element("p", "", line)));
+  }
+  section.dataset.local = "on";
+  play.replaceWith(section);
+}
+
+function paintHistory(view) {
+  let rows = document.getElementById("history-rows");
+  const history = document.getElementById("history");
+  if (!rows && history && here.kit) {  /* no deal stored yet: the kit's table */
+    const table = here.kit.querySelector("template[data-kit=history]").content.cloneNode(true);
+    history.querySelectorAll(":scope > p.muted").forEach((empty) => empty.remove());
+    history.append(table);
+    rows = document.getElementById("history-rows");
+  }
+  if (!rows) { return; }
+  rows.querySelectorAll("tr[data-local]").forEach((row) => row.remove());
+  const server = rows.querySelectorAll("tr > th[scope=row]").length;
+  view.history.filter((deal) => deal.number > server).forEach((deal) => {
+    const numbers = element("tr", "", null, { "data-local": "" });
+    numbers.append(element("th", "", String(deal.number), { scope: "row", rowspan: "2" }));
+    const cells = view.team_totals ? [[deal.team_scores, deal.team_running, 2]] : [];
+    cells.push([deal.scores, deal.running, 4]);
+    cells.forEach(([scores, running, count]) => {
+      for (let index = 0; index < count; index++) {
+        const cell = numbers.appendChild(element("td", "num"));
+        cell.append(element("span", "score", scores[index]), element("span", "running", running[index]));
+      }
+    });
+    const details = element("tr", "deal-details", null, { "data-local": "" });
+    const cell = details.appendChild(element("td", "", null, { colspan: view.team_totals ? "6" : "4" }));
+    const who = element("span", "muted", deal.where ? deal.where + " · " : "");
+    who.append(element("bdi", "", deal.chooser));
+    cell.append(element("strong", "", deal.name), " ", who, " ", element("span", "takes", deal.takes));
+    if (deal.number > view.stored) { cell.append(" ", element("span", "muted", "· " + words.onPhone)); }
+    rows.append(numbers, details);
+  });
+}
+
+function paintGrid(view) {
+  const grid = document.querySelector("#grid tbody");
+  if (!grid || !view.grid) { return; }
+  grid.querySelectorAll("tr").forEach((row, kingdom) => {
+    row.querySelectorAll("td").forEach((cell, column) => {
+      const number = view.grid[kingdom] && view.grid[kingdom][column];
+      const text = number ? "#" + number : "·";
+      if (cell.textContent !== text) {
+        cell.replaceChildren(element("span", number ? "played" : "muted", text));
+      }
+    });
+  });
+}
+
+function paintQuotas(view) {
+  const quotas = document.getElementById("quotas");
+  if (!quotas || !view.quotas) { return; }
+  quotas.querySelectorAll("tbody tr").forEach((row, seat) => {  /* (the table's columns, in order) */
+    const cells = row.querySelectorAll("td");
+    Object.values(view.quotas[seat]).forEach((text, column) => setText(cells[column], text));
+  });
+  quotas.querySelectorAll(".negatives li").forEach((item, index) => {
+    const plays = view.negative_plays[index];
+    setText(item, plays.name + " " + plays.plays);
+    item.classList.toggle("done", plays.done);
+  });
+}
+
+/* Undo: the server's button for a stored deal; for a deal this phone keeps and has not sent,
+ * a button that drops it here (one whose save went out may be stored already: it waits). */
+function paintUndo(view, chain) {
+  const undo = document.getElementById("undo");
+  if (!undo) { return; }
+  const last = chain[chain.length - 1];
+  if (undo.skServer === undefined) { undo.skServer = [...undo.childNodes]; }
+  if (!last && !here.state.blocked) {
+    undo.replaceChildren(...undo.skServer);
+  } else if (last && !last.sent) {
+    undo.replaceChildren(element("button", "button", view.undo, { type: "button", "data-kept": "undo" }));
+  } else {
+    undo.replaceChildren();
+  }
+}
+
+/* What this phone keeps, said above the next step: how many deals wait for the server, and
+ * what waits for the player. */
+function notice(view, waiting, described) {
+  let box = document.getElementById("kept");
+  const state = here && here.state;
+  if (!state || (!state.pending.length && !state.blocked && !state.stopped)) {
+    if (box) { box.remove(); }
+    return;
+  }
+  if (!box) {
+    box = element("div", "flash flash-warning", null, { id: "kept", role: "status" });
+    const anchor = document.getElementById("play") || document.querySelector("form#deal-form");
+    if (anchor) { anchor.before(box); } else { return; }
+  }
+  const parts = [];  /* (lines: a flash's paragraphs would stand apart) */
+  if (waiting) { parts.push(element("div", "", waiting)); }
+  if (!window.isSecureContext && words.insecure) { parts.push(element("div", "hint", words.insecure)); }
+  const blocked = state.blocked;
+  if (blocked) {
+    parts.push(element("p", "error", blocked.message));
+    if (described) {
+      parts.push(deal(words.yours, described[0]), deal(words.stored, described[1]));
+    }
+    const choices = element("p", "row");
+    choices.append(element("button", "button", words.drop, { type: "button", "data-kept": "drop" }));
+    if (blocked.outcome === "conflict" && here.held === state.version) {
+      choices.append(element("button", "button primary", words.next, { type: "button", "data-kept": "next" }));
+    }
+    parts.push(choices);
+  }
+  if (state.stopped === "access") {
+    parts.push(element("div", "", null));
+    parts[parts.length - 1].append(element("a", "", words.access,
+      { href: new URL("access", new URL(options.config.service_worker, location.href)).pathname + "?next=" + encodeURIComponent(here.game) }));
+  } else if (state.stopped) {
+    parts.push(element("div", "", words.reload));
+  }
+  box.replaceChildren(...parts);
+}
+
+function deal(label, said) {
+  const line = element("div", "", label + " ");
+  line.append(element("strong", "", said.name), " ", element("span", "takes", said.takes));
+  return line;
+}
+
+function say(messages, kind) {
+  const flash = document.getElementById("flash");
+  if (!flash || !messages.length) { return; }
+  flash.replaceChildren(...messages.map((text) => element("p", "flash flash-" + kind, text, { role: "status" })));
+}
+
+/* The follow poll (other phones' saves): now, once nothing of this phone's is waiting. */
+function poll() {
+  const poller = document.getElementById("follow");
+  if (poller && window.htmx) {
+    htmx.ajax("GET", poller.getAttribute("hx-get"), { source: poller, target: poller, swap: "outerHTML" });
+  }
+}
+
+/* ----- a deal entered on this phone ------------------------------------------------------ */
+
+function newKey() {  /* an entry key: a UUID v4, lowercase (crypto.randomUUID needs HTTPS) */
+  if (crypto.randomUUID) { return crypto.randomUUID(); }
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
+}
+
+/* A contract tapped: its form from the kit, filled in by the engine (number, who chooses). */
+async function openForm(contract) {
+  const state = here.state, chain = shown(state).map((entry) => entry.deal);
+  const template = here.kit.querySelector(`template[data-contract="${CSS.escape(contract)}"]`);
+  const made = await options.engine.ask({ op: "form", key: here.key, pending: chain, contract: contract });
+  if (!made.open || !template) { say([made.message], "warning"); return; }
+  const form = template.content.querySelector("form#deal-form").cloneNode(true);
+  form.querySelectorAll("#flash").forEach((flash) => flash.remove());  /* (the page has its own) */
+  form.elements.number.value = made.number;
+  form.elements.version.value = state.version;
+  form.elements.entry_key.value = newKey();
+  form.elements.autofilled.value = "";
+  setText(form.querySelector(".deal-head .where"), made.where);
+  setText(form.querySelector(".deal-head .roles"), made.roles);
+  form.querySelector("#deal-preview").replaceChildren(element("p", "hint", made.left));
+  form.querySelector("#deal-save").disabled = true;
+  form.dataset.local = "on";
+  form.dataset.engine = "on";  /* its taps: the engine's alone (static/js/engine.js) */
+  form.skKept = { key: here.key, pending: chain };
+  const play = document.getElementById("play");
+  if (!play) { return; }
+  play.replaceWith(form);
+  htmx.process(form);
+  const heading = form.querySelector("h1");
+  if (heading) { heading.focus(); }
+}
+
+/* A local form after the kept deals changed (sent, dropped): the deal after them now. */
+function refit(form) {
+  const state = here.state, chain = shown(state);
+  const number = state.record ? state.record.deals.length + chain.length + 1 : 0;
+  if (form.skKept.pending.length === chain.length && form.elements.version.value === String(state.version)) { return; }
+  form.skKept = { key: here.key, pending: chain.map((entry) => entry.deal) };
+  form.elements.version.value = state.version;
+  form.elements.number.value = number;
+  const fields = form.querySelector("[data-preview]");
+  if (fields) { htmx.trigger(fields, "change"); }
+}
+
+/* Keep the form's deal on this phone, judged by the engine first (`sent`: its save went out
+ * and no answer came: the server may hold it already). */
+async function keepDeal(form, sent) {
+  const state = here.state, chain = shown(state);
+  const said = await options.engine.ask({
+    op: "preview", key: here.key, fields: options.fieldsOf(form), pending: chain.map((entry) => entry.deal),
+  });
+  if (!said.local) { return "unjudged"; }
+  options.paint(form, said);
+  if (!said.ok || !said.deal || state.blocked) { return "refused"; }
+  const entry = { key: form.elements.entry_key.value, number: Number(form.elements.number.value), deal: said.deal };
+  if (sent) { entry.sent = true; }
+  if (chain.length) { entry.after = chain[chain.length - 1].key; } else { entry.base = state.version; }
+  state.pending.push(entry);
+  await sync.keep(state);
+  const play = element("section", "", null, { id: "play" });
+  form.replaceWith(play);
+  await show();
+  say([words.saved], "success");
+  const step = document.querySelector("#play h2");
+  if (step) { step.setAttribute("tabindex", "-1"); step.focus(); }
+  backgroundSync();
+  trySync();
+  return "kept";
+}
+
+function notSent(form) {  /* as static/js/app.js says it: the save could not be judged here */
+  const said = document.getElementById("net-error"), slot = form.querySelector(".net-error");
+  if (said && slot) {
+    slot.textContent = said.getAttribute("data-say").replace("{}", said.getAttribute("data-offline"));
+    slot.hidden = false;
+  }
+}
+
+async function undoKept() {
+  const state = here.state, last = state.pending[state.pending.length - 1];
+  if (!last || last.sent || (state.blocked && state.blocked.key === last.key)) { return; }
+  state.pending.pop();
+  await sync.keep(state);
+  await show();
+}
+
+async function choose(choice) {
+  const state = here.state, blocked = state.blocked;
+  if (!blocked) { return; }
+  const at = state.pending.findIndex((entry) => entry.key === blocked.key);
+  if (choice === "next") {  /* a new entry (a new key), judged here first as the next deal */
+    const mine = { ...state.pending[at], key: newKey() };
+    delete mine.sent;
+    const trial = [...state.pending.slice(0, at), mine, ...state.pending.slice(at + 1)];
+    const view = await options.engine.ask({ op: "view", key: here.key, pending: trial.map((entry) => entry.deal) });
+    if (view.refused && view.refused.pending <= at) {
+      say(view.refused.messages, "warning");
+      return;
+    }
+    state.pending = trial;
+  } else {
+    state.pending.splice(at, 1);
+  }
+  state.blocked = null;
+  sync.rebase(state);
+  await sync.keep(state);
+  await show();
+  trySync();
+}
+
+/* ----- sending ------------------------------------------------------------------------- */
+
+function trySync() {
+  clearTimeout(retry);
+  if (!here || !kept().length) { return; }
+  const game = here.game;
+  if (!online()) {  /* the online event sends them; the timer too, in case it never comes */
+    retry = setTimeout(trySync, BACKOFF_S[BACKOFF_S.length - 1] * 1000);
+    return;
+  }
+  sync.send(game).then((outcome) => later(async () => {
+    if (!here || here.game !== game) { return; }
+    const before = here.state;
+    const state = await sync.load(game);
+    here.state = state || { ...before, pending: [], blocked: null, stopped: null };
+    if (outcome === "gone") { say([words.gone], "warning"); notice(null); return; }
+    if (state && state.said && state.said.length) {
+      say(state.said, state.blocked || state.stopped ? "warning" : "success");
+      state.said = [];
+      await sync.keep(state);
+    }
+    await hold();
+    if (outcome === "offline") {
+      retry = setTimeout(trySync, BACKOFF_S[Math.min(backoff++, BACKOFF_S.length - 1)] * 1000);
+    } else {
+      backoff = 0;
+    }
+    await show();
+    if (outcome === "done" && !document.querySelector("form#deal-form[data-local]")) {
+      restore();
+      poll();  /* the page as the server has it now */
+    }
+  }));
+}
+
+/* Nothing kept any more: the parts painted here give way to the server's (the follow poll). */
+function restore() {
+  const undo = document.getElementById("undo");
+  if (undo && undo.skServer) { undo.replaceChildren(...undo.skServer); undo.skServer = undefined; }
+}
+
+function backgroundSync() {
+  if (serviceWorker && serviceWorker.sync) { serviceWorker.sync.register(SYNC_TAG).catch(() => {}); }
+}
+
+/* ----- the service worker (secure contexts only) --------------------------------------- */
+
+function register() {
+  if (!navigator.serviceWorker || !window.isSecureContext) { return; }
+  navigator.serviceWorker.register(options.config.service_worker, { type: "module" })
+    .then(() => navigator.serviceWorker.ready)
+    .then((registration) => {
+      serviceWorker = registration;
+      later(async () => { if (here) { here.state.page = null; await follow(); } });
+    })
+    .catch(() => {});
+}
+
+function tellWorker(message, waitMs) {
+  const worker = serviceWorker && serviceWorker.active;
+  if (!worker) { return Promise.resolve(); }
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    setTimeout(resolve, waitMs);
+    worker.postMessage(message, [channel.port2]);
+  });
+}
+
+/* ----- listening ------------------------------------------------------------------------ */
+
+function listen() {
+  document.addEventListener("htmx:afterSettle", settled);
+  window.addEventListener("online", () => { backoff = 0; trySync(); });
+  /* a tap of a contract, and Save: this phone's to judge while deals wait here or it has no
+   * network (else the server's, as always) */
+  document.addEventListener("htmx:confirm", (event) => {
+    const elt = event.detail.elt;
+    const local = (kept().length > 0 || !online()) && ready();
+    if (elt.matches("form#deal-form[data-local]") && (kept().length || !online())) {
+      event.preventDefault();
+      later(async () => { if (await keepDeal(elt, false) === "unjudged") { notSent(elt); } });
+    } else if (local && elt.closest(".contracts") && elt.hasAttribute("hx-get")) {
+      event.preventDefault();
+      const contract = new URL(elt.getAttribute("hx-get"), location.href).searchParams.get("contract");
+      later(() => openForm(contract));
+    }
+  });
+  document.addEventListener("click", (event) => {
+    const target = event.target.closest("[data-contract], [data-kept], form#deal-form[data-local] a.button");
+    if (!target || !here) { return; }
+    event.preventDefault();
+    if (target.hasAttribute("data-contract")) {  /* (a next step painted here) */
+      if (ready()) { later(() => openForm(target.getAttribute("data-contract"))); }
+      else if (document.getElementById("kept")) { document.getElementById("kept").scrollIntoView(); }
+    } else if (target.getAttribute("data-kept") === "undo") {
+      later(undoKept);
+    } else if (target.hasAttribute("data-kept")) {
+      later(() => choose(target.getAttribute("data-kept")));
+    } else if (target.matches("form a.button")) {  /* Cancel: the next step again */
+      later(async () => {
+        target.closest("form").replaceWith(element("section", "", null, { id: "play" }));
+        await show();
+        if (!kept().length) { poll(); }
+      });
+    }
+  });
+  /* a request that did not go through: a save the engine can judge is kept here (with its own
+   * key: the server never stores it twice), a contract's form comes from the kit; anything
+   * else is static/js/app.js's to say (this listener runs first: the window's capture) */
+  ["htmx:sendError", "htmx:timeout", "htmx:responseError"].forEach((name) => {
+    window.addEventListener(name, (event) => {
+      const elt = event.detail.elt, status = event.detail.xhr ? event.detail.xhr.status : 0;
+      const lost = name !== "htmx:responseError" || status === 429 || status >= 500;
+      if (!lost || !ready()) { return; }
+      const saving = elt.matches("form#deal-form") && !elt.elements.editing &&
+        event.detail.target !== elt.querySelector(".net-error") &&
+        elt.elements.version.value === String(here.state.version);
+      if (saving) {
+        event.stopImmediatePropagation();
+        later(async () => { if (await keepDeal(elt, true) !== "kept") { notSent(elt); } });
+      } else if (elt.closest(".contracts") && elt.hasAttribute("hx-get")) {
+        event.stopImmediatePropagation();
+        const contract = new URL(elt.getAttribute("hx-get"), location.href).searchParams.get("contract");
+        later(() => openForm(contract));
+      }
+    }, true);
+  });
+  /* the follow poll waits while deals wait here, or a form of this phone's is open: the page
+   * shows the game with them (it asks again once they are sent) */
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (event.detail.elt.hasAttribute("data-follow") &&
+        (kept().length || (here && here.state.blocked) || document.querySelector("form#deal-form[data-local]"))) {
+      event.preventDefault();
+    }
+  });
+  /* a redirect carrying a message (a save's answer): the service worker must not show its
+   * copy of the page instead (it asks the network first), so it is told before the page goes */
+  document.addEventListener("htmx:beforeOnLoad", (event) => {
+    const xhr = event.detail.xhr, to = xhr && xhr.getResponseHeader("HX-Redirect");
+    if (!to || !navigator.serviceWorker || !navigator.serviceWorker.controller) { return; }
+    const path = new URL(to, location.href).pathname;
+    event.preventDefault();
+    tellWorker({ dirty: path }, 1000).then(() => { location.href = to; });
+  });
+}

@@ -1,0 +1,405 @@
+"""The game goes on with no network, in Chromium at 390 × 844 (Playwright's offline emulation,
+`context.set_offline`, which the service worker's own requests obey too).
+
+A phone whose engine is ready plays five deals offline across a kingdom's end (the page counts
+the deals it keeps), reloads the page with no network (served by the service worker, painted by
+the engine), and sends them when the network is back: the server holds each deal exactly once,
+in order, with the totals the phone showed. A deal kept here is undone before it is sent; a
+save whose answer is lost is kept with its own key and never stored twice; a sync whose answer
+comes late or is lost stores nothing twice and says nothing untrue; another phone's deal in the
+place of one of ours is shown beside it, with both choices. Followers and view links show stored
+deals only. Without the engine the page says "No connection" as before and keeps the taps.
+
+The runtime starts once per page (seconds on a busy machine): one phone is kept for the module,
+and a game is started for each test by taps in the same page (no reload, no restart).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
+
+from scorekeeper.rules import record_from_json, replay
+from scorekeeper.web.present import signed
+from tests.rules.builders import FULL_GAME
+
+from .conftest import PHONE, block_engine
+from .driver import GAME_PAGE, Player, chip_taps
+
+pytestmark = pytest.mark.browser
+
+ENGINE_READY = 180_000
+"""Milliseconds a page may take to start its engine (Pyodide on a busy 2-core machine)."""
+TRIX = {"game": "trix", "mode": "solo", "players": ["Rami", "Lina", "Omar", "Dana"], "first": 0}
+DEALS = FULL_GAME["trix"]
+COUNT_PAINTS = """
+window.__painted = 0;
+document.addEventListener("sk:painted", () => { window.__painted += 1; });
+"""
+KEPT = """() => new Promise((done) => {
+  const opening = indexedDB.open("scorekeeper-offline", 1);
+  opening.onsuccess = () => {
+    const asked = opening.result.transaction("games").objectStore("games").getAll();
+    asked.onsuccess = () => done(Object.fromEntries(
+      asked.result.map((state) => [state.game, state.pending])));
+  };
+})"""
+CACHED = """async () => {
+  const kept = {};
+  for (const name of await caches.keys()) {
+    kept[name] = (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname);
+  }
+  return kept;
+}"""
+
+
+def _context(browser: Browser, base: str, *, engine: bool = True) -> BrowserContext:
+    context = browser.new_context(
+        viewport=PHONE,
+        is_mobile=True,
+        has_touch=True,
+        locale="en",
+        base_url=base,
+        extra_http_headers={"Accept-Language": "en"},
+        service_workers="allow",
+    )
+    context.set_default_timeout(30_000)
+    if not engine:
+        block_engine(context)
+    context.add_init_script(COUNT_PAINTS)
+    return context
+
+
+@pytest.fixture(scope="module")
+def phone(browser: Browser, server: str) -> Iterator[Player]:
+    """A phone whose engine has started and whose service worker controls its pages."""
+    context = _context(browser, server)
+    player = Player(context.new_page(), javascript=True, shots=None, prefix="offline")
+    player.start_game(TRIX)
+    _ready(player.page)
+    yield player
+    context.set_offline(False)
+    context.close()
+
+
+def _ready(page: Page) -> None:
+    """The phone can go on here with no network: the engine holds the game, the kit and the
+    page are kept (static/js/offline.js marks the page)."""
+    page.wait_for_selector("html[data-offline-ready]", state="attached", timeout=ENGINE_READY)
+
+
+def _path(page: Page, game: str) -> str:
+    """A game's address without its origin (as the phone keeps it)."""
+    found = re.match(r"https?://[^/]+", page.url)
+    assert found is not None
+    return game.removeprefix(found.group(0))
+
+
+def _game(page: Page) -> str:
+    found = re.match(r".*/g/[^/?#]+", page.url)
+    assert found is not None, page.url
+    return found.group(0)
+
+
+def _new_game(player: Player) -> str:
+    """A new Trix game started by taps from the page the phone shows (the document, its engine
+    and its service worker stay); its address."""
+    page = player.page
+    page.locator("header a.brand").click()
+    page.locator("a.button.primary[href$='/new']").click()
+    page.wait_for_url(re.compile(r"/new$"))
+    player.tap_choice("game", "trix")
+    player.tap_choice("mode", "solo")
+    for seat, name in enumerate(TRIX["players"]):
+        page.fill(f'input[name="player_{seat}"]', name)
+    player.tap("form button[type=submit].primary")
+    page.wait_for_url(GAME_PAGE)
+    player.tap('.seat-buttons button[value="0"]')
+    expect(page.locator(".next .contracts")).to_be_visible()
+    _ready(page)
+    return _game(page)
+
+
+def _tap_deal(player: Player, raw: dict[str, Any]) -> None:
+    """Tap a deal's chips, each preview painted by the engine before the next tap."""
+    page = player.page
+    for name, value in chip_taps(raw):
+        field, label = player.chip(name, value)
+        if field.is_checked():
+            continue  # filled in by the app already
+        count = page.evaluate("() => window.__painted")
+        label.click()
+        page.wait_for_function("(count) => window.__painted > count", arg=count)
+    expect(page.locator("#deal-save")).to_be_enabled()
+
+
+def _enter_here(player: Player, raw: dict[str, Any]) -> None:
+    """Enter a deal with no network: its form from the kit, saved on this phone."""
+    page = player.page
+    page.locator(f'#play a.contract[href*="contract={raw["contract"]}"]').click()
+    page.locator("form#deal-form[data-local]").wait_for()
+    _tap_deal(player, raw)
+    page.locator("#deal-save").click()
+    expect(page.locator("form#deal-form")).to_have_count(0)
+    expect(page.locator("#flash")).to_contain_text("Saved on this phone")
+
+
+def _enter_online(player: Player, raw: dict[str, Any], number: int) -> None:
+    """Enter a deal with the network: the server's form, saved by the server."""
+    page = player.page
+    page.locator(f'.next a.contract[href*="contract={raw["contract"]}"]').click()
+    page.locator("form#deal-form[data-engine=on]").wait_for(timeout=ENGINE_READY)
+    _tap_deal(player, raw)
+    page.locator("#deal-save").click()
+    expect(page.locator("#flash .flash-success")).to_contain_text(f"Deal {number} saved")
+
+
+def _stored(page: Page, game: str) -> list[dict[str, Any]]:
+    """The deals the server holds (its export, asked beside the page)."""
+    answer = page.request.get(game + "/export.json")
+    assert answer.ok, answer.status
+    derived = ("number", "chooser", "kingdom", "scores")
+    deals: list[dict[str, Any]] = [
+        {key: value for key, value in deal.items() if key not in derived}
+        for deal in answer.json()["deals"]
+    ]
+    return deals
+
+
+def _totals_shown(page: Page) -> list[str]:
+    return [text.strip() for text in page.locator("#scoreboard .totals .total").all_inner_texts()]
+
+
+def _totals_of(deals: list[dict[str, Any]]) -> list[str]:
+    record = {"format": "scorekeeper-game/1", **{k: v for k, v in TRIX.items()}, "deals": deals}
+    return [signed(total) for total in replay(record_from_json(record).game).totals]
+
+
+def _back_online(context: BrowserContext, page: Page) -> None:
+    context.set_offline(False)
+    expect(page.locator("#kept")).to_have_count(0, timeout=60_000)
+
+
+def test_five_deals_offline_across_a_kingdom_a_reload_then_each_stored_once(phone: Player) -> None:
+    page, context = phone.page, phone.page.context
+    game = _new_game(phone)
+    for number, raw in enumerate(DEALS[:3], start=1):
+        _enter_online(phone, raw, number)
+    context.set_offline(True)
+    for count, raw in enumerate(DEALS[3:8], start=1):  # deals 4 to 8: kingdom 2 from deal 6
+        _enter_here(phone, raw)
+        waiting = "1 deal on this phone is" if count == 1 else f"{count} deals on this phone are"
+        expect(page.locator("#kept")).to_contain_text(f"{waiting} waiting for the server")
+    expect(page.locator("#play .where")).to_contain_text("Kingdom 2 of 4 · Deal 9 of 20")
+    expect(page.locator("#history-rows th[scope=row]")).to_have_count(8)
+    shown = _totals_shown(page)
+    assert shown == _totals_of(DEALS[:8])
+    assert len(page.evaluate(KEPT)[_path(page, game)]) == 5
+
+    page.reload()  # with no network: the service worker's copy, painted by the engine
+    kept = page.locator("#kept")
+    expect(kept).to_contain_text("5 deals on this phone are waiting", timeout=ENGINE_READY)
+    expect(page.locator("#history-rows th[scope=row]")).to_have_count(8)
+    assert _totals_shown(page) == shown
+    expect(page.locator("#play .where")).to_contain_text("Deal 9 of 20")
+
+    _back_online(context, page)
+    assert _stored(page, game) == DEALS[:8]  # each once, in order
+    expect(page.locator("#history-rows th[scope=row]")).to_have_count(8)
+    assert _totals_shown(page) == shown
+    expect(page.locator("#history .edit")).to_have_count(8)  # the server's rows again
+    assert page.evaluate(KEPT)[_path(page, game)] == []
+
+
+def test_a_deal_kept_here_is_undone_before_it_is_sent(phone: Player) -> None:
+    page, context = phone.page, phone.page.context
+    game = _new_game(phone)
+    context.set_offline(True)
+    _enter_here(phone, DEALS[0])
+    _enter_here(phone, DEALS[1])
+    expect(page.locator("#kept")).to_contain_text("2 deals on this phone are waiting")
+    undo = page.locator("#undo [data-kept=undo]")
+    expect(undo).to_have_text("Undo deal 2")
+    undo.click()
+    expect(page.locator("#kept")).to_contain_text("1 deal on this phone is waiting")
+    expect(page.locator("#history-rows th[scope=row]")).to_have_count(1)
+    expect(page.locator("#undo [data-kept=undo]")).to_have_text("Undo deal 1")
+    _enter_here(phone, DEALS[2])  # another deal 2 in its place
+    _back_online(context, page)
+    assert _stored(page, game) == [DEALS[0], DEALS[2]]
+
+
+def test_a_save_whose_answer_is_lost_is_kept_with_its_key_and_stored_once(phone: Player) -> None:
+    page = phone.page
+    game = _new_game(phone)
+    save = _path(page, game) + "/deal"
+    lost: list[str] = []
+
+    def answer_lost(route: Route) -> None:  # the server stores it; the answer never comes
+        if route.request.method != "POST" or lost:
+            route.fallback()
+            return
+        lost.append(route.request.url)
+        route.fetch()
+        route.abort("connectionreset")
+
+    page.route(lambda url: url.endswith(save), answer_lost)
+    try:
+        page.locator('.next a.contract[href*="contract=king-of-hearts"]').click()
+        page.locator("form#deal-form[data-engine=on]").wait_for(timeout=ENGINE_READY)
+        _tap_deal(phone, DEALS[0])
+        page.locator("#deal-save").click()
+        # kept here with its own key (it may be stored: no undo here), then sent again: the
+        # server answers from the key, and says so
+        expect(page.locator("#flash")).to_contain_text("Deal 1 is in the game.", timeout=60_000)
+    finally:
+        page.unroute(lambda url: url.endswith(save))
+    assert lost, "the save went to the server"
+    expect(page.locator("#kept")).to_have_count(0)
+    assert _stored(page, game) == [DEALS[0]]
+    expect(page.locator("#history-rows th[scope=row]")).to_have_count(1)
+    expect(page.locator("#history .edit")).to_have_count(1)
+
+
+def test_a_late_and_a_lost_sync_answer_store_nothing_twice(phone: Player) -> None:
+    page, context = phone.page, phone.page.context
+    game = _new_game(phone)
+    sync = _path(page, game) + "/sync"
+    held: list[Route] = []
+
+    def answer_late(route: Route) -> None:  # answered when the test says
+        held.append(route)
+
+    page.route(lambda url: url.endswith(sync), answer_late)
+    try:
+        context.set_offline(True)
+        _enter_here(phone, DEALS[0])
+        _enter_here(phone, DEALS[1])
+        context.set_offline(False)  # the first sync goes out; its answer is late
+        while not held:
+            page.wait_for_timeout(100)
+        page.evaluate("() => dispatchEvent(new Event('online'))")  # and a second try meanwhile
+        expect(page.locator("#kept")).to_contain_text("2 deals on this phone are waiting")
+        late = held.pop()
+        late.fulfill(response=late.fetch())
+        expect(page.locator("#kept")).to_have_count(0, timeout=60_000)
+        expect(page.locator("#flash")).to_contain_text("Deal 2 saved.")
+        assert not held or all(route.request.post_data_json is None for route in held)
+    finally:
+        page.unroute(lambda url: url.endswith(sync))
+    assert _stored(page, game) == DEALS[:2]
+
+    lost: list[str] = []
+
+    def answer_lost(route: Route) -> None:
+        if lost:
+            route.fallback()
+            return
+        lost.append(route.request.url)
+        route.fetch()  # stored by the server; the phone never hears it
+        route.abort("connectionreset")
+
+    page.route(lambda url: url.endswith(sync), answer_lost)
+    try:
+        context.set_offline(True)
+        _enter_here(phone, DEALS[2])
+        _enter_here(phone, DEALS[3])
+        context.set_offline(False)
+        expect(page.locator("#kept")).to_have_count(0, timeout=60_000)  # sent again: from the keys
+        expect(page.locator("#flash")).to_contain_text("Deal 4 is in the game.")
+    finally:
+        page.unroute(lambda url: url.endswith(sync))
+    assert lost
+    assert _stored(page, game) == DEALS[:4]
+    assert _totals_shown(page) == _totals_of(DEALS[:4])
+
+
+OTHER_LTOOSH = {"contract": "ltoosh", "tricks": [1, 4, 4, 4]}
+OTHER_TRIX = {"contract": "trix", "order": [1, 2, 3, 0]}
+
+
+def test_two_phones_offline_the_first_deal_stands_and_the_other_chooses(
+    phone: Player, browser: Browser, server: str
+) -> None:
+    page, context = phone.page, phone.page.context
+    game = _new_game(phone)
+    _enter_online(phone, DEALS[0], 1)
+    context.set_offline(True)
+    _enter_here(phone, DEALS[1])  # this phone's deal 2 (Queens) and 3 (Diamonds)
+    _enter_here(phone, DEALS[2])
+    other_context = _context(browser, server, engine=False)
+    try:
+        other = Player(other_context.new_page(), javascript=True, shots=None, prefix="other")
+        other.page.goto(game)
+        other.choose("ltoosh")  # the other phone's deal 2 reaches the server first
+        other.enter(OTHER_LTOOSH)
+        other.save(2)
+        # followers and view links show stored deals only
+        expect(other.page.locator("#history-rows th[scope=row]")).to_have_count(2)
+        view = other.page.locator("a.view-link").get_attribute("href")
+        assert view is not None
+        other.page.goto(view)
+        expect(other.page.locator("#history-rows th[scope=row]")).to_have_count(2)
+
+        context.set_offline(False)
+        kept = page.locator("#kept")
+        expect(kept).to_contain_text(
+            "Another phone saved deal 2 first; yours was not saved.", timeout=60_000
+        )
+        expect(kept).to_contain_text("Yours: Queens")
+        expect(kept).to_contain_text("In the game: Ltoosh")
+        expect(kept).to_contain_text("2 deals on this phone are waiting")
+        expect(page.locator("#history-rows th[scope=row]")).to_have_count(2)  # the stored deal 2
+        assert _stored(page, game) == [DEALS[0], OTHER_LTOOSH]
+        page.locator("#kept [data-kept=next]").click()  # mine as deal 3, Diamonds as deal 4
+        expect(kept).to_have_count(0, timeout=60_000)
+        assert _stored(page, game) == [DEALS[0], OTHER_LTOOSH, DEALS[1], DEALS[2]]
+        _ready(page)
+
+        context.set_offline(True)  # both enter deal 5 (Trix), the other phone first
+        _enter_here(phone, DEALS[4])
+        other.page.goto(game)
+        other.choose("trix")
+        other.enter(OTHER_TRIX)
+        other.save(5)
+    finally:
+        other_context.close()
+    context.set_offline(False)
+    kept = page.locator("#kept")
+    expect(kept).to_contain_text("Another phone saved deal 5 first", timeout=60_000)
+    page.locator("#kept [data-kept=drop]").click()
+    expect(page.locator("#kept")).to_have_count(0)
+    expect(page.locator("#history .edit")).to_have_count(5, timeout=30_000)  # the server's page
+    played = [DEALS[0], OTHER_LTOOSH, DEALS[1], DEALS[2], OTHER_TRIX]
+    assert _stored(page, game) == played
+    assert _totals_shown(page) == _totals_of(played)
+    cached = page.evaluate(CACHED)
+    assert not [path for paths in cached.values() for path in paths if "/v/" in path]
+    assert _path(page, game) in cached["scorekeeper-pages"]
+
+
+def test_without_the_engine_no_connection_as_before(browser: Browser, server: str) -> None:
+    """No engine (not downloaded yet, blocked): a save with no network is not kept and not
+    judged here; the page says so as before and keeps the taps."""
+    context = _context(browser, server, engine=False)
+    try:
+        player = Player(context.new_page(), javascript=True, shots=None, prefix="no-engine")
+        player.start_game(TRIX)
+        page = player.page
+        player.choose("diamonds")
+        player.enter(DEALS[2])
+        context.set_offline(True)
+        page.locator("#deal-save").click()
+        expect(page.locator("#deal-form .net-error")).to_have_text(
+            "No connection. Try again.", timeout=30_000
+        )
+        for name, value in chip_taps(DEALS[2]):
+            expect(player.chip(name, value)[0]).to_be_checked()
+        expect(page.locator("#kept")).to_have_count(0)
+        assert page.evaluate("() => navigator.serviceWorker.controller") is None
+    finally:
+        context.close()
