@@ -23,10 +23,11 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("tables", schema=None) as batch_op:
-        batch_op.add_column(
-            sa.Column("ratings", sa.Boolean(), nullable=False, server_default=sa.false())
-        )
+    # ALTER TABLE, never a batch: on SQLite a batch copies `tables` and drops it, and with
+    # foreign keys on, the drop deletes every table's players and seats (ON DELETE CASCADE)
+    op.add_column(
+        "tables", sa.Column("ratings", sa.Boolean(), nullable=False, server_default=sa.false())
+    )
     op.create_table(
         "night_starts",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -41,5 +42,4 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("night_starts")
-    with op.batch_alter_table("tables", schema=None) as batch_op:
-        batch_op.drop_column("ratings")
+    op.drop_column("tables", "ratings")  # SQLite 3.35+ drops a column in place too
