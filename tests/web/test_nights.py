@@ -313,6 +313,19 @@ def test_a_second_reader_of_the_kept_statistics_turns_ratings_on_with_their_own_
     assert phone.table_row().ratings is True
 
 
+def test_every_id_on_the_statistics_page_is_its_own(phone: TablePhone) -> None:
+    """The switch's hidden field once took the id of the ratings section ("#ratings")."""
+    phone.create_table("Majlis")
+    _now_game(phone, ["Rami", "Lina", "Omar", "Dana"])
+    _now_game(phone, ["Rami", "Lina", "Omar", "Sami"])
+    for _ in range(2):  # ratings off, then on
+        html = phone.client.get(f"{phone.table_url}/stats").get_data(as_text=True)
+        ids = re.findall(r'\sid="([^"]+)"', html)
+        assert "ratings" in ids and len(ids) == len(set(ids)), sorted(ids)
+        switch = page(phone.client.get(f"{phone.table_url}/stats")).hidden("/ratings")
+        assert phone.client.post(f"{phone.table_url}/ratings", data=switch).status_code == 303
+
+
 def test_a_stale_switch_says_so_and_changes_nothing(phone: TablePhone) -> None:
     phone.create_table("Majlis")
     _now_game(phone, ["Rami", "Lina", "Omar", "Dana"])
