@@ -65,7 +65,8 @@ def test_same_four_again_makes_a_night_shared_right_to_left(new_context, screens
     lines = page.evaluate("() => window.shared[0].text").split("\n")
     assert all(line.startswith("\u200f") for line in lines)  # each line right to left
     assert lines[0].startswith("\u200fسهرة ")
-    assert lines[1] == f"\u200f1. {players[2]}\u200f \u200e6\u200e"  # Latin name: RLM after
+    # an Arabic name needs no mark; the points stay one left-to-right run
+    assert lines[1] == f"\u200f1. {players[2]} \u200e6\u200e"
     assert lines[-1] == "\u200fالنقاط بحسب الترتيب في كل لعبة: 3، 2، 1، 0؛ والتعادل يقتسمها."
 
 
