@@ -32,6 +32,7 @@ BENCHES = (
     "slow",
     "growth",
     "table_stats",
+    "ratings",
     "engine",
     "tap_latency",
     "phone",

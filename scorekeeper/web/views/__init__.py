@@ -6,6 +6,7 @@ from flask import Flask, Response, render_template
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from ...words.night_share import night_day, points_text
 from .. import present
 from ..caches import history_rows
 from ..json_answers import json_error, wants_json
@@ -15,6 +16,7 @@ from . import (
     games,
     imports,
     live,
+    nights,
     offline,
     pages,
     roster,
@@ -36,6 +38,7 @@ BLUEPRINTS = (
     tables.bp,
     roster.bp,
     table_stats.bp,
+    nights.bp,
 )
 
 
@@ -45,6 +48,8 @@ def register(app: Flask) -> None:
         app.register_blueprint(blueprint)
     app.jinja_env.globals.update(present.TEMPLATE_GLOBALS)
     app.jinja_env.globals["history_rows_kept"] = history_rows
+    app.jinja_env.globals["night_points"] = points_text
+    app.jinja_env.globals["night_day"] = night_day
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
