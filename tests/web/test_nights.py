@@ -97,6 +97,12 @@ def night_rows(night: dict[str, Any]) -> list[list[str]]:
     return shown
 
 
+def day_in_english(stamp: str) -> str:
+    """A night's day as an English page says it ("Mar 6, 2025"), in the server's zone."""
+    began = datetime.fromisoformat(stamp).astimezone()
+    return f"{began:%b} {began.day}, {began.year}"
+
+
 def test_a_hundred_games_show_their_nights_rivals_and_ratings(table: TablePhone) -> None:
     expected = exported(table)
     assert [night["games"] for night in expected["nights"]] == [4] * 25
@@ -108,7 +114,7 @@ def test_a_hundred_games_show_their_nights_rivals_and_ratings(table: TablePhone)
     for block, night in zip(
         nights.split('<details class="night"')[1:], reversed(expected["nights"]), strict=True
     ):
-        assert f"Night of \u200e{night['first'][:10]}" in block  # a date reads ltr
+        assert f"Night of {day_in_english(night['first'])}" in block  # as game cards say it
         assert rows(block) == night_rows(night)
     # rivals: each player's two rivals, as computed
     for mode, data in expected["rivals"].items():
@@ -162,7 +168,7 @@ def test_the_table_page_shows_the_last_night_and_its_share(table: TablePhone) ->
     assert "The last night" in night  # long ago: over
     assert rows(night) == night_rows(expected)
     share = unescape(re.search(r'data-share="([^"]*)"', night).group(1))  # type: ignore[union-attr]
-    assert share.splitlines()[0] == f"Majlis · Night of \u200e{expected['first'][:10]}"
+    assert share.splitlines()[0] == f"Majlis · Night of {day_in_english(expected['first'])}"
     assert 'class="start-night"' not in night  # over: the next game starts one anyway
 
 
@@ -363,3 +369,17 @@ def test_same_four_again_after_a_long_pause_is_another_night(phone: Phone) -> No
     for token in (first, phone.token):
         alone = phone.client.get(f"/g/{token}/night", headers={"HX-Request": "true"})
         assert alone.status_code == 204
+
+
+ARABIC_MONTHS = ("يناير", "فبراير", "مارس", "أبريل", "مايو", "يونيو", "يوليو", "أغسطس", "سبتمبر")
+ARABIC_MONTHS += ("أكتوبر", "نوفمبر", "ديسمبر")
+
+
+def test_a_nights_day_is_said_in_the_readers_words(table: TablePhone) -> None:
+    """Not an ISO date: the day as the table's game cards say it, in the reader's language."""
+    expected = exported(table)["nights"][-1]
+    html = table.client.get(table.table_url, headers={"Accept-Language": "ar"})
+    night = section(html.get_data(as_text=True), "night")
+    began = datetime.fromisoformat(expected["first"]).astimezone()
+    assert f"{began.day} {ARABIC_MONTHS[began.month - 1]} {began.year}" in night
+    assert expected["first"][:10] not in night

@@ -10,6 +10,7 @@ from ...words.night_share import night_day, points_text
 from .. import present
 from ..caches import history_rows
 from ..json_answers import json_error, wants_json
+from ..languages import current_language
 from . import (
     deals,
     exports,
@@ -49,7 +50,7 @@ def register(app: Flask) -> None:
     app.jinja_env.globals.update(present.TEMPLATE_GLOBALS)
     app.jinja_env.globals["history_rows_kept"] = history_rows
     app.jinja_env.globals["night_points"] = points_text
-    app.jinja_env.globals["night_day"] = night_day
+    app.jinja_env.globals["night_day"] = lambda night: night_day(night, current_language())
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
