@@ -332,6 +332,23 @@ def test_every_id_on_the_statistics_page_is_its_own(phone: TablePhone) -> None:
         assert phone.client.post(f"{phone.table_url}/ratings", data=switch).status_code == 303
 
 
+def test_every_scrolling_table_is_reached_and_named(phone: TablePhone) -> None:
+    """A table wider than the phone scrolls in its box: the keyboard reaches the box and a
+    screen reader names it (the nights', ratings', rivals' and leaders' tables as the others)."""
+    phone.create_table("Majlis")
+    _now_game(phone, ["Rami", "Lina", "Omar", "Dana"])
+    _now_game(phone, ["Rami", "Lina", "Omar", "Sami"])
+    switch = page(phone.client.get(f"{phone.table_url}/stats")).hidden("/ratings")
+    assert phone.client.post(f"{phone.table_url}/ratings", data=switch).status_code == 303
+    for address in (f"{phone.table_url}/stats", phone.table_url):
+        html = phone.client.get(address).get_data(as_text=True)
+        boxes = re.findall(r'<div class="table-scroll"[^>]*>', html)
+        assert len(boxes) >= (4 if address.endswith("/stats") else 1), address
+        for box in boxes:
+            assert 'tabindex="0"' in box and 'role="group"' in box, box
+            assert "aria-label=" in box or "aria-labelledby=" in box, box
+
+
 def test_a_stale_switch_says_so_and_changes_nothing(phone: TablePhone) -> None:
     phone.create_table("Majlis")
     _now_game(phone, ["Rami", "Lina", "Omar", "Dana"])
