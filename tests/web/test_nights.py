@@ -118,7 +118,7 @@ def test_a_hundred_games_show_their_nights_rivals_and_ratings(table: TablePhone)
         assert rows(block) == night_rows(night)
     # rivals: each player's two rivals, as computed
     for mode, data in expected["rivals"].items():
-        shown = rows(section(html, f"rivals-{mode}").split("<h3>")[0])
+        shown = rows(section(html, f"rivals-{mode}").split("<h3")[0])
         for player, cells in zip(data["players"], shown, strict=True):
             assert cells[0] == player["name"]
             beats, beaten_by = player["beats"], player["beaten_by"]
