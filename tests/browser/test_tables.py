@@ -163,8 +163,9 @@ def check_stats_page(player: Player, table: str, where: str) -> None:
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 391
     expect(page.locator(".chart-figure figcaption")).not_to_be_empty()
     assert page.locator(".chart-figure svg desc, .chart-figure svg title").count() >= 1
-    page.locator("details:has(.stats-table) > summary").first.click()  # the chart as a table
-    expect(page.locator("details[open] .stats-table")).to_be_visible()
+    as_table = page.locator("section[aria-labelledby=running-title] details")  # the chart's
+    as_table.locator("> summary").click()
+    expect(as_table.locator(".stats-table")).to_be_visible()
     for details in page.locator(".player-contracts > summary").all():
         details.click()
     player.check(f"{where}, every section open")
