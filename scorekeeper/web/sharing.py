@@ -22,7 +22,7 @@ def share_text(result: Replay, name: str | None, moment: datetime) -> str:
     the game's name, else which game, and the day it was played, in the server's zone)."""
     language = current_language()
     rtl = direction(language) == "rtl"
-    title = f"{plain_name(name or labels.game_label(result.game.game, gettext), rtl=rtl)} · "
+    title = f"{plain_name(name or labels.game_label(result.game.kind, gettext), rtl=rtl)} · "
     return result_text(result, title + dates.day_text(moment, language), gettext, rtl=rtl)
 
 

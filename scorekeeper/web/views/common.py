@@ -170,7 +170,7 @@ def kept_said(found: Kept) -> tuple[str, str]:
             "Check the history.",
             number=found.number,
         ), "warning"
-    if found.editing:
+    if found.correction:
         return gettext("Deal %(number)d changed.", number=found.number), "success"
     return gettext("Deal %(number)d is in the game.", number=found.number), "success"
 

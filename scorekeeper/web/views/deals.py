@@ -52,7 +52,7 @@ def _contract(view: GameView, value: str | None) -> str:
 def _started(token: str) -> GameView:
     """The game behind the link, which must have started (its first chooser known)."""
     row = game_or_404(token)
-    if row.first is None:
+    if row.first_chooser is None:
         abort(400)
     return game_view(row)
 
@@ -62,13 +62,13 @@ def _bound_form(view: GameView) -> DealForm:
     form = make_deal_form(_contract(view, request.form.get("contract")))
     form.validate()
     if form.errors.get("csrf_token") or any(
-        form.errors.get(name) for name in ("number", "version", "editing", "entry_key")
+        form.errors.get(name) for name in ("number", "version", "corrects", "entry_key")
     ):
         abort(400)
-    editing = form.editing.data
+    corrects = form.corrects.data
     if form.version.data != view.row.version:
         _own_save_is_in(view, form)
-    if editing is not None and not 1 <= editing <= len(view.game.deals):
+    if corrects is not None and not 1 <= corrects <= len(view.game.deals):
         # a correction of a deal the game no longer holds (undone on another phone)
         if request.endpoint == "deals.save_deal" and form.version.data != view.row.version:
             # the form is older than the undo: the game page shows what changed, as for any
@@ -78,7 +78,7 @@ def _bound_form(view: GameView) -> DealForm:
         message = gettext(
             "This game has no deal %(number)d (it may have been undone on "
             "another phone); nothing was saved.",
-            number=editing,
+            number=corrects,
         )
         template = "fragments/message.html" if is_htmx() else "pages/error.html"
         abort(make_response(render_template(template, code=409, message=message), 409))
@@ -109,24 +109,24 @@ def _render_form(
 ) -> tuple[str, int]:
     """The deal form: a whole page, the form alone (inside the game page when `inline`; every
     group open when `unfold`), or what a tap changes (`fragments/deal_preview.html`)."""
-    editing = form.editing.data
-    if editing is None:
+    corrects = form.corrects.data
+    if corrects is None:
         assert view.result.next is not None
         chooser, kingdom = view.result.next.chooser, view.result.next.kingdom
     else:
-        past = view.result.deals[editing - 1]
+        past = view.result.deals[corrects - 1]
         chooser, kingdom = past.chooser, past.kingdom
     groups = form.groups()
-    helped = form.help
-    assert helped is not None  # every deal form is filled in before it is shown
-    moved = editing is None and form.version.data != view.row.version
+    filled_entry = form.filled_entry
+    assert filled_entry is not None  # every deal form is filled in before it is shown
+    outdated = corrects is None and form.version.data != view.row.version
     # WTForms' refusals (a value no chip offers) and an out-of-date form, else the engine's
     errors = form.chip_errors()
-    if moved:
+    if outdated:
         errors.setdefault("contract", []).append(moved_on(view.row, form.number.data or 0))
     if not errors:
         errors = deal_messages(
-            helped.problems,
+            filled_entry.problems,
             evaluation,
             form.contract.data or "",
             view.players,
@@ -135,7 +135,7 @@ def _render_form(
     args = view.template_args(
         form=form,
         contract=form.contract.data,
-        editing=editing,
+        corrects=corrects,
         number=form.number.data,
         chooser=chooser,
         kingdom=kingdom,
@@ -145,10 +145,10 @@ def _render_form(
         unset=form.unset(),
         preview_on_load=preview_on_load,
         inline=inline,
-        moved=moved,
+        outdated=outdated,
         doubling=view.game.house_rules.doubling,
         filled=form.filled,
-        sums=helped.sums,
+        sums=filled_entry.sums,
         folded=[
             group.spec.name
             for group in groups
@@ -198,7 +198,7 @@ def new_deal(token: str) -> Any:
     """The form for the next deal, for the contract the chooser picked."""
     row = game_or_404(token)
     inline = is_htmx()  # a contract tapped on the game page: the form takes the next step's place
-    if row.first is None:
+    if row.first_chooser is None:
         return _to_game(token, inline)
     view = game_view(row)
     if view.result.next is None:
@@ -242,7 +242,7 @@ def record(token: str) -> Any:
 def folded_chips(token: str) -> Any:
     """The chips of a folded group (Complex's doubles), fetched when the player opens it."""
     row = game_or_404(token)
-    if row.first is None or not is_htmx():
+    if row.first_chooser is None or not is_htmx():
         return redirect(url_for("games.game_page", token=token), 303)
     view = game_view(row)
     contract = _contract(view, request.args.get("contract"))
@@ -263,12 +263,12 @@ def folded_chips(token: str) -> Any:
 def edit_deal(token: str, number: int) -> Any:
     """The form for a past deal, filled in with what was entered (contract may be changed)."""
     row = game_or_404(token)
-    if row.first is None or not 1 <= number <= row.deal_count:
+    if row.first_chooser is None or not 1 <= number <= row.deal_count:
         abort(404)
     view = game_view(row)
     past = view.result.deals[number - 1]
     contract = _contract(view, request.args.get("contract") or past.contract)
-    form = blank_deal_form(contract, number, row.version, editing=number)
+    form = blank_deal_form(contract, number, row.version, corrects=number)
     if contract == past.contract:
         form.fill(row.deals[number - 1])
     form.fill_in(view.game.house_rules)  # a whole deal: nothing to fill, the sums
@@ -280,8 +280,8 @@ def preview(token: str) -> Any:
     """As the player taps: the filled-in form, the deal's scores and any problems (htmx)."""
     view = _started(token)
     form = _bound_form(view)
-    editing = form.editing.data
-    if editing is None and view.result.next is None:
+    corrects = form.corrects.data
+    if corrects is None and view.result.next is None:
         message = finished_text(view.players)
         if is_htmx():  # a form left open on another phone: say so where the scores would be
             return render_template("fragments/message.html", message=message), 409
@@ -291,7 +291,7 @@ def preview(token: str) -> Any:
     if not form.chip_errors() and not form.unset():
         # a preview writes nothing: a new deal is judged without replaying the game with it
         evaluation = evaluate(
-            view.result, raw, None if editing is None else editing - 1, replay_after=False
+            view.result, raw, None if corrects is None else corrects - 1, replay_after=False
         )
     # a value no chip offers (seat 7, count "abc") comes from a tampered form, not from taps
     html, status = _render_form(
@@ -303,7 +303,7 @@ def preview(token: str) -> Any:
     )
     response = make_response(html, status)
     if (
-        editing is None
+        corrects is None
         and is_htmx()
         and view.game.house_rules.doubling
         and any(group.doubles for group in form.groups())
@@ -329,7 +329,7 @@ def _said(outcome: deals.Outcome, entry: Entry, players: tuple[str, ...]) -> tup
             return gettext("Deal %(number)d is in the game.", number=number), "success"
         case deals.Saved() | deals.AlreadySaved(same=True):
             # AlreadySaved: saved by an earlier tap whose answer was lost (a form without a key)
-            if entry.editing:
+            if entry.correction:
                 return gettext("Deal %(number)d changed.", number=number), "success"
             return gettext("Deal %(number)d saved.", number=number), "success"
         case deals.AlreadySaved():
@@ -363,7 +363,7 @@ def save_deal(token: str) -> Any:
     """Save the next deal (or a correction of a past one) if the engine accepts it."""
     view = _started(token)
     form = _bound_form(view)
-    inline = is_htmx() and form.editing.data is None  # the form inside the game page
+    inline = is_htmx() and form.corrects.data is None  # the form inside the game page
     form.fill_in(view.game.house_rules)
     if form.chip_errors():  # a value no chip offers: refused before anything is judged
         return _form_again(view, form, None, inline)
@@ -426,7 +426,7 @@ def check_deal(token: str) -> Any:
 
 
 @bp.post("/g/<token:token>/deal/carry")
-def carry(token: str) -> Any:
+def as_next_deal(token: str) -> Any:
     """A deal form the game moved on under (another phone saved that deal): its taps, one tap
     away from being the next deal's, judged again there (its chooser, its rules)."""
     view = _started(token)
@@ -434,7 +434,7 @@ def carry(token: str) -> Any:
     inline = is_htmx()
     contract = form.contract.data or ""
     following = view.result.next
-    if form.editing.data is not None or following is None or not following.is_open(contract):
+    if form.corrects.data is not None or following is None or not following.is_open(contract):
         flash(
             finished_text(view.players)
             if following is None
@@ -442,14 +442,14 @@ def carry(token: str) -> Any:
             "warning",
         )
         return _to_game(token, inline)
-    moved = blank_deal_form(contract, len(view.game.deals) + 1, view.row.version)
-    moved.fill(form.raw())  # every chip as this phone showed it counts as tapped
-    raw = moved.fill_in(view.game.house_rules)
+    next_form = blank_deal_form(contract, len(view.game.deals) + 1, view.row.version)
+    next_form.fill(form.raw())  # every chip as this phone showed it counts as tapped
+    raw = next_form.fill_in(view.game.house_rules)
     evaluation = None
-    if not moved.chip_errors() and not moved.unset():
+    if not next_form.chip_errors() and not next_form.unset():
         evaluation = evaluate(view.result, raw, replay_after=False)  # nothing is written
     template = "fragments/deal_form.html" if inline else "pages/deal.html"
-    html, status = _render_form(view, moved, evaluation, template=template, inline=inline)
+    html, status = _render_form(view, next_form, evaluation, template=template, inline=inline)
     response = make_response(html, status)
     if inline:
         response.headers["HX-Replace-Url"] = url_for(

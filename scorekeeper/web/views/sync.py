@@ -48,7 +48,7 @@ def send(token: str) -> Response:
         return json_error(413, http_message(413))
     if len(body) > SYNC_MAX_BYTES:
         return json_error(413, http_message(413))
-    if row.first is None:
+    if row.first_chooser is None:
         return json_error(409, gettext("The game has not started yet."))
     try:
         pending = read_pending(body)
@@ -75,7 +75,7 @@ def _result(sent: Sent, view: GameView) -> dict[str, Any]:
     answer: dict[str, Any] = {"key": entry.key, "number": entry.number}
     match outcome:
         case deals.Saved():
-            said = "Deal %(number)d changed." if entry.editing else "Deal %(number)d saved."
+            said = "Deal %(number)d changed." if entry.correction else "Deal %(number)d saved."
             answer |= {
                 "outcome": "stored",
                 "version": sent.version,
@@ -85,7 +85,7 @@ def _result(sent: Sent, view: GameView) -> dict[str, Any]:
             answer |= {
                 "outcome": "kept",
                 "number": outcome.number,
-                "editing": outcome.editing,
+                "editing": outcome.correction,
                 "version": outcome.version,
                 "stands": outcome.stands,
                 "message": kept_said(outcome)[0],
