@@ -6,6 +6,8 @@ a save only what the deal changed. Without JavaScript the same URLs answer whole
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
 from typing import Any, assert_never
 
 from flask import (
@@ -22,13 +24,16 @@ from flask import (
 from werkzeug.wrappers import Response
 
 from ...rules import Evaluation, Record, Replay, dump_record, evaluate
+from ...rules.autofill import Sum
 from ...rules.messages import N_
 from ...store import deals
 from ...store.deals import Entry
+from ...words.deal_form import Chips
+from ...words.deal_words import deal_messages
 from ..caches import keep_replay
 from ..forms import DealForm, blank_deal_form, make_deal_form
-from ..languages import gettext
-from ..present import contract_name, deal_messages, finished_text
+from ..languages import gettext, plural_form
+from ..present import contract_name, finished_text
 from .common import GameView, game_or_404, game_view, is_htmx, kept_said, moved_on
 
 bp = Blueprint("deals", __name__)
@@ -96,70 +101,100 @@ def _own_save_is_in(view: GameView, form: DealForm) -> None:
         abort(_to_game(view.row.token, inline=is_htmx()))
 
 
-def _render_form(
-    view: GameView,
-    form: DealForm,
-    evaluation: Evaluation | None = None,
-    *,
-    status: int = 200,
-    template: str = "pages/deal.html",
-    preview_on_load: bool = False,
-    inline: bool = False,
-    unfold: bool = False,
-) -> tuple[str, int]:
-    """The deal form: a whole page, the form alone (inside the game page when `inline`; every
-    group open when `unfold`), or what a tap changes (`fragments/deal_preview.html`)."""
-    corrects = form.corrects.data
-    if corrects is None:
-        assert view.result.next is not None
-        chooser, kingdom = view.result.next.chooser, view.result.next.kingdom
-    else:
-        past = view.result.deals[corrects - 1]
-        chooser, kingdom = past.chooser, past.kingdom
-    groups = form.groups()
-    filled_entry = form.filled_entry
-    assert filled_entry is not None  # every deal form is filled in before it is shown
-    outdated = corrects is None and form.version.data != view.row.version
-    # WTForms' refusals (a value no chip offers) and an out-of-date form, else the engine's
-    errors = form.chip_errors()
-    if outdated:
-        errors.setdefault("contract", []).append(moved_on(view.row, form.number.data or 0))
-    if not errors:
-        errors = deal_messages(
-            filled_entry.problems,
+@dataclass(frozen=True)
+class DealFormShown:
+    """What a deal form shows (the names its templates read): whose deal it is, the chips and
+    how they are laid out, and what the engine made of the taps so far."""
+
+    form: DealForm
+    contract: str
+    number: int
+    corrects: int | None
+    """The past deal the form corrects (None: the next deal)."""
+    chooser: int
+    kingdom: int | None
+    groups: tuple[Chips, ...]
+    unset: list[str]
+    """Required chip fields still untapped."""
+    filled: Sequence[str]
+    """Chip fields the app filled in just now (the preview sends their rows again)."""
+    sums: Mapping[str, Sum]
+    outdated: bool
+    """The game moved on under this form (another phone saved its deal): Save is off."""
+    evaluation: Evaluation | None
+    errors: dict[str, list[str]]
+    """Beside each field (by its spec name, the form's own under "contract")."""
+    doubling: bool
+    folded: list[str]
+    """Groups drawn folded: their chips are fetched when the player opens them."""
+    inline: bool = False
+    """Inside the game page (else a page of its own)."""
+    preview_on_load: bool = False
+
+    @classmethod
+    def of(
+        cls,
+        view: GameView,
+        form: DealForm,
+        evaluation: Evaluation | None = None,
+        *,
+        inline: bool = False,
+        unfold: bool = False,
+        preview_on_load: bool = False,
+    ) -> DealFormShown:
+        """A filled-in form as `view`'s game shows it (every group open when `unfold`)."""
+        groups, unset, filled = form.groups(), form.unset(), form.filled_entry
+        assert filled is not None  # every deal form is filled in before it is shown
+        # WTForms' refusals (a value no chip offers) and an out-of-date form, else the engine's
+        errors = form.chip_errors()
+        corrects = form.corrects.data
+        step = view.result.next if corrects is None else view.result.deals[corrects - 1]
+        assert step is not None
+        outdated = corrects is None and form.version.data != view.row.version
+        if outdated:
+            errors.setdefault("contract", []).append(moved_on(view.row, form.number.data or 0))
+        rules = view.game.house_rules
+        contract = form.contract.data or ""
+        if not errors:
+            errors = deal_messages(
+                filled.problems, evaluation, contract, view.players, rules, gettext, plural_form
+            )
+        return cls(
+            form,
+            contract,
+            form.number.data or 0,
+            corrects,
+            step.chooser,
+            step.kingdom,
+            groups,
+            unset,
+            form.filled,
+            filled.sums,
+            outdated,
             evaluation,
-            form.contract.data or "",
-            view.players,
-            view.game.house_rules,
+            errors,
+            rules.doubling,
+            [
+                group.spec.name
+                for group in groups
+                if inline
+                and not unfold
+                and group.folded
+                and all(form[name].data is None for name in group.names)
+                and not errors.get(group.spec.name)
+            ],
+            inline,
+            preview_on_load,
         )
-    args = view.template_args(
-        form=form,
-        contract=form.contract.data,
-        corrects=corrects,
-        number=form.number.data,
-        chooser=chooser,
-        kingdom=kingdom,
-        evaluation=evaluation,
-        errors=errors,
-        groups=groups,
-        unset=form.unset(),
-        preview_on_load=preview_on_load,
-        inline=inline,
-        outdated=outdated,
-        doubling=view.game.house_rules.doubling,
-        filled=form.filled,
-        sums=filled_entry.sums,
-        folded=[
-            group.spec.name
-            for group in groups
-            if inline
-            and not unfold
-            and group.folded
-            and all(form[name].data is None for name in group.names)
-            and not errors.get(group.spec.name)
-        ],
-    )
-    return render_template(template, **args), status
+
+
+def _render_form(
+    view: GameView, shown: DealFormShown, template: str = "pages/deal.html", status: int = 200
+) -> tuple[str, int]:
+    """A deal form: a whole page (`pages/deal.html`), the form alone (inside the game page:
+    `fragments/deal_form.html`), or what a tap changes (`fragments/deal_preview.html`)."""
+    args = {field.name: getattr(shown, field.name) for field in fields(shown)}
+    return render_template(template, **view.template_args(**args)), status
 
 
 def _to_game(token: str, inline: bool) -> Response:
@@ -215,8 +250,9 @@ def new_deal(token: str) -> Any:
         _note_doubles(form, request.args)
     form.fill_in(view.game.house_rules)  # nothing to fill yet: the running sums
     if inline:
-        return _render_form(view, form, template="fragments/deal_form.html", inline=True)
-    return _render_form(view, form, preview_on_load=True)
+        shown = DealFormShown.of(view, form, inline=True)
+        return _render_form(view, shown, "fragments/deal_form.html")
+    return _render_form(view, DealFormShown.of(view, form, preview_on_load=True))
 
 
 def blank_form(view: GameView, contract: str) -> str:
@@ -224,10 +260,8 @@ def blank_form(view: GameView, contract: str) -> str:
     phone fills in and shows when it enters a deal with no network (the offline kit)."""
     form = blank_deal_form(contract, len(view.game.deals) + 1, view.row.version)
     form.fill_in(view.game.house_rules)
-    html, _ = _render_form(
-        view, form, template="fragments/deal_form.html", inline=True, unfold=True
-    )
-    return html
+    shown = DealFormShown.of(view, form, inline=True, unfold=True)
+    return _render_form(view, shown, "fragments/deal_form.html")[0]
 
 
 @bp.get("/g/<token:token>/deal/record")
@@ -272,7 +306,7 @@ def edit_deal(token: str, number: int) -> Any:
     if contract == past.contract:
         form.fill(row.deals[number - 1])
     form.fill_in(view.game.house_rules)  # a whole deal: nothing to fill, the sums
-    return _render_form(view, form, preview_on_load=True)
+    return _render_form(view, DealFormShown.of(view, form, preview_on_load=True))
 
 
 @bp.post("/g/<token:token>/deal/preview")
@@ -296,10 +330,9 @@ def preview(token: str) -> Any:
     # a value no chip offers (seat 7, count "abc") comes from a tampered form, not from taps
     html, status = _render_form(
         view,
-        form,
-        evaluation,
+        DealFormShown.of(view, form, evaluation),
+        "fragments/deal_preview.html" if is_htmx() else "pages/deal.html",
         status=422 if form.chip_errors() else 200,
-        template="fragments/deal_preview.html" if is_htmx() else "pages/deal.html",
     )
     response = make_response(html, status)
     if (
@@ -355,7 +388,8 @@ def _form_again(
 ) -> tuple[str, int]:
     """A refused save: the form again, with why beside the fields."""
     template = "fragments/deal_form.html" if inline else "pages/deal.html"
-    return _render_form(view, form, evaluation, status=422, template=template, inline=inline)
+    shown = DealFormShown.of(view, form, evaluation, inline=inline)
+    return _render_form(view, shown, template, status=422)
 
 
 @bp.post("/g/<token:token>/deal")
@@ -449,7 +483,8 @@ def as_next_deal(token: str) -> Any:
     if not next_form.chip_errors() and not next_form.unset():
         evaluation = evaluate(view.result, raw, replay_after=False)  # nothing is written
     template = "fragments/deal_form.html" if inline else "pages/deal.html"
-    html, status = _render_form(view, next_form, evaluation, template=template, inline=inline)
+    shown = DealFormShown.of(view, next_form, evaluation, inline=inline)
+    html, status = _render_form(view, shown, template)
     response = make_response(html, status)
     if inline:
         response.headers["HX-Replace-Url"] = url_for(
