@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from functools import lru_cache
+from typing import Any
 
 import segno
 from markupsafe import Markup
@@ -65,3 +66,12 @@ def _qr_svg(text: str, title: str | None) -> str:
             title=title,
         )
     )
+
+
+TEMPLATE_GLOBALS: dict[str, Any] = {
+    "share_text": share_text,
+    "share_file": share_file,
+    "played_at": played_at,
+    "qr_svg": qr_svg,
+}
+"""What templates call from this room (views.register hands each room's to Jinja once)."""

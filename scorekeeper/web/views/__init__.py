@@ -6,8 +6,7 @@ from flask import Flask, Response, render_template
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from .. import present
-from ..caches import history_rows
+from .. import caches, present, sharing
 from ..json_answers import json_error, wants_json
 from . import (
     deals,
@@ -43,8 +42,8 @@ def register(app: Flask) -> None:
     """Attach the blueprints, error pages and template globals to the app."""
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
-    app.jinja_env.globals.update(present.TEMPLATE_GLOBALS)
-    app.jinja_env.globals["history_rows_kept"] = history_rows
+    for room in (present, sharing, caches):
+        app.jinja_env.globals.update(room.TEMPLATE_GLOBALS)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 

@@ -16,6 +16,7 @@ from ...store.deals import Kept
 from ...store.games import find_game, find_game_by_view_token
 from ...store.models import GameRow, TableRow
 from ...store.tables import find_table, find_table_by_view_token
+from ...words.game_view import kingdom_grid
 from .. import present
 from ..caches import replay_of
 from ..languages import current_language, gettext, live_etag, use_words_of
@@ -129,7 +130,7 @@ class GameView:
             "players": self.players,
             "definition": definition,
             "next": result.next,
-            "grid": present.kingdom_grid(result) if definition.kingdoms else None,
+            "grid": kingdom_grid(result) if definition.kingdoms else None,
             "standings": present.standings(result),
             "partnership": result.team_totals is not None,
             "tag": live_etag(self.row.version, current_language()),

@@ -29,11 +29,11 @@ from ...rules.messages import N_
 from ...store import deals
 from ...store.deals import Entry
 from ...words.deal_form import Chips
-from ...words.deal_words import deal_messages
+from ...words.deal_words import deal_messages, finished_text
 from ..caches import keep_replay
 from ..forms import DealForm, blank_deal_form, make_deal_form
 from ..languages import gettext, plural_form
-from ..present import contract_name, finished_text
+from ..present import contract_name
 from .common import GameView, game_or_404, game_view, is_htmx, kept_said, moved_on
 
 bp = Blueprint("deals", __name__)
@@ -316,7 +316,7 @@ def preview(token: str) -> Any:
     form = _bound_form(view)
     corrects = form.corrects.data
     if corrects is None and view.result.next is None:
-        message = finished_text(view.players)
+        message = finished_text(view.players, gettext, plural_form)
         if is_htmx():  # a form left open on another phone: say so where the scores would be
             return render_template("fragments/message.html", message=message), 409
         return render_template("pages/error.html", code=409, message=message), 409
@@ -376,7 +376,7 @@ def _said(outcome: deals.Outcome, entry: Entry, players: tuple[str, ...]) -> tup
         case deals.Stale():
             return gettext(STALE), "warning"
         case deals.Finished():
-            return finished_text(players), "warning"
+            return finished_text(players, gettext, plural_form), "warning"
         case deals.Refused() | deals.Impossible():
             raise ValueError("a refused save is answered where it was sent")
         case _:
@@ -470,7 +470,7 @@ def as_next_deal(token: str) -> Any:
     following = view.result.next
     if form.corrects.data is not None or following is None or not following.is_open(contract):
         flash(
-            finished_text(view.players)
+            finished_text(view.players, gettext, plural_form)
             if following is None
             else gettext("%(contract)s cannot be chosen now.", contract=contract_name(contract)),
             "warning",
