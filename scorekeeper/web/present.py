@@ -22,6 +22,7 @@ from ..stats import TableStats
 from ..words import counts, deal_words, labels, names
 from ..words.chart import chart_summary, running_totals_svg
 from ..words.contracts import CONTRACT_WORDS, TextName
+from ..words.game_view import standings, team_standings
 from ..words.takes import short_takes
 from ..words.wins_chart import running_wins_summary as wins_summary
 from ..words.wins_chart import running_wins_svg
@@ -83,11 +84,6 @@ def takes(deal: Any, players: Sequence[str]) -> str:
     return short_takes(deal, isolated, gettext)
 
 
-def standings(result: Replay) -> list[int]:
-    """Seats from the highest total to the lowest (ties keep the order of play)."""
-    return sorted(range(4), key=lambda seat: -result.totals[seat])
-
-
 def zero_side(result: Replay, seat: int) -> str:
     """Under `winners` "positive" (Turkish tables' çıktı / battı): whether the seat's total is
     above zero, below it or at it, in words; "" under any other rule."""
@@ -99,14 +95,6 @@ def zero_side(result: Replay, seat: int) -> str:
     if total < 0:
         return gettext("below zero")
     return gettext("at zero")
-
-
-def team_standings(result: Replay) -> list[int]:
-    """Partnership: the teams from the highest total to the lowest (none in solo)."""
-    if result.team_totals is None:
-        return []
-    teams = result.team_totals
-    return sorted(range(2), key=lambda team: -teams[team])
 
 
 def winner_names(result: Replay) -> list[str]:

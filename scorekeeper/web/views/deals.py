@@ -194,7 +194,7 @@ def _render_form(
     """A deal form: a whole page (`pages/deal.html`), the form alone (inside the game page:
     `fragments/deal_form.html`), or what a tap changes (`fragments/deal_preview.html`)."""
     args = {field.name: getattr(shown, field.name) for field in fields(shown)}
-    return render_template(template, **view.template_args(**args)), status
+    return render_template(template, **view.game_args(**args)), status
 
 
 def _to_game(token: str, inline: bool) -> Response:
