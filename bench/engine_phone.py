@@ -16,9 +16,10 @@ running a quarter of the time (SIGSTOP / SIGCONT, 5 ms of every 20).
   each tap made; then the same taps on the server's path (the engine blocked) as the baseline,
   in the same run and conditions. Targets: median ≤ 50 ms with the engine, 0 requests a tap.
 
-    python bench/engine_phone.py [--quick] [--rounds 2]
+    python bench/engine_phone.py [--quick | --smoke] [--rounds 2]
 
---quick (about 30 s): the renderer slowed only, two loads, the Diamonds deal alone.
+--quick (about 30 s): the renderer slowed only, two loads, the Diamonds deal alone; --smoke
+(bench/run.py --smoke): the same, no figure judged.
 """
 
 from __future__ import annotations
@@ -275,10 +276,11 @@ def _median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-def run(quick: bool = False, rounds: int | None = None) -> Results:
-    """Measure and return the figures."""
+def run(quick: bool = False, rounds: int | None = None, smoke: bool = False) -> Results:
+    """Measure and return the figures (smoke: as quick; the code runs)."""
     from playwright.sync_api import sync_playwright
 
+    quick = quick or smoke
     rounds = rounds or 1
     scripts = list(TAP_SCRIPTS[3:4] if quick else TAP_SCRIPTS)  # quick: Diamonds alone
     modes = ["renderer"] if quick else ["page", "renderer"]
@@ -358,6 +360,7 @@ if __name__ == "__main__":
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--smoke", action="store_true", help="as --quick: the code runs")
     parser.add_argument("--rounds", type=int)
     options = parser.parse_args()
-    print_table(run(options.quick, options.rounds))
+    print_table(run(options.quick, options.rounds, options.smoke), "phone")

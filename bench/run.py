@@ -32,9 +32,11 @@ BENCHES = (
     "slow",
     "growth",
     "table_stats",
+    "ratings",
     "engine",
     "tap_latency",
     "phone",
+    "offline",
 )
 
 
@@ -105,6 +107,7 @@ def _loader(name: str) -> Callable[[bool], Results]:
             "engine": "engine_bench",
             "slow": "slow_clients",
             "phone": "engine_phone",
+            "offline": "offline_phone",
         }.get(name, name)
     )
     return module.run  # type: ignore[no-any-return]

@@ -286,8 +286,14 @@ class Page(HTMLParser):
         self.text_parts: list[str] = []
         self.radios: list[dict[str, str]] = []  # in a form or not (a preview's filled-in rows)
         self._form: dict[str, Any] | None = None
+        self._owned: list[dict[str, str]] = []  # fields with a form="id" attribute
         self.feed(html)
         self.close()
+        for field in self._owned:  # a browser sends them with the form of that id
+            for form in self.forms:
+                if form["id"] == field["form"]:
+                    form["inputs"].append(field)
+                    break
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {key: value or "" for key, value in attrs}
@@ -305,7 +311,9 @@ class Page(HTMLParser):
             self.links.append(a["href"])
         if tag == "input" and a.get("type") == "radio":
             self.radios.append(a)
-        if tag in ("input", "button", "textarea") and self._form is not None:
+        if tag in ("input", "button", "textarea") and a.get("form"):
+            self._owned.append({"tag": tag, **a})  # its form named by id, wherever it is
+        elif tag in ("input", "button", "textarea") and self._form is not None:
             self._form["inputs"].append({"tag": tag, **a})
 
     def handle_endtag(self, tag: str) -> None:

@@ -62,9 +62,10 @@ def check(path: str) -> int:
     return 0
 
 
-def stats(path: str) -> int:
+def stats(path: str, rated: bool = False) -> int:
     """Print the statistics of an array of records (or one) as JSON (exit 0), or refuse the
-    input as `check` does: 1 naming the record and the deal that breaks a rule, 2 if not records."""
+    input as `check` does: 1 naming the record and the deal that breaks a rule, 2 if not records.
+    `rated`: the players' ratings too (opt-in, as a table's are)."""
     from scorekeeper.rules.record import RecordsRefused, load_records
     from scorekeeper.stats import compute, to_json
 
@@ -76,7 +77,7 @@ def stats(path: str) -> int:
     except RecordsRefused as refused:
         print(_one_line(refused.headline()), file=sys.stderr)
         return 1 if refused.is_rule else 2
-    print(json.dumps(to_json(compute(records)), ensure_ascii=False))
+    print(json.dumps(to_json(compute(records, rated=rated)), ensure_ascii=False))
     return 0
 
 
@@ -340,6 +341,11 @@ def build_parser() -> argparse.ArgumentParser:
     statistics.add_argument(
         "file", metavar="FILE", help="an array of game records or one record, or - for stdin"
     )
+    statistics.add_argument(
+        "--ratings",
+        action="store_true",
+        help="rate the players (OpenSkill over the finished games, in the order played)",
+    )
     server = commands.add_parser("serve", help="run the app for the table (production server)")
     server.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
     server.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
@@ -457,7 +463,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return check(args.file)
     try:
         if args.command == "stats":
-            return stats(args.file)
+            return stats(args.file, rated=args.ratings)
         if args.command == "serve":
             return serve(
                 args.host,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from operator import add
 
 from ..rules.cards import TEAMS
@@ -23,25 +24,11 @@ from .model import (
     RunningLine,
     RunningWins,
     TableStats,
+    add_contract_stats,
 )
-
-
-def _added(first: ContractStats | None, second: ContractStats) -> ContractStats:
-    """One contract's figures over two sets of deals (the trix contract is in two game kinds)."""
-    if first is None:
-        return second
-    return ContractStats(
-        first.contract,
-        first.deals + second.deals,
-        first.points + second.points,
-        {
-            item: first.taken.get(item, 0) + second.taken.get(item, 0)
-            for item in {**first.taken, **second.taken}
-        },
-        first.places + second.places,
-        first.doubles + second.doubles,
-        first.doubles_gain + second.doubles_gain,
-    )
+from .nights import nights
+from .ratings import ratings
+from .rivals import rivals
 
 
 @dataclass
@@ -76,7 +63,7 @@ class _PlayerTally:
         contracts: dict[str, ContractStats] = {}
         for game, tally in self.tallies.items():
             for stats in LAYOUTS[game].contract_stats(tally):
-                contracts[stats.contract] = _added(contracts.get(stats.contract), stats)
+                contracts[stats.contract] = add_contract_stats(contracts.get(stats.contract), stats)
         return PlayerStats(
             key,
             name,
@@ -164,11 +151,17 @@ def _running(games: Sequence[GameFigures], players: tuple[PlayerStats, ...]) -> 
     return RunningWins(tuple(played.time for played in finished), tuple(lines))
 
 
-def combine(figures: Sequence[GameFigures]) -> TableStats:
+def combine(
+    figures: Sequence[GameFigures],
+    *,
+    night_starts: Iterable[datetime] = (),
+    rated: bool = False,
+) -> TableStats:
     """The statistics of a table's games from each game's figures (in the order the records
     are given: the first spelling of a name met wins, untimed games keep that order): standings
-    overall and per game kind, per contract, partnerships, streaks and wins over time. Only
-    adds; no replay."""
+    overall and per game kind, per contract, partnerships, streaks and wins over time, nights
+    (with the moments a night was started on purpose), rivals, and ratings if `rated`. Only
+    adds and ranks; no replay."""
     names: dict[str, str] = {}
     for played in figures:
         for key, name in zip(played.keys, played.names, strict=True):
@@ -182,10 +175,14 @@ def combine(figures: Sequence[GameFigures]) -> TableStats:
         standings=standings,
         partnerships=_partnerships(games, names),
         running=_running(games, players),
+        nights=nights(games, night_starts),
+        rivals=rivals(games, names),
+        ratings=ratings(games, names) if rated else None,
     )
 
 
-def compute(records: Sequence[Record]) -> TableStats:
+def compute(records: Sequence[Record], *, rated: bool = False) -> TableStats:
     """The statistics of a table's games: standings overall and per game kind, per contract,
-    partnerships, streaks and wins over time. Each record is replayed through the engine."""
-    return combine([game_figures(record) for record in records])
+    partnerships, streaks and wins over time, nights and rivals (and ratings if `rated`).
+    Each record is replayed through the engine."""
+    return combine([game_figures(record) for record in records], rated=rated)

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..rules.contracts import Item
+from .evening_model import ModeRivals, Night, Rating
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,24 @@ class ContractStats:
     def average_points(self) -> float | None:
         """Points per deal."""
         return self.points / self.deals if self.deals else None
+
+
+def add_contract_stats(first: ContractStats | None, second: ContractStats) -> ContractStats:
+    """One contract's figures over two sets of deals (the trix contract is in two game kinds)."""
+    if first is None:
+        return second
+    return ContractStats(
+        first.contract,
+        first.deals + second.deals,
+        first.points + second.points,
+        {
+            item: first.taken.get(item, 0) + second.taken.get(item, 0)
+            for item in {**first.taken, **second.taken}
+        },
+        first.places + second.places,
+        first.doubles + second.doubles,
+        first.doubles_gain + second.doubles_gain,
+    )
 
 
 @dataclass(frozen=True)
@@ -134,6 +153,12 @@ class TableStats:
     partnerships: tuple[Partnership, ...]
     """Sorted like the players: wins, points, then names."""
     running: RunningWins
+    nights: tuple[Night, ...] = ()
+    """The table's sittings, oldest first, each with its standings (:mod:`.nights`)."""
+    rivals: tuple[ModeRivals, ...] = ()
+    """Per mode played (solo first): rivals, partners, contract leaders (:mod:`.rivals`)."""
+    ratings: tuple[Rating, ...] | None = None
+    """Everyone's rating over the finished games (:mod:`.ratings`); None when not asked for."""
 
     def player(self, key: str) -> PlayerStats | None:
         """The player with this key (every game kind together), or None."""

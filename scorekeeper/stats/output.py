@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..rules.contracts import CONTRACTS
+from .evening_output import night_json, ratings_json, rivals_json
 from .model import ContractStats, Partnership, PlayerStats, TableStats
 
 
@@ -55,7 +56,8 @@ def _partnership_json(pair: Partnership) -> dict[str, Any]:
 
 def to_json(stats: TableStats) -> dict[str, Any]:
     """{"players": [...]} sorted by wins, points (descending), then name; extra keys at the top:
-    the game and finished counts, standings per game kind and partnerships."""
+    the game and finished counts, standings per game kind, partnerships, nights, rivals (per
+    mode) and ratings (null unless asked for)."""
     return {
         "players": [player_json(player) for player in stats.players],
         "games": stats.games,
@@ -65,4 +67,7 @@ def to_json(stats: TableStats) -> dict[str, Any]:
             for game, players in stats.standings.items()
         },
         "partnerships": [_partnership_json(pair) for pair in stats.partnerships],
+        "nights": [night_json(night) for night in stats.nights],
+        "rivals": rivals_json(stats.rivals),
+        "ratings": ratings_json(stats.ratings),
     }

@@ -17,6 +17,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -128,6 +129,8 @@ class TableRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    ratings: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Whether the table's statistics rate its players (opt-in: off until a phone says)."""
 
 
 PLAYER_KEY_LENGTH = 4 * PLAYER_NAME_LENGTH
@@ -163,3 +166,21 @@ class SeatRow(Base):
     )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+
+
+class NightStartRow(Base):
+    """A night started on purpose at a table: its next game begins a new night, however soon
+    after the last. One per table and latest game (`after_game_id`): two phones that start the
+    night at once start it once."""
+
+    __tablename__ = "night_starts"
+    __table_args__ = (
+        UniqueConstraint("table_id", "after_game_id", name="uq_night_starts_table_after"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    after_game_id: Mapped[int] = mapped_column(Integer)
+    """The table's latest game when the night was started (no foreign key: a deleted game
+    leaves the moment where it was)."""
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from threading import Lock
 from typing import Any, Generic, TypeVar
 
@@ -35,6 +37,7 @@ from ..store.figures import Stored, store_figures
 from ..store.figures import stored_figures as figures_in_database
 from ..store.games import game_of, record_of
 from ..store.models import GameRow, TableRow
+from ..store.nights import night_starts
 from ..store.tables import GameStamp, game_stamps, games_by_id
 from .languages import current_language
 
@@ -150,15 +153,48 @@ def _figures_of(
     )
 
 
-def table_statistics(table: TableRow, stamps: Sequence[GameStamp] | None = None) -> TableStats:
-    """The table's statistics: kept whole while no game of it changes, and after a change
-    combined from each game's kept figures, only the changed games read and replayed."""
+@dataclass(frozen=True)
+class Evening:
+    """What a table's statistics depend on besides its games: the nights started on purpose
+    and the ratings setting (`key`: the same as parts of a cache key)."""
+
+    starts: list[datetime]
+    rated: bool
+
+    @property
+    def key(self) -> list[tuple[str, int]]:
+        return [(moment.isoformat(), 0) for moment in self.starts] + [("rated", int(self.rated))]
+
+
+def _evening(table: TableRow) -> Evening:
+    return Evening(night_starts(table), table.ratings)
+
+
+def table_statistics(
+    table: TableRow, stamps: Sequence[GameStamp] | None = None, evening: Evening | None = None
+) -> TableStats:
+    """The table's statistics: kept whole while no game of it changes (nor its nights started
+    on purpose, nor its ratings setting), and after a change combined from each game's kept
+    figures, only the changed games read and replayed."""
     stamps = game_stamps(table) if stamps is None else stamps
-    found = _statistics.get(_games_key([(stamp.token, stamp.version) for stamp in stamps]))
+    evening = _evening(table) if evening is None else evening
+    found = _statistics.get(
+        _games_key([(stamp.token, stamp.version) for stamp in stamps] + evening.key)
+    )
     if found is None:
         games, figures = _figures_of(table, stamps)
-        found = combine(figures)
-        _statistics.put(_games_key(games), found)
+        found = combine(figures, night_starts=evening.starts, rated=evening.rated)
+        _statistics.put(_games_key(games + evening.key), found)
+    return found
+
+
+def figures_of(row: GameRow) -> GameFigures:
+    """One stored game's figures (whose first chooser is known), kept by (token, version)."""
+    key = (row.token, row.version)
+    found = _figures.get(key)
+    if found is None:
+        found = game_figures(record_of(row))
+        _figures.put(key, found)
     return found
 
 
@@ -171,10 +207,12 @@ def statistics_content(
     """The statistics page's content (`render` of the table's statistics: all but the page
     around it, which carries the reader's own token), kept per (the games' versions, the table
     as named and linked, the kind of link, the reader's language): made once, then served as
-    it is while none of them changes."""
+    it is while none of them changes (nor the table's nights started on purpose, nor its
+    ratings setting)."""
     stamps = game_stamps(table)
+    evening = _evening(table)
     key = (
-        _games_key([(stamp.token, stamp.version) for stamp in stamps]),
+        _games_key([(stamp.token, stamp.version) for stamp in stamps] + evening.key),
         table.token,
         table.version,
         table.name,
@@ -184,7 +222,7 @@ def statistics_content(
     )
     found = _contents.get(key)
     if found is None:
-        found = Markup(render(table_statistics(table, stamps)))
+        found = Markup(render(table_statistics(table, stamps, evening)))
         _contents.put(key, found)
     return found
 
@@ -207,6 +245,7 @@ def clear() -> None:
 __all__ = [
     "Kept",
     "clear",
+    "figures_of",
     "forget_statistics",
     "history_rows",
     "keep_replay",

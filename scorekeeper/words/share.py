@@ -93,10 +93,10 @@ def result_text(
                 f"{place}. {name(players[seat])} {score(result.totals[seat])}"
                 + (f" · {winner}" if seat in winners else "")
             )
-    return "\n".join(_paragraph(line, rtl=rtl) for line in lines)
+    return "\n".join(paragraph(line, rtl=rtl) for line in lines)
 
 
-def _paragraph(line: str, *, rtl: bool) -> str:
+def paragraph(line: str, *, rtl: bool) -> str:
     """A line started so a chat (which takes each paragraph's direction from its first letter)
     shows it in the reader's direction: RLM before every right-to-left line; LRM before a
     left-to-right one only when its first letter is Arabic (a name)."""

@@ -16,6 +16,7 @@ from ..rules.games import GAMES
 from ..rules.messages import N_
 from ..stats.model import ContractStats, PlayerStats, TableStats
 from .contracts import ITEM_WORDS
+from .evening_export import EVENING_TABLES, evening_rows
 from .exports import BOM, Cell, neutralise, slug, unicode_stem
 from .labels import Translate, contract_label, game_label, identity, pair_label
 
@@ -85,9 +86,10 @@ TABLES: dict[str, str] = {
     STANDINGS_FILE: N_("Standings"),
     CONTRACTS_FILE: N_("Contracts"),
     PARTNERSHIPS_FILE: N_("Partnerships"),
+    **EVENING_TABLES,
 }
 """The statistics' tables, each its own file (a spreadsheet opens each as one table), with the
-word that names it in the file's name."""
+word that names it in the file's name (the evening's: nights, ratings, rivals, leaders)."""
 
 
 def _without_empty_columns(rows: list[list[Cell]]) -> list[list[Cell]]:
@@ -119,6 +121,9 @@ def stats_csv_rows(
     """One table of the statistics (`TABLES`): its header, then its rows, without a column
     that no row fills."""
     header: tuple[str, ...]
+    if table in EVENING_TABLES:  # every column kept: a hidden rating is an empty cell
+        header, rows = evening_rows(stats, table, translate)
+        return [[translate(text) for text in header], *rows]
     if table == STANDINGS_FILE:
         header = (
             GAME,

@@ -99,6 +99,17 @@
       slotOf(elt).hidden = true;
     }
   });
+  /* following other phones says which deal form this phone has open, if any (its number and
+   * key: the server tells a form whose deal was saved meanwhile); hx-include would log an
+   * error at every poll of a page with no form open */
+  document.addEventListener("htmx:configRequest", function (event) {
+    var form = document.getElementById("deal-form");
+    if (!event.detail.elt.hasAttribute("data-follow") || !form) { return; }
+    ["number", "entry_key"].forEach(function (name) {
+      var field = form.querySelector("[name=" + name + "]");
+      if (field) { event.detail.parameters[name] = field.value; }
+    });
+  });
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = event.detail.elt.closest("form.stale");
     if (form && event.detail.successful && event.detail.elt.hasAttribute("data-preview")) {

@@ -74,6 +74,8 @@ function element(tag, className, text, attributes) {
 function online() { return navigator.onLine !== false; }
 
 function settled() {
+  /* a save swapped in moves the page past what the engine holds: not ready until it follows */
+  if (here && !ready()) { document.documentElement.removeAttribute("data-offline-ready"); }
   later(async () => {
     const game = gamePath();
     if (!game) { return; }
@@ -193,7 +195,10 @@ async function show() {
     return;
   }
   if (here.held !== state.version || !state.record || pageVersion() > state.version) {
-    notice(null, state.note);  /* (the engine is not ready, or holds an older game than the page) */
+    /* (the engine is not ready, or holds an older game than the page): what it last said, if
+     * as many deals wait now */
+    const said = lastSaid();
+    notice(null, said && said.waiting === state.pending.length ? said.text : null);
     return;
   }
   const chain = shown(state);
@@ -207,7 +212,7 @@ async function show() {
       op: "describe", key: here.key, deals: [mine.deal, state.blocked.stored],
     })).deals;
   }
-  state.note = view.waiting;
+  lastSaid({ waiting: state.pending.length, text: view.waiting });
   paintScores(view);
   if (!form) { paintStep(view); }
   paintHistory(view);
@@ -219,6 +224,17 @@ async function show() {
   const known = document.getElementById("notes-version");
   if (known && Number(known.value) < state.version) { known.value = state.version; }
   notice(view, view.waiting, described);
+}
+
+/* What the page last said of the deals waiting here, kept for the tab (a reload with no network
+ * says it before its engine is ready; as many deals must wait still). Not in the game's state:
+ * a sync in flight writes that. */
+function lastSaid(said) {
+  const key = "scorekeeper-waiting " + here.game;
+  try {
+    if (said) { sessionStorage.setItem(key, JSON.stringify(said)); return said; }
+    return JSON.parse(sessionStorage.getItem(key));
+  } catch (error) { return null; }
 }
 
 function setText(place, text) {
@@ -387,7 +403,7 @@ function notice(view, waiting, described) {
   } else if (state.stopped) {
     parts.push(element("div", "", words.reload));
   }
-  box.replaceChildren(...parts);
+  if (parts.length) { box.replaceChildren(...parts); } else { box.remove(); }  /* (nothing to say yet) */
 }
 
 function deal(label, said) {

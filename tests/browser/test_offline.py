@@ -25,6 +25,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from scorekeeper.rules import record_from_json, replay
 from scorekeeper.words.labels import signed
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.rules.builders import FULL_GAME
 
 from .conftest import PHONE, block_engine
@@ -39,6 +40,13 @@ DEALS = FULL_GAME["trix"]
 COUNT_PAINTS = """
 window.__painted = 0;
 document.addEventListener("sk:painted", () => { window.__painted += 1; });
+window.__keptSaid = [];  /* every text the page said of the deals kept here, in turn */
+new MutationObserver(() => {
+  const box = document.getElementById("kept"), said = box ? box.textContent : null;
+  if (said && said !== window.__keptSaid[window.__keptSaid.length - 1]) {
+    window.__keptSaid.push(said);
+  }
+}).observe(document, { childList: true, subtree: true, characterData: true });
 """
 KEPT = """() => new Promise((done) => {
   const opening = indexedDB.open("scorekeeper-offline", 1);
@@ -141,7 +149,7 @@ def _enter_here(player: Player, raw: dict[str, Any]) -> None:
     """Enter a deal with no network: its form from the kit, saved on this phone."""
     page = player.page
     page.locator(f'#play a.contract[href*="contract={raw["contract"]}"]').click()
-    page.locator("form#deal-form[data-local]").wait_for()
+    page.locator("form#deal-form[data-local]").wait_for(timeout=ENGINE_READY)  # the engine answers
     _tap_deal(player, raw)
     page.locator("#deal-save").click()
     expect(page.locator("form#deal-form")).to_have_count(0)
@@ -156,6 +164,7 @@ def _enter_online(player: Player, raw: dict[str, Any], number: int) -> None:
     _tap_deal(player, raw)
     page.locator("#deal-save").click()
     expect(page.locator("#flash .flash-success")).to_contain_text(f"Deal {number} saved")
+    _ready(page)  # the engine holds the game with it: the phone can go on here offline
 
 
 def _stored(page: Page, game: str) -> list[dict[str, Any]]:
@@ -204,6 +213,9 @@ def test_five_deals_offline_across_a_kingdom_a_reload_then_each_stored_once(phon
     kept = page.locator("#kept")
     expect(kept).to_contain_text("5 deals on this phone are waiting", timeout=ENGINE_READY)
     expect(page.locator("#history-rows th[scope=row]")).to_have_count(8)
+    # before its engine is ready, the page never said another count than the deals kept
+    said = page.evaluate("() => window.__keptSaid")
+    assert said and all("5 deals on this phone are waiting" in text for text in said), said
     assert _totals_shown(page) == shown
     expect(page.locator("#play .where")).to_contain_text("Deal 9 of 20")
 
@@ -403,3 +415,38 @@ def test_without_the_engine_no_connection_as_before(browser: Browser, server: st
         assert page.evaluate("() => navigator.serviceWorker.controller") is None
     finally:
         context.close()
+
+
+def test_over_plain_http_kept_deals_outlive_the_page_and_the_page_says_so(
+    browser: Browser, server: str
+) -> None:
+    """An address that is not a secure context (plain HTTP on a LAN: here a name Chromium
+    resolves to the test server) has no service worker, so a reload with no network fails;
+    the page says to keep it open, and a deal kept here (IndexedDB, which needs no secure
+    context) outlives the page: sent when the page is opened again with the network."""
+    lan = browser.browser_type.launch(
+        executable_path=CHROMIUM,
+        args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP scorekeeper.lan.test 127.0.0.1"],
+    )
+    try:
+        context = _context(lan, server.replace("127.0.0.1", "scorekeeper.lan.test"))
+        player = Player(context.new_page(), javascript=True, shots=None, prefix="plain-http")
+        page = player.page
+        player.start_game(TRIX)
+        game = _game(page)
+        _ready(page)
+        assert page.evaluate("() => window.isSecureContext") is False
+        context.set_offline(True)
+        _enter_here(player, DEALS[0])
+        expect(page.locator("#kept")).to_contain_text(
+            "keep this page open, as it cannot be reloaded with no connection. "
+            "The deals stay on this phone."
+        )
+        page.close()  # (a reload here: the browser's own "no internet" page)
+        context.set_offline(False)
+        page = context.new_page()
+        page.goto(game)
+        expect(page.locator("#flash")).to_contain_text("Deal 1 saved", timeout=ENGINE_READY)
+        assert _stored(page, game.replace("scorekeeper.lan.test", "127.0.0.1")) == [DEALS[0]]
+    finally:
+        lan.close()

@@ -101,6 +101,9 @@ def test_manifest_icons_and_keep_awake(new_context, server) -> None:  # type: ig
     settle(page)
     assert page.evaluate("window.__wakeRequests") == 1
     assert page.locator("script:not([src])").count() == 0, "no inline scripts (CSP)"
+    # following the game with no deal form open logs nothing either (a poll every few seconds)
+    with page.expect_response(lambda response: "/live" in response.url, timeout=30_000):
+        pass
     assert not problems, problems
 
 

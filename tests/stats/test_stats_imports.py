@@ -1,5 +1,6 @@
-"""The statistics are pure like the engine: standard library and scorekeeper.rules only, and
-neither importing them nor `scorekeeper stats` pulls in the web stack."""
+"""The statistics are pure like the engine: standard library and scorekeeper.rules only (and
+the ratings' one library, openskill, loaded only when ratings are made), and neither importing
+them nor `scorekeeper stats` pulls in the web stack."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from tests.rules.test_engine_imports import loaded_after
 
 STATS_DIR = Path(scorekeeper.stats.__file__).parent
 DATA = Path(__file__).parents[1] / "data"
+LIBRARIES = {"ratings.py": {"openskill"}}
+"""The few libraries a module of the statistics may import (pure Python math, no web stack)."""
 
 
 def stats_files() -> list[Path]:
@@ -42,7 +45,7 @@ def test_stats_import_only_the_standard_library_and_the_engine(path: Path) -> No
             if name.startswith("scorekeeper."):
                 if name.split(".")[1] != "rules":
                     outside.append(name)
-            elif top not in sys.stdlib_module_names and top != "__future__":
+            elif top not in {*sys.stdlib_module_names, "__future__", *LIBRARIES.get(path.name, ())}:
                 outside.append(name)
     assert outside == []
 
@@ -73,3 +76,15 @@ def test_scorekeeper_stats_does_not_import_the_web_stack() -> None:
 
 def test_the_statistics_words_import_no_web_stack() -> None:
     assert loaded_after("import scorekeeper.words.stats_export, scorekeeper.words.wins_chart") == []
+
+
+def test_ratings_load_openskill_only_when_asked() -> None:
+    code = (
+        "import contextlib, io\n"
+        "import scorekeeper.stats, scorekeeper.stats.ratings\n"
+        "from scorekeeper.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main(['stats', {str(DATA / 'trix-solo-complete.json')!r}]) == 0\n"
+        "assert 'openskill' not in sys.modules\n"
+    )
+    assert loaded_after(code) == []

@@ -158,7 +158,15 @@ def test_file_names_in_the_readers_words() -> None:
     assert stats_unicode_filename("Perşembe", day, "partnerships", turkish) == (
         "Perşembe-الشراكات-2025-01-31.csv"
     )
-    assert set(TABLES) == {"standings", "contracts", "partnerships"}
+    assert set(TABLES) == {
+        "standings",
+        "contracts",
+        "partnerships",
+        *("nights", "ratings", "rivals", "leaders"),  # the evening's (issue 34)
+    }
+    assert stats_csv_filename("Perşembe", day, "leaders") == (
+        "persembe-who-takes-what-2025-01-31.csv"
+    )
 
 
 def test_a_trix_only_table_has_no_king_columns_and_no_empty_column() -> None:

@@ -14,6 +14,7 @@ from . import (
     games,
     imports,
     live,
+    nights,
     offline,
     pages,
     roster,
@@ -35,6 +36,7 @@ BLUEPRINTS = (
     tables.bp,
     roster.bp,
     table_stats.bp,
+    nights.bp,
 )
 
 
@@ -42,7 +44,7 @@ def register(app: Flask) -> None:
     """Attach the blueprints, error pages and template globals to the app."""
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
-    for room in (present, sharing, caches):
+    for room in (present, sharing, caches, nights):
         app.jinja_env.globals.update(room.TEMPLATE_GLOBALS)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

@@ -20,6 +20,7 @@ from ...stats import TableStats, stored_form
 from ...store import tables as store
 from ...store.models import TableRow
 from ...store.records import records_text
+from ...words.evening_export import RATINGS_FILE
 from ...words.stats_export import (
     ITEM_AVERAGES,
     STANDINGS_FILE,
@@ -32,6 +33,7 @@ from ...words.stats_export import (
 from ..caches import statistics_content, table_statistics
 from ..extensions import csrf
 from ..languages import gettext
+from ..nights import evening_args
 from .common import attachment, remember_table, table_or_404, viewed_table_or_404
 from .imports import receive_upload
 
@@ -48,12 +50,15 @@ def _stats_page(table: TableRow, viewing: bool) -> str:
             viewing=viewing,
             item_labels=ITEM_AVERAGES,
             win_rate_label=gettext(WIN_RATE),
+            **evening_args(table, stats),
         )
 
-    # the content kept per the games' versions and the language; the page around it is the
-    # reader's (its token)
+    # the content kept per the games' versions, the table's evening and the language; the page
+    # around it is the reader's (its token, and the ratings switch's form token)
     kept = statistics_content(table, viewing, content)
-    return render_template("pages/table_stats.html", table=table, kept_content=kept)
+    return render_template(
+        "pages/table_stats.html", table=table, kept_content=kept, viewing=viewing
+    )
 
 
 @bp.get("/t/<token:token>/stats")
@@ -84,8 +89,11 @@ def _stats_csv(table: TableRow, part: str) -> Response:
     if part not in TABLES:
         abort(404)
     today = datetime.now(UTC).date()
+    stats = table_statistics(table)
+    if part == RATINGS_FILE and stats.ratings is None:
+        abort(404)  # the table's players are not rated
     return attachment(
-        stats_csv(table_statistics(table), gettext, part),
+        stats_csv(stats, gettext, part),
         "text/csv",
         stats_csv_filename(table.name, today, part, gettext),
         stats_unicode_filename(table.name, today, part, gettext),

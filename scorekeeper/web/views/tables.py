@@ -15,6 +15,7 @@ from ...store.models import TableRow
 from ..caches import replay_of
 from ..forms import ConfirmForm
 from ..languages import gettext
+from ..nights import gap_hours, table_night
 from ..present import card_totals, winner_names
 from ..setup_forms import setup_defaults
 from ..table_forms import SEAT_LABELS, SEATS, Pick, TableForm, TableGameForm
@@ -52,6 +53,8 @@ def _table_page(table: TableRow, viewing: bool) -> str:
             token: winner_names(result) for token, result in results.items() if result.finished
         },
         totals={token: card_totals(result) for token, result in results.items()},
+        night=table_night(table),
+        gap_hours=gap_hours(),
     )
 
 

@@ -1,0 +1,43 @@
+"""A small table history for the nights, rivals and ratings tests, each figure of it worked
+out by hand in the tests.
+
+Every Trix game here is TRIX_GAME (totals by seat 140, −640, 420, 80; seat 1 takes the K♥ in
+all four King of Hearts deals; Trix order seats 2, 0, 3, 1), every Turkish King game
+FULL_GAME's (totals −200, 280, −360, 280: seats 1 and 3 share the win; seat 0 takes 4 tricks
+in each of the 8 trump hands, the others 3; seat 2 takes the K♥ in both No King hands).
+"""
+
+from __future__ import annotations
+
+from scorekeeper.rules import Record
+from scorekeeper.stats import GameFigures, game_figures
+from tests.rules.builders import FULL_GAME, TRIX_KINGDOM, load, raw_record
+
+
+def trix(players: list[str], at: str | None, mode: str = "solo", deals: int = 20) -> Record:
+    top = {"players": players, "mode": mode}
+    if at is not None:
+        top["created_at"] = at
+    return load(raw_record("trix", (TRIX_KINGDOM * 4)[:deals], **top))
+
+
+def turkish(players: list[str], at: str) -> Record:
+    return load(
+        raw_record("turkish-king", FULL_GAME["turkish-king"], players=players, created_at=at)
+    )
+
+
+HISTORY = [
+    # night 1, Thursday
+    trix(["Rami", "Lina", "Omar", "Dana"], "2025-03-06T19:00:00+00:00"),  # G1
+    trix(["Lina", "Omar", "Dana", "Sami"], "2025-03-06T20:30:00+00:00"),  # G2
+    trix(["Rami", "Omar", "Lina", "Sami"], "2025-03-06T22:00:00+00:00", "partnership"),  # G3
+    # night 2, Friday
+    turkish(["Omar", "Sami", "Rami", "Dana"], "2025-03-07T20:00:00+00:00"),  # G4
+    trix(["Lina", "Rami", "Omar", "Sami"], "2025-03-07T21:00:00+00:00", deals=5),  # G5 unfinished
+    trix(["Dana", "Rami", "Sami", "Omar"], "2025-03-07T22:30:00+00:00"),  # G6
+]
+
+
+def history_figures() -> list[GameFigures]:
+    return [game_figures(record) for record in HISTORY]
