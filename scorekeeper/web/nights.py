@@ -78,7 +78,7 @@ def _shown(night: Night, title: str, going_on: bool, started: bool) -> NightShow
 def night_title(night: Night, place: str | None) -> str:
     """ "Thursdays at Karim's · Night of 2025-03-06" (the table's name, or the game's), as a
     shared line holds it (a name in letters running the other way closed by the line's mark)."""
-    title = gettext(NIGHT_TITLE, day=night_day(night))
+    title = gettext(NIGHT_TITLE, day=night_day(night, current_language()))
     rtl = direction(current_language()) == "rtl"
     return f"{plain_name(place, rtl=rtl)} · {title}" if place else title
 

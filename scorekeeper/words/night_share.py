@@ -2,12 +2,13 @@
 
 Pure Python, no Flask, in the manner of :mod:`.share`: only the two marks every chat app
 knows (no isolates, which many draw as boxes), where the order would otherwise come out wrong:
-a right-to-left language starts each line with RLM, a name closes with its line's mark where
-its letters run the other way, and a date starts with LRM (after Arabic letters its digits
-would be Arabic numbers, read right to left between its hyphens).
+a right-to-left language starts each line with RLM, and a name closes with its line's mark where
+its letters run the other way. A night's day is said in the reader's words (`dates.day_text`).
 """
 
 from __future__ import annotations
+
+from datetime import datetime
 
 from ..rules.messages import N_
 from ..stats.evening_model import Night
@@ -19,10 +20,19 @@ NIGHT_SCORING = N_("Points by place in each game: 3, 2, 1, 0; a tie shares them.
 """The one line a shared night adds, saying how it was scored."""
 
 
-def night_day(night: Night) -> str:
-    """The day the night began, read left to right in every language: "2025-03-06" (LRM: after
-    Arabic letters its digits would be Arabic numbers, their hyphens read right to left)."""
-    return f"{LRM}{night.day or ''}"
+def night_day(night: Night, language: str) -> str:
+    """The day the night began, in the reader's words and the server's zone, as game cards say
+    it: "Mar 6, 2025", «6 مارس 2025», «6 мар. 2025 г.» (CSV files keep the ISO date)."""
+    if not night.first:
+        return ""
+    # (here: Babel's calendars are not for `scorekeeper stats`, which never says a day)
+    from .dates import day_text
+
+    try:
+        began = datetime.fromisoformat(night.first)
+    except ValueError:  # a stamp the record wrote otherwise: its date as written
+        return f"{LRM}{night.day or ''}"
+    return day_text(began, language)
 
 
 def points_text(halves: int) -> str:

@@ -97,6 +97,12 @@ def night_rows(night: dict[str, Any]) -> list[list[str]]:
     return shown
 
 
+def day_in_english(stamp: str) -> str:
+    """A night's day as an English page says it ("Mar 6, 2025"), in the server's zone."""
+    began = datetime.fromisoformat(stamp).astimezone()
+    return f"{began:%b} {began.day}, {began.year}"
+
+
 def test_a_hundred_games_show_their_nights_rivals_and_ratings(table: TablePhone) -> None:
     expected = exported(table)
     assert [night["games"] for night in expected["nights"]] == [4] * 25
@@ -108,7 +114,7 @@ def test_a_hundred_games_show_their_nights_rivals_and_ratings(table: TablePhone)
     for block, night in zip(
         nights.split('<details class="night"')[1:], reversed(expected["nights"]), strict=True
     ):
-        assert f"Night of \u200e{night['first'][:10]}" in block  # a date reads ltr
+        assert f"Night of {day_in_english(night['first'])}" in block  # as game cards say it
         assert rows(block) == night_rows(night)
     # rivals: each player's two rivals, as computed
     for mode, data in expected["rivals"].items():
@@ -162,7 +168,7 @@ def test_the_table_page_shows_the_last_night_and_its_share(table: TablePhone) ->
     assert "The last night" in night  # long ago: over
     assert rows(night) == night_rows(expected)
     share = unescape(re.search(r'data-share="([^"]*)"', night).group(1))  # type: ignore[union-attr]
-    assert share.splitlines()[0] == f"Majlis · Night of \u200e{expected['first'][:10]}"
+    assert share.splitlines()[0] == f"Majlis · Night of {day_in_english(expected['first'])}"
     assert 'class="start-night"' not in night  # over: the next game starts one anyway
 
 
@@ -326,6 +332,23 @@ def test_every_id_on_the_statistics_page_is_its_own(phone: TablePhone) -> None:
         assert phone.client.post(f"{phone.table_url}/ratings", data=switch).status_code == 303
 
 
+def test_every_scrolling_table_is_reached_and_named(phone: TablePhone) -> None:
+    """A table wider than the phone scrolls in its box: the keyboard reaches the box and a
+    screen reader names it (the nights', ratings', rivals' and leaders' tables as the others)."""
+    phone.create_table("Majlis")
+    _now_game(phone, ["Rami", "Lina", "Omar", "Dana"])
+    _now_game(phone, ["Rami", "Lina", "Omar", "Sami"])
+    switch = page(phone.client.get(f"{phone.table_url}/stats")).hidden("/ratings")
+    assert phone.client.post(f"{phone.table_url}/ratings", data=switch).status_code == 303
+    for address in (f"{phone.table_url}/stats", phone.table_url):
+        html = phone.client.get(address).get_data(as_text=True)
+        boxes = re.findall(r'<div class="table-scroll"[^>]*>', html)
+        assert len(boxes) >= (4 if address.endswith("/stats") else 1), address
+        for box in boxes:
+            assert 'tabindex="0"' in box and 'role="group"' in box, box
+            assert "aria-label=" in box or "aria-labelledby=" in box, box
+
+
 def test_a_stale_switch_says_so_and_changes_nothing(phone: TablePhone) -> None:
     phone.create_table("Majlis")
     _now_game(phone, ["Rami", "Lina", "Omar", "Dana"])
@@ -363,3 +386,17 @@ def test_same_four_again_after_a_long_pause_is_another_night(phone: Phone) -> No
     for token in (first, phone.token):
         alone = phone.client.get(f"/g/{token}/night", headers={"HX-Request": "true"})
         assert alone.status_code == 204
+
+
+ARABIC_MONTHS = ("يناير", "فبراير", "مارس", "أبريل", "مايو", "يونيو", "يوليو", "أغسطس", "سبتمبر")
+ARABIC_MONTHS += ("أكتوبر", "نوفمبر", "ديسمبر")
+
+
+def test_a_nights_day_is_said_in_the_readers_words(table: TablePhone) -> None:
+    """Not an ISO date: the day as the table's game cards say it, in the reader's language."""
+    expected = exported(table)["nights"][-1]
+    html = table.client.get(table.table_url, headers={"Accept-Language": "ar"})
+    night = section(html.get_data(as_text=True), "night")
+    began = datetime.fromisoformat(expected["first"]).astimezone()
+    assert f"{began.day} {ARABIC_MONTHS[began.month - 1]} {began.year}" in night
+    assert expected["first"][:10] not in night
