@@ -416,10 +416,10 @@ def form_fields(deal: Mapping[str, Any]) -> dict[str, str]:
     for group in chip_groups(str(deal["contract"])):
         value = deal.get(group.spec.name)
         if group.spec.kind in (FieldKind.COUNTS, FieldKind.ORDER, FieldKind.SEAT_PAIR):
-            for name, key in zip(group.names, group.keys, strict=True):
+            for name, key in zip(group.names, group.subjects, strict=True):
                 fields[name] = "" if value is None else str(value[key])
         elif group.spec.kind in (FieldKind.CARD_SEATS, FieldKind.OPTIONAL_CARD_SEATS):
-            for name, key in zip(group.names, group.keys, strict=True):
+            for name, key in zip(group.names, group.subjects, strict=True):
                 seat = (value or {}).get(key)
                 fields[name] = "" if seat is None else str(seat)
         else:
@@ -529,7 +529,7 @@ class Phone:
         game = load_record(json.dumps({"format": "scorekeeper-game/1", **record})).game
         with self.app.app_context():
             row = create_game(
-                game.game,
+                game.kind,
                 game.mode,
                 list(game.players),
                 HouseRules(**record.get("house_rules", {})),

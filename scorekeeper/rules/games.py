@@ -111,7 +111,9 @@ TURKISH_NEGATIVES = tuple(
 class Game:
     """A game record's rules-relevant part: the setup and the deals entered so far."""
 
-    game: str
+    kind: str
+    """Which game it is: a key of GAMES ("trix", "trix-complex", "turkish-king"), the
+    record's `game`."""
     mode: str
     players: tuple[str, ...]
     first: int
@@ -121,7 +123,7 @@ class Game:
     @property
     def definition(self) -> GameDef:
         """The game's :class:`GameDef`."""
-        return GAMES[self.game]
+        return GAMES[self.kind]
 
 
 def house_rules_for(game: str, rules: HouseRules) -> HouseRules:

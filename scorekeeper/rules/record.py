@@ -380,7 +380,7 @@ def dump_record(record: Record, *, derived: bool = False) -> dict[str, object]:
     game = record.game
     out: dict[str, object] = {
         "format": FORMAT,
-        "game": game.game,
+        "game": game.kind,
         "mode": game.mode,
         "players": list(game.players),
         "first": game.first,

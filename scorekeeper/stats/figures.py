@@ -165,7 +165,7 @@ def _when(text: str | None) -> datetime | None:
 def _tallies(result: Replay) -> bytes:
     """Per seat, per contract: the game's deals of it, what they scored and what was taken."""
     rules = result.game.house_rules
-    layout = LAYOUTS[result.game.game]
+    layout = LAYOUTS[result.game.kind]
     seats = [layout.empty() for _ in SEATS]
     for deal in result.deals:
         slot = layout.slots[deal.contract]
@@ -188,7 +188,7 @@ def game_figures(record: Record) -> GameFigures:
     time, when = _moment(record)
     result = replay(game)
     return GameFigures(
-        game=sys.intern(game.game),
+        game=sys.intern(game.kind),
         partnership=game.mode == PARTNERSHIP,
         # interned: a process keeping thousands of games holds each name once
         names=tuple(sys.intern(name.strip()) for name in game.players),

@@ -41,7 +41,8 @@ class Entry:
     """The deal's 1-based number: the next deal's, or the corrected one's."""
     version: int
     """The game's version when the form was made."""
-    editing: bool = False
+    correction: bool = False
+    """Whether it corrects past deal `number` (else it is the next deal)."""
     key: str | None = None
     """The key made when the form opened (None: a form from before keys)."""
 
@@ -92,12 +93,12 @@ class Impossible:
 class Kept:
     """Nothing written now: the game stored this very entry before, by its key (a save sent
     again after its answer was lost, or a twin that won the race): deal `number`, or for a
-    correction (`editing`) deal `number` changed, the game at `version` right after it.
+    correction (`correction`) deal `number` changed, the game at `version` right after it.
     `stands`: the deal is in the game as this entry stored it (False: another phone changed
     or undid it since)."""
 
     number: int
-    editing: bool
+    correction: bool
     version: int
     stands: bool = True
 
@@ -139,28 +140,28 @@ def enter_deal(row: GameRow, current: Replay, entry: Entry) -> Outcome:
 
 def _enter(row: GameRow, current: Replay, entry: Entry) -> Outcome:
     count = len(current.game.deals)
-    last = count if entry.editing else count + 1  # the highest number the form could show
+    last = count if entry.correction else count + 1  # the highest number the form could show
     if entry.version < row.version and entry.number > last:
         return Stale()  # a form from before another phone's undo
     if not (1 <= entry.number <= last and 1 <= entry.version <= row.version):
         return Impossible()
     index = entry.number - 1
     keyless = entry.key is None  # (a keyed entry's own saves are found by its key, after)
-    if not entry.editing and entry.number != count + 1:  # a double tap, or another phone's
+    if not entry.correction and entry.number != count + 1:  # a double tap, or another phone's
         return AlreadySaved(_holds(row, index, _parsed(current, entry)))
-    if not entry.editing and current.next is None:
+    if not entry.correction and current.next is None:
         return Finished()
     if entry.version != row.version:
-        if entry.editing and keyless and _holds(row, index, _parsed(current, entry)):
+        if entry.correction and keyless and _holds(row, index, _parsed(current, entry)):
             return AlreadySaved(True)  # "Save changes" tapped twice
         return Stale()
     # judged once: parsed once, and the game with it replayed once (what is written and kept)
-    evaluation = evaluate(current, entry.raw, index if entry.editing else None)
+    evaluation = evaluate(current, entry.raw, index if entry.correction else None)
     if evaluation.after is None or evaluation.deal is None:
         return Refused(evaluation)
     keyed = None
     if entry.key is not None:
-        kind = EntryKind.EDIT if entry.editing else EntryKind.DEAL
+        kind = EntryKind.EDIT if entry.correction else EntryKind.DEAL
         keyed = Keyed(entry.key, kind, entry.number, dump_deal(evaluation.deal))
     try:
         write_deals(row, evaluation.after, entry.version, keyed)
@@ -184,7 +185,7 @@ def check_entry(row: GameRow, current: Replay, entry: Entry) -> Outcome | None:
     found = kept(row, entry.key)
     if found is not None:
         return found
-    if not entry.editing and 1 <= entry.number <= len(row.deals):
+    if not entry.correction and 1 <= entry.number <= len(row.deals):
         return AlreadySaved(_holds(row, entry.number - 1, _parsed(current, entry)))
     if entry.version != row.version:
         return Stale()
@@ -197,9 +198,9 @@ def holds_entry(row: GameRow, current: Replay, entry: Entry) -> bool | None:
     (another phone's); None: nothing was saved in its place (a correction: the game is as the
     form found it), so far."""
     index = entry.number - 1
-    if not 0 <= index < len(row.deals) or (entry.editing and entry.version == row.version):
+    if not 0 <= index < len(row.deals) or (entry.correction and entry.version == row.version):
         return None
-    if not entry.editing and entry.version == row.version:
+    if not entry.correction and entry.version == row.version:
         return None  # the game has not changed since the form was made
     return _holds(row, index, _parsed(current, entry))
 
@@ -233,7 +234,7 @@ def restore_deal(row: GameRow, current: Replay, entry: Entry) -> Outcome:
     A second tap of the same restore changes nothing; once another phone saved, undid or
     changed anything, the deal is not put back (it may no longer fit: enter it again)."""
     count = len(current.game.deals)
-    if entry.editing or entry.number < 1:
+    if entry.correction or entry.number < 1:
         return Impossible()
     if (
         entry.number == count
@@ -248,10 +249,10 @@ def restore_deal(row: GameRow, current: Replay, entry: Entry) -> Outcome:
 
 def choose_first(row: GameRow, seat: int, version: int) -> Outcome:
     """Record who was dealt the 7♥ (or declares first), once: a second phone's choice loses."""
-    if row.first is None:
+    if row.first_chooser is None:
         try:
             set_first(row, seat, version)
         except StaleStateError:
-            return AlreadySaved(True) if row.first == seat else Stale()
+            return AlreadySaved(True) if row.first_chooser == seat else Stale()
         return Saved(None)
-    return AlreadySaved(True) if row.first == seat else Stale()
+    return AlreadySaved(True) if row.first_chooser == seat else Stale()

@@ -112,7 +112,7 @@ def house_rules_of(row: GameRow) -> HouseRules:
 
 def game_of(row: GameRow) -> Game:
     """The engine's Game for a row whose first chooser is known."""
-    assert row.first is not None
+    assert row.first_chooser is not None
     definition = GAMES[row.game]
     deals = []
     rules = house_rules_of(row)
@@ -121,7 +121,7 @@ def game_of(row: GameRow) -> Game:
         if deal is None:  # stored deals were checked on save; this is a damaged row
             raise ValueError(f"stored deal is invalid: {problems[0].message}")
         deals.append(deal)
-    return Game(row.game, row.mode, tuple(row.players), row.first, rules, tuple(deals))
+    return Game(row.game, row.mode, tuple(row.players), row.first_chooser, rules, tuple(deals))
 
 
 def parse_timestamp(value: str | None) -> datetime | None:
@@ -157,10 +157,10 @@ def row_of(record: Record) -> GameRow:
     return GameRow(
         token=new_token(),
         view_token=new_token(),
-        game=game.game,
+        game=game.kind,
         mode=game.mode,
         players=list(game.players),
-        first=game.first,
+        first_chooser=game.first,
         house_rules=dump_house_rules(game),
         deals=[dump_deal(deal) for deal in game.deals],
         deal_count=len(game.deals),
@@ -184,7 +184,7 @@ def new_game_row(
         game=game,
         mode=mode,
         players=players,
-        first=None,
+        first_chooser=None,
         house_rules=dump_house_rules(probe),
         deals=[],
         deal_count=0,
@@ -254,7 +254,7 @@ def _update_statement(columns: tuple[str, ...]) -> Any:
 
 def set_first(row: GameRow, seat: int, expected_version: int) -> None:
     """Record who was dealt the 7♥ (or declares first)."""
-    write(row, expected_version, first=seat)
+    write(row, expected_version, first_chooser=seat)
 
 
 def write_deals(

@@ -50,7 +50,9 @@ class GameRow(Base):
     game: Mapped[str] = mapped_column(String(20))
     mode: Mapped[str] = mapped_column(String(20))
     players: Mapped[list[str]] = mapped_column(JSON)
-    first: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    first_chooser: Mapped[int | None] = mapped_column("first", Integer, nullable=True)
+    """The seat that chooses the first contract (the record's `first`); None until the table
+    has picked it, which starts the game."""
     house_rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     deals: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     deal_count: Mapped[int] = mapped_column(Integer, default=0)

@@ -142,7 +142,7 @@ def table_moments(table: TableRow) -> list[tuple[int, datetime]]:
         (int(game_id), aware(created_at))
         for game_id, created_at in db.session.execute(
             select(GameRow.id, GameRow.created_at)
-            .where(GameRow.table_id == table.id, GameRow.first.is_not(None))
+            .where(GameRow.table_id == table.id, GameRow.first_chooser.is_not(None))
             .order_by(GameRow.created_at, GameRow.id)
         ).all()
     ]

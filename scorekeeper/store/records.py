@@ -136,7 +136,7 @@ def records_text(rows: Iterable[GameRow], exported: Exported | None = None) -> I
     exported = exported if exported is not None else Exported()
     yield "["
     for row in rows:
-        if row.first is None:
+        if row.first_chooser is None:
             exported.not_started += 1
             continue
         try:

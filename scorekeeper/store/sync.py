@@ -46,7 +46,8 @@ class Pending:
     """The deal as the engine reads it (record form)."""
     base: int | str
     """The game's version it was entered on, or the key of the pending entry before it."""
-    editing: bool = False
+    correction: bool = False
+    """Whether it corrects past deal `number` (its JSON says so as `editing`)."""
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ def _send(row: GameRow, current: Replay, pending: Pending) -> SyncOutcome:
         if before is None:  # not in this game: the phone must look again
             return kept(row, pending.key) or Stale()
         base = before.version
-    entry = Entry(pending.raw, pending.number, base, pending.editing, pending.key)
+    entry = Entry(pending.raw, pending.number, base, pending.correction, pending.key)
     outcome = enter_deal(row, current, entry)
     match outcome:
         case AlreadySaved():  # (keyed: never this entry, whose own save is Kept)

@@ -34,7 +34,7 @@ from .roster import shared_games as shared_games
 
 T = TypeVar("T")
 
-BEGUN = GameRow.first.is_not(None)
+BEGUN = GameRow.first_chooser.is_not(None)
 """Which of a table's games count, for its roster ("3 games") as for its statistics: those
 begun, their first king or declarer chosen (a game only seated has no record yet)."""
 

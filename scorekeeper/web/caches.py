@@ -253,3 +253,7 @@ __all__ = [
     "statistics_content",
     "table_statistics",
 ]
+
+
+TEMPLATE_GLOBALS: dict[str, Any] = {"history_rows_kept": history_rows}
+"""What templates call from this room (views.register hands each room's to Jinja once)."""

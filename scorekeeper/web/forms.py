@@ -124,8 +124,9 @@ class DealForm(FlaskForm):
     contract = HiddenField("")
     number = NumberField("", validators=[InputRequired()])
     version = NumberField("", validators=[InputRequired()])
-    editing = NumberField("")
-    """The number of the past deal this form corrects; unset for the next deal."""
+    corrects = NumberField("", name="editing")
+    """The number of the past deal this form corrects; unset for the next deal (sent as
+    `editing`, the name forms already open on phones use)."""
     entry_key = EntryKeyField("")
     """The key made when the form opened: its entry is stored at most once, and a save whose
     answer was lost is asked about by it."""
@@ -137,7 +138,7 @@ class DealForm(FlaskForm):
         "contract",
         "number",
         "version",
-        "editing",
+        "corrects",
         "entry_key",
         "autofilled",
         "csrf_token",
@@ -166,12 +167,12 @@ class DealForm(FlaskForm):
 
     def entry(self) -> Entry:
         """What the form says to enter, for the store (after `validate`)."""
-        editing = self.editing.data
+        corrects = self.corrects.data
         return Entry(
             self.raw(),
-            editing if editing is not None else self.number.data or 0,
+            corrects if corrects is not None else self.number.data or 0,
             self.version.data or 0,
-            editing is not None,
+            corrects is not None,
             self.entry_key.data,
         )
 
@@ -179,8 +180,8 @@ class DealForm(FlaskForm):
         """Fill in what the entry determines (the last count, the 4th place), what the app filled
         before recomputed (:func:`scorekeeper.words.deal_form.fill_in`, which the engine in the
         phone calls too); the chips it changed are left in `filled` (the preview sends those
-        rows again), the engine's running sums and early refusals in `help`. Returns the entry
-        as the engine reads it."""
+        rows again), the engine's running sums and early refusals in `filled_entry`. Returns
+        the entry as the engine reads it."""
         result = deal_form.fill_in(
             self.contract_id, self.values(), self.autofilled.data or "", rules
         )
@@ -189,8 +190,8 @@ class DealForm(FlaskForm):
         self.autofilled.data = result.marks
         self.filled_now = result.by_app
         self.filled = result.changed
-        self.help = result.help
-        return result.help.raw
+        self.filled_entry = result.entry
+        return result.entry.raw
 
     def chip_errors(self) -> dict[str, list[str]]:
         """WTForms' messages of the chip fields, by the engine's field name."""
@@ -202,8 +203,8 @@ class DealForm(FlaskForm):
 
     filled_now: frozenset[str] = frozenset()
     """Chip fields holding a value the app filled in (drawn apart from tapped ones)."""
-    help: Filled | None = None
-    """The engine's help with this entry (running sums, early refusals), once asked."""
+    filled_entry: Filled | None = None
+    """The entry as the engine filled it in (running sums, early refusals), once asked."""
 
     def unset(self) -> list[str]:
         """Names of required chip fields still untouched."""
@@ -226,14 +227,14 @@ def make_deal_form(contract: str, **kwargs: Any) -> DealForm:
 
 
 def blank_deal_form(
-    contract: str, number: int, version: int, editing: int | None = None
+    contract: str, number: int, version: int, corrects: int | None = None
 ) -> DealForm:
     """A new deal form for `contract`, made against the game's `version`, with a fresh key."""
     form = make_deal_form(contract, formdata=None)
     form.contract.data = contract
     form.number.data = number
     form.version.data = version
-    form.editing.data = editing
+    form.corrects.data = corrects
     form.entry_key.data = new_entry_key()
     return form
 

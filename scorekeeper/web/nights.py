@@ -106,7 +106,7 @@ def table_night(table: TableRow, now: datetime | None = None) -> NightShown | No
 def game_night(row: GameRow, table: TableRow | None) -> NightShown | None:
     """The night a finished game is part of, if it holds more than this game: its table's
     sitting, or outside a table the games "same four again" linked to it in one sitting."""
-    if row.first is None:
+    if row.first_chooser is None:
         return None
     if table is not None:
         moments = store.table_moments(table)
@@ -118,7 +118,9 @@ def game_night(row: GameRow, table: TableRow | None) -> NightShown | None:
         by_id = {game.id: game for game in games_by_id(table, night_ids)}
         rows = [by_id[game_id] for game_id in night_ids if game_id in by_id]
     else:
-        chain = [game for game in store.chain_around(row, NIGHT_GAP) if game.first is not None]
+        chain = [
+            game for game in store.chain_around(row, NIGHT_GAP) if game.first_chooser is not None
+        ]
         groups = sittings([store.aware(game.created_at) for game in chain])
         rows = next(
             (

@@ -11,7 +11,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..rules import CONTRACTS, GAMES, SUIT_SYMBOLS, SUITS, TEAMS, Evaluation, Problem, Replay
+from ..rules import CONTRACTS, GAMES, SUIT_SYMBOLS, SUITS, TEAMS, Replay
 from ..rules.autofill import Sum
 from ..rules.contracts import ContractKind, Item
 from ..rules.deal import FieldKind
@@ -19,9 +19,10 @@ from ..rules.examples import house_rule_numbers
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
 from ..rules.house_rules import HouseRules, Winners
 from ..stats import TableStats
-from ..words import counts, deal_words, game_view, labels, names
+from ..words import counts, deal_words, labels, names
 from ..words.chart import chart_summary, running_totals_svg
 from ..words.contracts import CONTRACT_WORDS, TextName
+from ..words.game_view import standings, team_standings
 from ..words.takes import short_takes
 from ..words.wins_chart import running_wins_summary as wins_summary
 from ..words.wins_chart import running_wins_svg
@@ -32,7 +33,6 @@ from .languages import (
     lazy_gettext,
     plural_form,
 )
-from .sharing import played_at, qr_svg, share_file, share_text
 
 
 def field_label(
@@ -41,36 +41,6 @@ def field_label(
     """A field of a deal form, or a problem's path, in the reader's words (as the game's house
     `rules` name it)."""
     return labels.field_label(contract, path, players, gettext, rules)
-
-
-def problem_text(
-    problem: Problem,
-    contract: str,
-    players: Sequence[str],
-    label: str | None = None,
-    rules: HouseRules | None = None,
-) -> str:
-    """A refusal as a sentence in the reader's language (`label` names the field instead)."""
-    return labels.problem_text(problem, contract, players, gettext, label, plural_form, rules)
-
-
-def deal_messages(
-    early: Sequence[Problem],
-    evaluation: Evaluation | None,
-    contract: str,
-    players: Sequence[str],
-    rules: HouseRules,
-) -> dict[str, list[str]]:
-    """What a deal form says beside each field, as the engine judged it, in the reader's
-    language (:func:`scorekeeper.words.deal_words.deal_messages`)."""
-    return deal_words.deal_messages(
-        early, evaluation, contract, players, rules, gettext, plural_form
-    )
-
-
-def finished_text(players: Sequence[str]) -> str:
-    """What a deal sent to a finished game is told."""
-    return deal_words.finished_text(players, gettext, plural_form)
 
 
 def running_sum(total: Sum) -> str:
@@ -114,15 +84,6 @@ def takes(deal: Any, players: Sequence[str]) -> str:
     return short_takes(deal, isolated, gettext)
 
 
-kingdom_grid = game_view.kingdom_grid
-"""Trix games: per kingdom, per contract, the deal number it was played as (or None)."""
-
-
-def standings(result: Replay) -> list[int]:
-    """Seats from the highest total to the lowest (ties keep the order of play)."""
-    return sorted(range(4), key=lambda seat: -result.totals[seat])
-
-
 def zero_side(result: Replay, seat: int) -> str:
     """Under `winners` "positive" (Turkish tables' çıktı / battı): whether the seat's total is
     above zero, below it or at it, in words; "" under any other rule."""
@@ -134,14 +95,6 @@ def zero_side(result: Replay, seat: int) -> str:
     if total < 0:
         return gettext("below zero")
     return gettext("at zero")
-
-
-def team_standings(result: Replay) -> list[int]:
-    """Partnership: the teams from the highest total to the lowest (none in solo)."""
-    if result.team_totals is None:
-        return []
-    teams = result.team_totals
-    return sorted(range(2), key=lambda team: -teams[team])
 
 
 def winner_names(result: Replay) -> list[str]:
@@ -161,30 +114,23 @@ def card_totals(result: Replay) -> list[tuple[Markup | str, str]]:
     players = result.game.players
     if result.team_totals is not None:
         teams = result.team_totals
-        return [(team_name(players, team), signed(teams[team])) for team in team_standings(result)]
-    return [(bidi(players[seat]), signed(result.totals[seat])) for seat in standings(result)]
-
-
-signed = labels.signed
-"""A score with its sign and a real minus sign (the one shape of a number in the app)."""
+        return [
+            (team_name(players, team), labels.signed(teams[team]))
+            for team in team_standings(result)
+        ]
+    return [(bidi(players[seat]), labels.signed(result.totals[seat])) for seat in standings(result)]
 
 
 def number(value: int) -> Markup:
     """A number about the rules as every page shows it: signed, kept whole in a line (the one
     helper for them; the numbers themselves are the engine's)."""
-    return Markup('<span class="signed">%s</span>') % signed(value)
+    return Markup('<span class="signed">%s</span>') % labels.signed(value)
 
 
 def game_outline(game: str) -> str:
     """A game's length in one sentence in the reader's words, every count the engine's and in
     the language's plural form ("Trix: 4 kingdoms of 5 contracts, 20 deals.")."""
     return counts.game_outline(game, gettext, plural_form)
-
-
-def counts_add_up(game: str, rules: HouseRules) -> str:
-    """What a deal's counts add up to in `game` (Turkish King's rules page), each total the
-    engine's, counted in the reader's words."""
-    return counts.counts_add_up(game, rules, gettext, plural_form)
 
 
 def count_text(text: str, totals: Mapping[Item, int]) -> Markup:
@@ -203,8 +149,9 @@ def rule_text(text: str, numbers: Mapping[str, int]) -> Markup:
 
 def _house_rule_words() -> dict[str, Any]:
     """The words of the house rules' choices and the setup's hints, each number in them the
-    engine's (shown by :func:`signed`), translated when a page shows them."""
-    numbers = {name: signed(value) for name, value in house_rule_numbers().items()}
+    engine's (shown by :func:`~scorekeeper.words.labels.signed`), translated when a page
+    shows them."""
+    numbers = {name: labels.signed(value) for name, value in house_rule_numbers().items()}
     return {
         "net": lazy_gettext(
             "loses the plain penalty (%(king)s / %(queen)s)",
@@ -363,34 +310,50 @@ def running_wins_summary(stats: TableStats) -> str:
     return wins_summary(stats.running, gettext)
 
 
+def running_chart(
+    result: Replay, players: tuple[str, ...], id_prefix: str = "running-totals"
+) -> Markup:
+    """The running-totals chart of a replay as inline SVG (the chart module escapes all text)."""
+    rtl = direction(current_language()) == "rtl"
+    return Markup(running_totals_svg(result, players, gettext, rtl=rtl, id_prefix=id_prefix))
+
+
+def running_chart_summary(result: Replay, players: tuple[str, ...]) -> str:
+    """The chart in words, for its caption."""
+    return chart_summary(result, players, gettext)
+
+
 TEMPLATE_GLOBALS: dict[str, Any] = {
-    "share_text": share_text,
-    "share_file": share_file,
-    "played_at": played_at,
+    # the reader's words
     "contract_name": contract_name,
     "text_names": text_names,
     "game_name": game_name,
+    "game_outline": game_outline,
     "reason_label": reason_label,
     "field_label": field_label,
+    "house_rule_words": HOUSE_RULE_WORDS,
     "running_sum": running_sum,
     "left_to_tap": left_to_tap,
-    "signed": signed,
+    "takes": takes,
+    "zero_side": zero_side,
+    # numbers and names as every page shows them
+    "signed": labels.signed,
+    "number": number,
+    "suited": suited,
+    "bidi": bidi,
+    "player_name": player_name,
+    "short_names": short_names,
+    "names_to_fit": names_to_fit,
+    "team_name": team_name,
+    "team_box": team_box,
+    "pair_name": pair_name,
+    "team_standings": team_standings,
+    # charts
+    "running_chart": running_chart,
+    "running_chart_summary": running_chart_summary,
     "running_wins_chart": running_wins_chart,
     "running_wins_summary": running_wins_summary,
-    "house_rule_words": HOUSE_RULE_WORDS,
-    "number": number,
-    "game_outline": game_outline,
-    "zero_side": zero_side,
-    "bidi": bidi,
-    "team_name": team_name,
-    "pair_name": pair_name,
-    "suited": suited,
-    "short_names": short_names,
-    "player_name": player_name,
-    "names_to_fit": names_to_fit,
-    "team_box": team_box,
-    "team_standings": team_standings,
-    "takes": takes,
+    # the engine's names, for the templates to lay pages out by
     "FieldKind": FieldKind,
     "ContractKind": ContractKind,
     "SUITS": SUITS,
@@ -407,25 +370,4 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "CONTRACTS": CONTRACTS,
     "GAMES": GAMES,
 }
-
-
-def running_chart(
-    result: Replay, players: tuple[str, ...], id_prefix: str = "running-totals"
-) -> Markup:
-    """The running-totals chart of a replay as inline SVG (the chart module escapes all text)."""
-    rtl = direction(current_language()) == "rtl"
-    return Markup(running_totals_svg(result, players, gettext, rtl=rtl, id_prefix=id_prefix))
-
-
-def running_chart_summary(result: Replay, players: tuple[str, ...]) -> str:
-    """The chart in words, for its caption."""
-    return chart_summary(result, players, gettext)
-
-
-TEMPLATE_GLOBALS.update(
-    {
-        "running_chart": running_chart,
-        "running_chart_summary": running_chart_summary,
-        "qr_svg": qr_svg,
-    }
-)
+"""What templates call from this room (views.register hands each room's to Jinja once)."""

@@ -12,9 +12,10 @@ from wtforms.validators import InputRequired, Optional
 
 from ..rules import HouseRules, check_players, check_setup, house_rules_for
 from ..rules.house_rules import FULL, NET, ComplexTricks, QueenOfDiamonds, Winners
+from ..words import labels
 from ..words.labels import GAME_LABELS, SEAT_LABELS
-from . import present
 from .forms import TableText, strip_spaces
+from .languages import gettext, plural_form
 from .languages import lazy_gettext as _l
 from .present import HOUSE_RULE_WORDS
 
@@ -106,7 +107,10 @@ class GameSetupForm(FlaskForm):
         for problem in problems:
             field = self.field_of(problem.field)
             label = str(field.label.text) if field.label.text else ""
-            field.errors = [*field.errors, present.problem_text(problem, "", players, label=label)]
+            field.errors = [
+                *field.errors,
+                labels.problem_text(problem, "", players, gettext, label, plural_form),
+            ]
         return not problems
 
     def field_of(self, path: str) -> Field:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from functools import lru_cache
+from typing import Any
 
 import segno
 from markupsafe import Markup
@@ -22,7 +23,7 @@ def share_text(result: Replay, name: str | None, moment: datetime) -> str:
     the game's name, else which game, and the day it was played, in the server's zone)."""
     language = current_language()
     rtl = direction(language) == "rtl"
-    title = f"{plain_name(name or labels.game_label(result.game.game, gettext), rtl=rtl)} · "
+    title = f"{plain_name(name or labels.game_label(result.game.kind, gettext), rtl=rtl)} · "
     return result_text(result, title + dates.day_text(moment, language), gettext, rtl=rtl)
 
 
@@ -65,3 +66,12 @@ def _qr_svg(text: str, title: str | None) -> str:
             title=title,
         )
     )
+
+
+TEMPLATE_GLOBALS: dict[str, Any] = {
+    "share_text": share_text,
+    "share_file": share_file,
+    "played_at": played_at,
+    "qr_svg": qr_svg,
+}
+"""What templates call from this room (views.register hands each room's to Jinja once)."""

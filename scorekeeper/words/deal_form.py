@@ -32,8 +32,9 @@ class Chips:
 
     spec: FieldSpec
     names: tuple[str, ...]
-    keys: tuple[Any, ...]
-    """Per chip field: the seat index, card letter, place index, or None for a single field."""
+    subjects: tuple[Any, ...]
+    """Per chip field, what it records a value for: the seat index, card letter or place
+    index, or None for a single field."""
     choices: tuple[Any, ...]
     folded: bool = False
     """Shown folded in a long form: the chips are fetched when the player opens the group."""
@@ -133,7 +134,7 @@ def raw_deal(contract: str, values: Values) -> dict[str, Any]:
             case FieldKind.CARD_SEATS | FieldKind.OPTIONAL_CARD_SEATS:
                 raw[spec.name] = {
                     card: value
-                    for card, value in zip(group.keys, taps, strict=True)
+                    for card, value in zip(group.subjects, taps, strict=True)
                     if value is not None
                 }
             case _:
@@ -146,7 +147,7 @@ def chip_values(contract: str, raw: Mapping[str, Any]) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for group in chip_groups(contract):
         value = raw.get(group.spec.name)
-        for name, key in zip(group.names, group.keys, strict=True):
+        for name, key in zip(group.names, group.subjects, strict=True):
             if key is None:
                 values[name] = value
             elif isinstance(value, list | tuple) and isinstance(key, int) and key < len(value):
@@ -194,8 +195,9 @@ class FilledIn:
     """Chip fields holding a value the app filled in (drawn apart from tapped ones)."""
     changed: tuple[str, ...]
     """Chip fields whose value the app changed, sorted (their rows are drawn again)."""
-    help: Filled
-    """The engine's help (the raw deal as it reads it, running sums, early refusals)."""
+    entry: Filled
+    """The entry as the engine filled it in: the raw deal it reads, the running sums, what is
+    wrong already (early refusals)."""
 
 
 def fill_in(contract: str, values: Values, marks: str, rules: HouseRules) -> FilledIn:

@@ -87,6 +87,6 @@ def doubled_items(
         ("" if key is None else translate(CARD_LABELS[key]), players[values[name]])
         for group in chip_groups(contract)
         if group.doubles
-        for name, key in zip(group.names, group.keys, strict=True)
+        for name, key in zip(group.names, group.subjects, strict=True)
         if values.get(name) is not None
     ]

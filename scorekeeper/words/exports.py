@@ -169,9 +169,9 @@ def _file_stem(record: Record, today: date, translate: Translate = identity) -> 
     # a name in Arabic script (or only punctuation) leaves too little to read: use the game,
     # in the reader's words where they have Latin letters ("king" in Turkish), else its id
     if not _readable(name):
-        name = slug(game_label(record.game.game, translate))
+        name = slug(game_label(record.game.kind, translate))
         if not _readable(name):
-            name = record.game.game
+            name = record.game.kind
     return f"{name}-{today.isoformat()}"
 
 
@@ -221,7 +221,7 @@ def unicode_filename(
     """
     name = unicode_stem(record.name or "")
     if not name:
-        label = game_label(record.game.game, translate)
+        label = game_label(record.game.kind, translate)
         if _readable(slug(label)) or not unicode_stem(label):
             return _file_stem(record, today, translate) + extension  # "king-2025-01-31.csv"
         name = unicode_stem(label)

@@ -188,6 +188,19 @@ def _next_step(result: Replay, words: Words) -> dict[str, Any] | None:
     }
 
 
+def standings(result: Replay) -> list[int]:
+    """Seats from the highest total to the lowest (ties keep the order of play)."""
+    return sorted(range(4), key=lambda seat: -result.totals[seat])
+
+
+def team_standings(result: Replay) -> list[int]:
+    """Partnership: the teams from the highest total to the lowest (none in solo)."""
+    if result.team_totals is None:
+        return []
+    teams = result.team_totals
+    return sorted(range(2), key=lambda team: -teams[team])
+
+
 def kingdom_grid(result: Replay) -> list[list[int | None]]:
     """Trix games: per kingdom, per contract, the deal number it was played as (or None)."""
     definition = result.game.definition

@@ -68,7 +68,7 @@ class Engine:
 
     def words(self, result: Replay) -> Words:
         """The game's words in the page's language."""
-        return Words(self.catalogue, result.game.game)
+        return Words(self.catalogue, result.game.kind)
 
     def hold(self, key: str, record: Mapping[str, Any], version: int) -> dict[str, Any]:
         """Hold a game's record (checked by the engine's loader) at the server's `version`."""
@@ -139,14 +139,14 @@ def preview(
     result = held.result
     game = result.game
     contract = sent.get("contract", "")
-    number, version, editing = (_number(sent, name) for name in ("number", "version", "editing"))
-    if contract not in game.definition.contracts or number is None or -1 in (number, editing):
+    number, version, corrects = (_number(sent, name) for name in ("number", "version", "editing"))
+    if contract not in game.definition.contracts or number is None or -1 in (number, corrects):
         return SERVER  # not a form this game made: the server refuses it
     if version != held.version:
         return SERVER  # a form the game moved on under (or a game that moved): the server says
-    if editing is None and result.next is None:
+    if corrects is None and result.next is None:
         return SERVER  # the game is over: the server says so
-    if editing is not None and not 1 <= editing <= len(game.deals):
+    if corrects is not None and not 1 <= corrects <= len(game.deals):
         return SERVER
     values: dict[str, Any] = {}
     for name, choices in ((n, g.choices) for g in chip_groups(contract) for n in g.names):
@@ -159,11 +159,11 @@ def preview(
     left = deal_form.unset(contract, filled.values)
     evaluation = None
     if not left:
-        index = None if editing is None else editing - 1
-        evaluation = evaluate(result, filled.help.raw, index, replay_after=False)
+        index = None if corrects is None else corrects - 1
+        evaluation = evaluate(result, filled.entry.raw, index, replay_after=False)
     words = words_of(result)
     errors = deal_words.deal_messages(
-        filled.help.problems,
+        filled.entry.problems,
         evaluation,
         contract,
         game.players,
@@ -181,7 +181,7 @@ def preview(
             name: {"value": chip_text(filled.values[name]), "by_app": name in filled.by_app}
             for name in filled.changed
         },
-        "address": _address(contract, filled) if editing is None and rules.doubling else None,
+        "address": _address(contract, filled) if corrects is None and rules.doubling else None,
         # what a save with no network keeps, as the game record holds it (the server judges it
         # again when it is sent)
         "deal": dump_deal(evaluation.deal)
@@ -228,7 +228,7 @@ def _boxes(
     shown = ["contract", *(group.spec.name for group in chip_groups(contract))]
     boxes: dict[str, Any] = {}
     for name in shown:
-        total = filled.help.sums.get(name)
+        total = filled.entry.sums.get(name)
         boxes[name] = {
             "sum": None
             if total is None or not total.entered

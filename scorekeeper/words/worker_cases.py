@@ -161,7 +161,7 @@ def enter(
     held: Game,
     raw: Mapping[str, Any],
     *,
-    editing: int | None = None,
+    corrects: int | None = None,
     version: int = 1,
     pending: list[dict[str, Any]] | None = None,
 ) -> None:
@@ -173,10 +173,10 @@ def enter(
     kept = {} if pending is None else {"pending": pending}
     state = {
         "contract": contract,
-        "number": str(editing or len(held.deals) + len(pending or ()) + 1),
+        "number": str(corrects or len(held.deals) + len(pending or ()) + 1),
         "version": str(version),
         "autofilled": "",
-        **({} if editing is None else {"editing": str(editing)}),
+        **({} if corrects is None else {"editing": str(corrects)}),
         **_form_fields(contract, folded=doubling),
     }
     taps = chip_values(contract, raw)
@@ -226,7 +226,7 @@ def conversation(language: str) -> Conversation:
             for contract in contracts:
                 talk.ask({"op": "form", "key": key, "pending": [], "contract": contract})
         if held.deals:  # a correction of the first deal, and a form older than the game
-            enter(talk, key, held, dump_deal(held.deals[0]), editing=1)
+            enter(talk, key, held, dump_deal(held.deals[0]), corrects=1)
             enter(talk, key, held, accepted_deal(contracts[0], held.house_rules), version=0)
     return talk
 

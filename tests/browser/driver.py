@@ -11,7 +11,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from scorekeeper.rules import record_from_json, replay
-from scorekeeper.web.present import signed
+from scorekeeper.words.labels import signed
 
 DATA = Path(__file__).parent / "data"
 GAME_PAGE = re.compile(r"/g/[^/?#]+$")

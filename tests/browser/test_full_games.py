@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper.web.present import signed
+from scorekeeper.words.labels import signed
 
 from .driver import (
     GAME_PAGE,

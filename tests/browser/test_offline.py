@@ -24,7 +24,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from scorekeeper.rules import record_from_json, replay
-from scorekeeper.web.present import signed
+from scorekeeper.words.labels import signed
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.rules.builders import FULL_GAME
 

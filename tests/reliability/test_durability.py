@@ -321,7 +321,7 @@ def check_database(server: Server, tally: Tally) -> dict[str, int]:
         for token, row in rows.items():
             assert row.deal_count == len(row.deals)
             assert len(row.deals) <= tally.posted.get(token, 0)  # nothing beyond what was sent
-            if row.first is None:  # the kill came between creating it and choosing the seat
+            if row.first_chooser is None:  # the kill came between creating it and choosing the seat
                 assert row.deals == []
                 continue
             result = replay(game_of(row))  # raises if a stored deal breaks a rule

@@ -144,7 +144,7 @@ def test_simultaneous_twin_taps_say_nothing_false(
     elif action == "notes":
         assert row.notes == "Friday"
     else:
-        assert row.first == 2
+        assert row.first_chooser == 2
     for each in (phone, phone_b):
         text = shown(each)
         assert "another phone" not in text and "Someone else" not in text

@@ -43,7 +43,7 @@ def _finished_game(app: Flask) -> str:
     record = json.loads((DATA / "turkish-king-complete.json").read_text(encoding="utf-8"))
     game = load_record(json.dumps({"format": "scorekeeper-game/1", **record})).game
     with app.app_context():
-        row = create_game(game.game, game.mode, list(game.players), HouseRules(), None)
+        row = create_game(game.kind, game.mode, list(game.players), HouseRules(), None)
         set_first(row, game.first, row.version)
         write_deals(row, replay(game), row.version)
         token = row.token

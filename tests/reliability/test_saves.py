@@ -185,7 +185,7 @@ def test_first_chooser_is_chosen_once(app: Flask, phone: Phone) -> None:
     fields_b = page(phone_b.game_page()).hidden("/first")
     phone.client.post(f"{phone.url}/first", data={**fields_a, "seat": "2"})
     phone_b.client.post(f"{phone.url}/first", data={**fields_b, "seat": "3"})
-    assert phone.row().first == 2
+    assert phone.row().first_chooser == 2
     assert "Someone else already started" in flashes(phone_b)
 
 

@@ -200,7 +200,7 @@ def records(draw: st.DrawFn, *, complete: bool | None = None) -> Record:
             player_name, min_size=4, max_size=4, unique_by=lambda name: name.strip().casefold()
         )
     )
-    game = Game(game.game, game.mode, tuple(names), game.first, game.house_rules, game.deals)
+    game = Game(game.kind, game.mode, tuple(names), game.first, game.house_rules, game.deals)
     return Record(
         game,
         name=draw(st.none() | game_name),

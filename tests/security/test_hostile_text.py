@@ -207,7 +207,7 @@ def stored_before(app: Flask) -> dict[str, str]:
     with app.app_context():
         for kind in ("surrogate", "damaged", "sound"):
             game = load_record(json.dumps(record())).game
-            row = create_game(game.game, game.mode, list(game.players), HouseRules(), None)
+            row = create_game(game.kind, game.mode, list(game.players), HouseRules(), None)
             set_first(row, game.first, row.version)
             write_deals(row, replay(game), row.version)
             if kind == "surrogate":

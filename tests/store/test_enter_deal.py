@@ -37,13 +37,15 @@ def imported(deals: list[dict[str, Any]]) -> GameRow:
     return row
 
 
-def enter(row: GameRow, raw: dict[str, Any], number: int, version: int, editing: bool) -> Outcome:
+def enter(
+    row: GameRow, raw: dict[str, Any], number: int, version: int, correction: bool
+) -> Outcome:
     """The outcome of the form, judged on the game as stored now (a fresh read, as a request)."""
     token = row.token
     db.session.remove()
     found = find_game(token)
     assert found is not None
-    return enter_deal(found, replay(game_of(found)), Entry(raw, number, version, editing))
+    return enter_deal(found, replay(game_of(found)), Entry(raw, number, version, correction))
 
 
 @pytest.fixture
@@ -55,7 +57,7 @@ def three_deals(ctx: None) -> GameRow:
 
 
 CASES = [
-    # raw, number, version, editing: outcome
+    # raw, number, version, correction: outcome
     (LTOOSH, 4, 2, False, Saved),  # the next deal
     (DIAMONDS, 3, 1, False, AlreadySaved(True)),  # deal 3 tapped twice
     (OTHER_DIAMONDS, 3, 1, False, AlreadySaved(False)),  # another phone's deal 3 won
@@ -71,16 +73,16 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("raw", "number", "version", "editing", "expected"), CASES)
+@pytest.mark.parametrize(("raw", "number", "version", "correction", "expected"), CASES)
 def test_each_form_gets_its_outcome(
     three_deals: GameRow,
     raw: dict[str, Any],
     number: int,
     version: int,
-    editing: bool,
+    correction: bool,
     expected: Any,
 ) -> None:
-    outcome = enter(three_deals, raw, number, version, editing)
+    outcome = enter(three_deals, raw, number, version, correction)
     if isinstance(expected, type):
         assert type(outcome) is expected
     else:
@@ -124,12 +126,14 @@ def test_undo_and_restore_each_tapped_twice(three_deals: GameRow) -> None:
     stored = find_game(row.token)
     assert stored is not None and (stored.version, len(stored.deals)) == (3, 2)
 
-    def restore(raw: dict[str, Any], number: int, version: int, editing: bool = False) -> Outcome:
-        entry = Entry(raw, number, version, editing)
+    def restore(
+        raw: dict[str, Any], number: int, version: int, correction: bool = False
+    ) -> Outcome:
+        entry = Entry(raw, number, version, correction)
         return again(lambda found: restore_deal(found, replay(game_of(found)), entry))
 
     assert restore(DIAMONDS, 0, 3) == Impossible()
-    assert restore(DIAMONDS, 3, 3, editing=True) == Impossible()
+    assert restore(DIAMONDS, 3, 3, correction=True) == Impossible()
     assert isinstance(restore(DIAMONDS, 3, 3), Saved)
     assert restore(DIAMONDS, 3, 3) == AlreadySaved(True)  # restored already, by its twin
     stored = find_game(row.token)

@@ -81,10 +81,10 @@ def test_the_key_is_written_with_the_deal(three_deals: GameRow) -> None:
         # another form's, the same taps: the deal as it entered it is in the game
         (DIAMONDS, 3, 1, {"key": ANOTHER}, AlreadySaved(True)),
         # a correction from a form older than deal 3: not this one's, even alike
-        (DIAMONDS, 3, 1, {"key": ANOTHER, "editing": True}, Stale()),
-        (OTHER_DIAMONDS, 3, 1, {"key": ANOTHER, "editing": True}, Stale()),
+        (DIAMONDS, 3, 1, {"key": ANOTHER, "correction": True}, Stale()),
+        (OTHER_DIAMONDS, 3, 1, {"key": ANOTHER, "correction": True}, Stale()),
         # the same, without a key: told by its content ("Save changes" tapped twice)
-        (DIAMONDS, 3, 1, {"editing": True}, AlreadySaved(True)),
+        (DIAMONDS, 3, 1, {"correction": True}, AlreadySaved(True)),
     ],
 )
 def test_each_entry_gets_its_outcome(
@@ -101,19 +101,19 @@ def test_each_entry_gets_its_outcome(
 
 
 def test_a_keyed_correction_is_kept_once(three_deals: GameRow) -> None:
-    assert isinstance(enter(three_deals, OTHER_DIAMONDS, 3, 2, editing=True, key=ANOTHER), Saved)
+    assert isinstance(enter(three_deals, OTHER_DIAMONDS, 3, 2, correction=True, key=ANOTHER), Saved)
     assert entries_of(three_deals)[-1] == (ANOTHER, "edit", 3, 3, OTHER_DIAMONDS)
     # "Save changes" again (its answer lost), even with a chip changed since
-    again = enter(three_deals, DIAMONDS, 3, 2, editing=True, key=ANOTHER)
+    again = enter(three_deals, DIAMONDS, 3, 2, correction=True, key=ANOTHER)
     assert again == Kept(3, True, 3)
     assert fresh(three_deals).deals[2] == OTHER_DIAMONDS
     # a correction from a form made before it, whose key the game never stored: stale
     third = "9e1f2a3b-4c5d-4e6f-8a7b-1c2d3e4f5a6b"
-    assert enter(three_deals, DIAMONDS, 3, 2, editing=True, key=third) == Stale()
+    assert enter(three_deals, DIAMONDS, 3, 2, correction=True, key=third) == Stale()
 
 
 def test_a_kept_deal_changed_or_undone_since_no_longer_stands(three_deals: GameRow) -> None:
-    assert isinstance(enter(three_deals, OTHER_DIAMONDS, 3, 2, editing=True), Saved)
+    assert isinstance(enter(three_deals, OTHER_DIAMONDS, 3, 2, correction=True), Saved)
     assert enter(three_deals, DIAMONDS, 3, 1, key=MINE) == Kept(3, False, 2, stands=False)
     found = fresh(three_deals)
     assert isinstance(undo_deal(found, replay(game_of(found)), 3, 3), Saved)
@@ -136,8 +136,8 @@ def test_a_refused_entry_writes_no_key(three_deals: GameRow) -> None:
         (DIAMONDS, 3, 1, {"key": ANOTHER}, AlreadySaved(True)),  # another phone's, alike
         (LTOOSH, 4, 2, {"key": ANOTHER}, None),  # not saved (yet): send it again
         (LTOOSH, 4, 1, {"key": ANOTHER}, Stale()),  # made before deal 3, nothing in place
-        (OTHER_DIAMONDS, 3, 2, {"key": ANOTHER, "editing": True}, None),  # a lost edit
-        (OTHER_DIAMONDS, 2, 1, {"key": ANOTHER, "editing": True}, Stale()),
+        (OTHER_DIAMONDS, 3, 2, {"key": ANOTHER, "correction": True}, None),  # a lost edit
+        (OTHER_DIAMONDS, 2, 1, {"key": ANOTHER, "correction": True}, Stale()),
         # forms from before keys: told by their content
         (DIAMONDS, 3, 1, {}, AlreadySaved(True)),
         (OTHER_DIAMONDS, 3, 1, {}, AlreadySaved(False)),
@@ -157,9 +157,9 @@ def test_a_lost_answer_is_asked_about(
 
 
 def test_a_lost_edit_is_found_by_its_key(three_deals: GameRow) -> None:
-    assert isinstance(enter(three_deals, OTHER_DIAMONDS, 3, 2, editing=True, key=ANOTHER), Saved)
+    assert isinstance(enter(three_deals, OTHER_DIAMONDS, 3, 2, correction=True, key=ANOTHER), Saved)
     # asked with the taps the form shows now (one changed while the answer was awaited)
-    assert check(three_deals, DIAMONDS, 3, 2, editing=True, key=ANOTHER) == Kept(3, True, 3)
+    assert check(three_deals, DIAMONDS, 3, 2, correction=True, key=ANOTHER) == Kept(3, True, 3)
 
 
 def test_the_database_refuses_a_key_the_game_holds(three_deals: GameRow) -> None:

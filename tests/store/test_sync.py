@@ -123,7 +123,7 @@ def test_a_refused_entry_says_why_and_the_rest_wait(three_deals: GameRow) -> Non
 
 
 @pytest.mark.parametrize(
-    ("number", "base", "editing", "expected"),
+    ("number", "base", "correction", "expected"),
     [
         (9, 1, False, Stale),  # numbers no state of the game had
         (3, 2, True, Stale),  # a correction on a version the game never had
@@ -131,12 +131,12 @@ def test_a_refused_entry_says_why_and_the_rest_wait(three_deals: GameRow) -> Non
     ],
 )
 def test_odd_numbers_are_stale_and_corrections_go_through(
-    three_deals: GameRow, number: int, base: int, editing: bool, expected: type
+    three_deals: GameRow, number: int, base: int, correction: bool, expected: type
 ) -> None:
     deal = TRIX_KINGDOM[number - 1] if number <= 3 else PENDING[0]
-    if editing:
+    if correction:
         deal = {"contract": "queens", "takers": {"S": 3, "H": 1, "D": 1, "C": 0}}
-    sent = send(three_deals, [Pending(KEYS[0], number, deal, base, editing)])
+    sent = send(three_deals, [Pending(KEYS[0], number, deal, base, correction)])
     assert type(sent[0].outcome) is expected
 
 

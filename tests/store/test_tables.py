@@ -37,7 +37,7 @@ def replays(table: TableRow) -> list[tuple[str, ...]]:
     return [
         replay(record_of(row).game).game.players
         for row in store.table_games(table)
-        if row.first is not None
+        if row.first_chooser is not None
     ]
 
 
@@ -95,7 +95,7 @@ def test_a_rematch_keeps_players_seats_game_mode_and_house_rules(ctx: None) -> N
     started = store.rematch(game)
     again = started.row
     assert started.started and again.id != game.id and again.token != game.token
-    assert (again.game, again.mode, again.players, again.house_rules, again.first) == (
+    assert (again.game, again.mode, again.players, again.house_rules, again.first_chooser) == (
         "trix-complex",
         "partnership",
         PLAYERS,
@@ -132,7 +132,7 @@ def test_a_game_outside_any_table_continues_outside_any_table(ctx: None) -> None
         again.house_rules,
         again.table_id,
         again.name,
-        again.first,
+        again.first_chooser,
     ) == ("turkish-king", "solo", PLAYERS, game.house_rules, None, None, None)
 
 

@@ -81,4 +81,4 @@ def test_choosing_the_first_seat_twice_keeps_the_first_choice(phone: Phone) -> N
     fields = page(phone.game_page()).hidden("/first")
     assert phone.client.post(f"{phone.url}/first", data={**fields, "seat": "2"}).status_code == 303
     assert phone.client.post(f"{phone.url}/first", data={**fields, "seat": "3"}).status_code == 303
-    assert phone.row().first == 2
+    assert phone.row().first_chooser == 2

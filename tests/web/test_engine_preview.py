@@ -201,7 +201,7 @@ class BothSides:
             form = make_deal_form(sent["contract"], meta={"csrf": False})
             form.fill_in(view.game.house_rules)
             entry = form.entry()
-            index = entry.number - 1 if entry.editing else None
+            index = entry.number - 1 if entry.correction else None
             evaluation = evaluate(view.result, entry.raw, index, replay_after=False)
         assert evaluation.ok and evaluation.deal is not None
         return dump_deal(evaluation.deal)
@@ -235,6 +235,6 @@ def test_the_phone_says_what_the_server_paints(phone: Phone, language: str) -> N
                 worker_cases.enter(sides, token, held, doubled, version=version)
         if held.deals:
             first = dump_deal(held.deals[0])
-            worker_cases.enter(sides, token, held, first, editing=1, version=version)
+            worker_cases.enter(sides, token, held, first, corrects=1, version=version)
         compared += sides.compared
     assert compared > 150  # taps judged on both sides, not passed to the server

@@ -35,7 +35,7 @@ def test_one_tap_starts_the_same_four_asking_only_who_is_first(phone: Phone) -> 
         before.mode,
         before.house_rules,
     )
-    assert after.first is None and after.deal_count == 0
+    assert after.first_chooser is None and after.deal_count == 0
     shown = page(phone.game_page()).text
     assert all(name in shown for name in before.players)
     assert "declares first" in shown or "7♥" in shown  # who is first: the only question

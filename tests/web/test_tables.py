@@ -208,7 +208,7 @@ def test_a_rematch_tapped_twice_starts_one_game(phone: TablePhone) -> None:
     assert len(all_rows(phone.app)["games"]) == 2
     phone.token = first.headers["Location"].rsplit("/", 1)[-1]
     again = phone.row()
-    assert (again.game, again.mode, again.players, again.first) == (
+    assert (again.game, again.mode, again.players, again.first_chooser) == (
         "turkish-king",
         "solo",
         record["players"],

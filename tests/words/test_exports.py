@@ -241,7 +241,7 @@ def test_file_names(name: str | None, stem: str) -> None:
 @pytest.mark.parametrize("path", RECORDS, ids=[p.stem for p in RECORDS])
 def test_file_names_fall_back_to_the_game(path: Path) -> None:
     record = replace(load(path), name=None)
-    assert csv_filename(record, TODAY) == f"{record.game.game}-2025-01-31.csv"
+    assert csv_filename(record, TODAY) == f"{record.game.kind}-2025-01-31.csv"
     assert json_filename(record, date(2024, 12, 1)).endswith("-2024-12-01.json")
 
 

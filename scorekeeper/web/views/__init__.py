@@ -6,11 +6,8 @@ from flask import Flask, Response, render_template
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from ...words.night_share import night_day, points_text
-from .. import present
-from ..caches import history_rows
+from .. import caches, present, sharing
 from ..json_answers import json_error, wants_json
-from ..languages import current_language
 from . import (
     deals,
     exports,
@@ -47,10 +44,8 @@ def register(app: Flask) -> None:
     """Attach the blueprints, error pages and template globals to the app."""
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
-    app.jinja_env.globals.update(present.TEMPLATE_GLOBALS)
-    app.jinja_env.globals["history_rows_kept"] = history_rows
-    app.jinja_env.globals["night_points"] = points_text
-    app.jinja_env.globals["night_day"] = lambda night: night_day(night, current_language())
+    for room in (present, sharing, caches, nights):
+        app.jinja_env.globals.update(room.TEMPLATE_GLOBALS)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 

@@ -16,7 +16,7 @@ from ...store.deals import Kept
 from ...store.games import find_game, find_game_by_view_token
 from ...store.models import GameRow, TableRow
 from ...store.tables import find_table, find_table_by_view_token
-from .. import present
+from ...words.game_view import kingdom_grid, standings
 from ..caches import replay_of
 from ..languages import current_language, gettext, live_etag, use_words_of
 
@@ -119,18 +119,26 @@ class GameView:
         return self.result.game.players
 
     def template_args(self, **extra: Any) -> dict[str, Any]:
-        """Arguments for the game page and the pages and fragments built on it."""
+        """Arguments for the game page and the fragments that redraw its parts: the game's
+        (:meth:`game_args`), the kingdoms' grid and the standings' order."""
         result = self.result
-        definition = result.game.definition
+        return self.game_args(
+            grid=kingdom_grid(result) if result.game.definition.kingdoms else None,
+            standings=standings(result),
+            **extra,
+        )
+
+    def game_args(self, **extra: Any) -> dict[str, Any]:
+        """Arguments for every page and fragment of the game (a deal form's too, which draws
+        no grid and no standings)."""
+        result = self.result
         return {
             "row": self.row,
             "game": result.game,
             "result": result,
             "players": self.players,
-            "definition": definition,
+            "definition": result.game.definition,
             "next": result.next,
-            "grid": present.kingdom_grid(result) if definition.kingdoms else None,
-            "standings": present.standings(result),
             "partnership": result.team_totals is not None,
             "tag": live_etag(self.row.version, current_language()),
             "poll": POLL_SECONDS,
@@ -170,7 +178,7 @@ def kept_said(found: Kept) -> tuple[str, str]:
             "Check the history.",
             number=found.number,
         ), "warning"
-    if found.editing:
+    if found.correction:
         return gettext("Deal %(number)d changed.", number=found.number), "success"
     return gettext("Deal %(number)d is in the game.", number=found.number), "success"
 

@@ -6,6 +6,8 @@ a save only what the deal changed. Without JavaScript the same URLs answer whole
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
 from typing import Any, assert_never
 
 from flask import (
@@ -22,13 +24,16 @@ from flask import (
 from werkzeug.wrappers import Response
 
 from ...rules import Evaluation, Record, Replay, dump_record, evaluate
+from ...rules.autofill import Sum
 from ...rules.messages import N_
 from ...store import deals
 from ...store.deals import Entry
+from ...words.deal_form import Chips
+from ...words.deal_words import deal_messages, finished_text
 from ..caches import keep_replay
 from ..forms import DealForm, blank_deal_form, make_deal_form
-from ..languages import gettext
-from ..present import contract_name, deal_messages, finished_text
+from ..languages import gettext, plural_form
+from ..present import contract_name
 from .common import GameView, game_or_404, game_view, is_htmx, kept_said, moved_on
 
 bp = Blueprint("deals", __name__)
@@ -52,7 +57,7 @@ def _contract(view: GameView, value: str | None) -> str:
 def _started(token: str) -> GameView:
     """The game behind the link, which must have started (its first chooser known)."""
     row = game_or_404(token)
-    if row.first is None:
+    if row.first_chooser is None:
         abort(400)
     return game_view(row)
 
@@ -62,13 +67,13 @@ def _bound_form(view: GameView) -> DealForm:
     form = make_deal_form(_contract(view, request.form.get("contract")))
     form.validate()
     if form.errors.get("csrf_token") or any(
-        form.errors.get(name) for name in ("number", "version", "editing", "entry_key")
+        form.errors.get(name) for name in ("number", "version", "corrects", "entry_key")
     ):
         abort(400)
-    editing = form.editing.data
+    corrects = form.corrects.data
     if form.version.data != view.row.version:
         _own_save_is_in(view, form)
-    if editing is not None and not 1 <= editing <= len(view.game.deals):
+    if corrects is not None and not 1 <= corrects <= len(view.game.deals):
         # a correction of a deal the game no longer holds (undone on another phone)
         if request.endpoint == "deals.save_deal" and form.version.data != view.row.version:
             # the form is older than the undo: the game page shows what changed, as for any
@@ -78,7 +83,7 @@ def _bound_form(view: GameView) -> DealForm:
         message = gettext(
             "This game has no deal %(number)d (it may have been undone on "
             "another phone); nothing was saved.",
-            number=editing,
+            number=corrects,
         )
         template = "fragments/message.html" if is_htmx() else "pages/error.html"
         abort(make_response(render_template(template, code=409, message=message), 409))
@@ -96,70 +101,100 @@ def _own_save_is_in(view: GameView, form: DealForm) -> None:
         abort(_to_game(view.row.token, inline=is_htmx()))
 
 
-def _render_form(
-    view: GameView,
-    form: DealForm,
-    evaluation: Evaluation | None = None,
-    *,
-    status: int = 200,
-    template: str = "pages/deal.html",
-    preview_on_load: bool = False,
-    inline: bool = False,
-    unfold: bool = False,
-) -> tuple[str, int]:
-    """The deal form: a whole page, the form alone (inside the game page when `inline`; every
-    group open when `unfold`), or what a tap changes (`fragments/deal_preview.html`)."""
-    editing = form.editing.data
-    if editing is None:
-        assert view.result.next is not None
-        chooser, kingdom = view.result.next.chooser, view.result.next.kingdom
-    else:
-        past = view.result.deals[editing - 1]
-        chooser, kingdom = past.chooser, past.kingdom
-    groups = form.groups()
-    helped = form.help
-    assert helped is not None  # every deal form is filled in before it is shown
-    moved = editing is None and form.version.data != view.row.version
-    # WTForms' refusals (a value no chip offers) and an out-of-date form, else the engine's
-    errors = form.chip_errors()
-    if moved:
-        errors.setdefault("contract", []).append(moved_on(view.row, form.number.data or 0))
-    if not errors:
-        errors = deal_messages(
-            helped.problems,
+@dataclass(frozen=True)
+class DealFormShown:
+    """What a deal form shows (the names its templates read): whose deal it is, the chips and
+    how they are laid out, and what the engine made of the taps so far."""
+
+    form: DealForm
+    contract: str
+    number: int
+    corrects: int | None
+    """The past deal the form corrects (None: the next deal)."""
+    chooser: int
+    kingdom: int | None
+    groups: tuple[Chips, ...]
+    unset: list[str]
+    """Required chip fields still untapped."""
+    filled: Sequence[str]
+    """Chip fields the app filled in just now (the preview sends their rows again)."""
+    sums: Mapping[str, Sum]
+    outdated: bool
+    """The game moved on under this form (another phone saved its deal): Save is off."""
+    evaluation: Evaluation | None
+    errors: dict[str, list[str]]
+    """Beside each field (by its spec name, the form's own under "contract")."""
+    doubling: bool
+    folded: list[str]
+    """Groups drawn folded: their chips are fetched when the player opens them."""
+    inline: bool = False
+    """Inside the game page (else a page of its own)."""
+    preview_on_load: bool = False
+
+    @classmethod
+    def of(
+        cls,
+        view: GameView,
+        form: DealForm,
+        evaluation: Evaluation | None = None,
+        *,
+        inline: bool = False,
+        unfold: bool = False,
+        preview_on_load: bool = False,
+    ) -> DealFormShown:
+        """A filled-in form as `view`'s game shows it (every group open when `unfold`)."""
+        groups, unset, filled = form.groups(), form.unset(), form.filled_entry
+        assert filled is not None  # every deal form is filled in before it is shown
+        # WTForms' refusals (a value no chip offers) and an out-of-date form, else the engine's
+        errors = form.chip_errors()
+        corrects = form.corrects.data
+        step = view.result.next if corrects is None else view.result.deals[corrects - 1]
+        assert step is not None
+        outdated = corrects is None and form.version.data != view.row.version
+        if outdated:
+            errors.setdefault("contract", []).append(moved_on(view.row, form.number.data or 0))
+        rules = view.game.house_rules
+        contract = form.contract.data or ""
+        if not errors:
+            errors = deal_messages(
+                filled.problems, evaluation, contract, view.players, rules, gettext, plural_form
+            )
+        return cls(
+            form,
+            contract,
+            form.number.data or 0,
+            corrects,
+            step.chooser,
+            step.kingdom,
+            groups,
+            unset,
+            form.filled,
+            filled.sums,
+            outdated,
             evaluation,
-            form.contract.data or "",
-            view.players,
-            view.game.house_rules,
+            errors,
+            rules.doubling,
+            [
+                group.spec.name
+                for group in groups
+                if inline
+                and not unfold
+                and group.folded
+                and all(form[name].data is None for name in group.names)
+                and not errors.get(group.spec.name)
+            ],
+            inline,
+            preview_on_load,
         )
-    args = view.template_args(
-        form=form,
-        contract=form.contract.data,
-        editing=editing,
-        number=form.number.data,
-        chooser=chooser,
-        kingdom=kingdom,
-        evaluation=evaluation,
-        errors=errors,
-        groups=groups,
-        unset=form.unset(),
-        preview_on_load=preview_on_load,
-        inline=inline,
-        moved=moved,
-        doubling=view.game.house_rules.doubling,
-        filled=form.filled,
-        sums=helped.sums,
-        folded=[
-            group.spec.name
-            for group in groups
-            if inline
-            and not unfold
-            and group.folded
-            and all(form[name].data is None for name in group.names)
-            and not errors.get(group.spec.name)
-        ],
-    )
-    return render_template(template, **args), status
+
+
+def _render_form(
+    view: GameView, shown: DealFormShown, template: str = "pages/deal.html", status: int = 200
+) -> tuple[str, int]:
+    """A deal form: a whole page (`pages/deal.html`), the form alone (inside the game page:
+    `fragments/deal_form.html`), or what a tap changes (`fragments/deal_preview.html`)."""
+    args = {field.name: getattr(shown, field.name) for field in fields(shown)}
+    return render_template(template, **view.game_args(**args)), status
 
 
 def _to_game(token: str, inline: bool) -> Response:
@@ -198,7 +233,7 @@ def new_deal(token: str) -> Any:
     """The form for the next deal, for the contract the chooser picked."""
     row = game_or_404(token)
     inline = is_htmx()  # a contract tapped on the game page: the form takes the next step's place
-    if row.first is None:
+    if row.first_chooser is None:
         return _to_game(token, inline)
     view = game_view(row)
     if view.result.next is None:
@@ -215,8 +250,9 @@ def new_deal(token: str) -> Any:
         _note_doubles(form, request.args)
     form.fill_in(view.game.house_rules)  # nothing to fill yet: the running sums
     if inline:
-        return _render_form(view, form, template="fragments/deal_form.html", inline=True)
-    return _render_form(view, form, preview_on_load=True)
+        shown = DealFormShown.of(view, form, inline=True)
+        return _render_form(view, shown, "fragments/deal_form.html")
+    return _render_form(view, DealFormShown.of(view, form, preview_on_load=True))
 
 
 def blank_form(view: GameView, contract: str) -> str:
@@ -224,10 +260,8 @@ def blank_form(view: GameView, contract: str) -> str:
     phone fills in and shows when it enters a deal with no network (the offline kit)."""
     form = blank_deal_form(contract, len(view.game.deals) + 1, view.row.version)
     form.fill_in(view.game.house_rules)
-    html, _ = _render_form(
-        view, form, template="fragments/deal_form.html", inline=True, unfold=True
-    )
-    return html
+    shown = DealFormShown.of(view, form, inline=True, unfold=True)
+    return _render_form(view, shown, "fragments/deal_form.html")[0]
 
 
 @bp.get("/g/<token:token>/deal/record")
@@ -242,7 +276,7 @@ def record(token: str) -> Any:
 def folded_chips(token: str) -> Any:
     """The chips of a folded group (Complex's doubles), fetched when the player opens it."""
     row = game_or_404(token)
-    if row.first is None or not is_htmx():
+    if row.first_chooser is None or not is_htmx():
         return redirect(url_for("games.game_page", token=token), 303)
     view = game_view(row)
     contract = _contract(view, request.args.get("contract"))
@@ -263,16 +297,16 @@ def folded_chips(token: str) -> Any:
 def edit_deal(token: str, number: int) -> Any:
     """The form for a past deal, filled in with what was entered (contract may be changed)."""
     row = game_or_404(token)
-    if row.first is None or not 1 <= number <= row.deal_count:
+    if row.first_chooser is None or not 1 <= number <= row.deal_count:
         abort(404)
     view = game_view(row)
     past = view.result.deals[number - 1]
     contract = _contract(view, request.args.get("contract") or past.contract)
-    form = blank_deal_form(contract, number, row.version, editing=number)
+    form = blank_deal_form(contract, number, row.version, corrects=number)
     if contract == past.contract:
         form.fill(row.deals[number - 1])
     form.fill_in(view.game.house_rules)  # a whole deal: nothing to fill, the sums
-    return _render_form(view, form, preview_on_load=True)
+    return _render_form(view, DealFormShown.of(view, form, preview_on_load=True))
 
 
 @bp.post("/g/<token:token>/deal/preview")
@@ -280,9 +314,9 @@ def preview(token: str) -> Any:
     """As the player taps: the filled-in form, the deal's scores and any problems (htmx)."""
     view = _started(token)
     form = _bound_form(view)
-    editing = form.editing.data
-    if editing is None and view.result.next is None:
-        message = finished_text(view.players)
+    corrects = form.corrects.data
+    if corrects is None and view.result.next is None:
+        message = finished_text(view.players, gettext, plural_form)
         if is_htmx():  # a form left open on another phone: say so where the scores would be
             return render_template("fragments/message.html", message=message), 409
         return render_template("pages/error.html", code=409, message=message), 409
@@ -291,19 +325,18 @@ def preview(token: str) -> Any:
     if not form.chip_errors() and not form.unset():
         # a preview writes nothing: a new deal is judged without replaying the game with it
         evaluation = evaluate(
-            view.result, raw, None if editing is None else editing - 1, replay_after=False
+            view.result, raw, None if corrects is None else corrects - 1, replay_after=False
         )
     # a value no chip offers (seat 7, count "abc") comes from a tampered form, not from taps
     html, status = _render_form(
         view,
-        form,
-        evaluation,
+        DealFormShown.of(view, form, evaluation),
+        "fragments/deal_preview.html" if is_htmx() else "pages/deal.html",
         status=422 if form.chip_errors() else 200,
-        template="fragments/deal_preview.html" if is_htmx() else "pages/deal.html",
     )
     response = make_response(html, status)
     if (
-        editing is None
+        corrects is None
         and is_htmx()
         and view.game.house_rules.doubling
         and any(group.doubles for group in form.groups())
@@ -329,7 +362,7 @@ def _said(outcome: deals.Outcome, entry: Entry, players: tuple[str, ...]) -> tup
             return gettext("Deal %(number)d is in the game.", number=number), "success"
         case deals.Saved() | deals.AlreadySaved(same=True):
             # AlreadySaved: saved by an earlier tap whose answer was lost (a form without a key)
-            if entry.editing:
+            if entry.correction:
                 return gettext("Deal %(number)d changed.", number=number), "success"
             return gettext("Deal %(number)d saved.", number=number), "success"
         case deals.AlreadySaved():
@@ -343,7 +376,7 @@ def _said(outcome: deals.Outcome, entry: Entry, players: tuple[str, ...]) -> tup
         case deals.Stale():
             return gettext(STALE), "warning"
         case deals.Finished():
-            return finished_text(players), "warning"
+            return finished_text(players, gettext, plural_form), "warning"
         case deals.Refused() | deals.Impossible():
             raise ValueError("a refused save is answered where it was sent")
         case _:
@@ -355,7 +388,8 @@ def _form_again(
 ) -> tuple[str, int]:
     """A refused save: the form again, with why beside the fields."""
     template = "fragments/deal_form.html" if inline else "pages/deal.html"
-    return _render_form(view, form, evaluation, status=422, template=template, inline=inline)
+    shown = DealFormShown.of(view, form, evaluation, inline=inline)
+    return _render_form(view, shown, template, status=422)
 
 
 @bp.post("/g/<token:token>/deal")
@@ -363,7 +397,7 @@ def save_deal(token: str) -> Any:
     """Save the next deal (or a correction of a past one) if the engine accepts it."""
     view = _started(token)
     form = _bound_form(view)
-    inline = is_htmx() and form.editing.data is None  # the form inside the game page
+    inline = is_htmx() and form.corrects.data is None  # the form inside the game page
     form.fill_in(view.game.house_rules)
     if form.chip_errors():  # a value no chip offers: refused before anything is judged
         return _form_again(view, form, None, inline)
@@ -426,7 +460,7 @@ def check_deal(token: str) -> Any:
 
 
 @bp.post("/g/<token:token>/deal/carry")
-def carry(token: str) -> Any:
+def as_next_deal(token: str) -> Any:
     """A deal form the game moved on under (another phone saved that deal): its taps, one tap
     away from being the next deal's, judged again there (its chooser, its rules)."""
     view = _started(token)
@@ -434,22 +468,23 @@ def carry(token: str) -> Any:
     inline = is_htmx()
     contract = form.contract.data or ""
     following = view.result.next
-    if form.editing.data is not None or following is None or not following.is_open(contract):
+    if form.corrects.data is not None or following is None or not following.is_open(contract):
         flash(
-            finished_text(view.players)
+            finished_text(view.players, gettext, plural_form)
             if following is None
             else gettext("%(contract)s cannot be chosen now.", contract=contract_name(contract)),
             "warning",
         )
         return _to_game(token, inline)
-    moved = blank_deal_form(contract, len(view.game.deals) + 1, view.row.version)
-    moved.fill(form.raw())  # every chip as this phone showed it counts as tapped
-    raw = moved.fill_in(view.game.house_rules)
+    next_form = blank_deal_form(contract, len(view.game.deals) + 1, view.row.version)
+    next_form.fill(form.raw())  # every chip as this phone showed it counts as tapped
+    raw = next_form.fill_in(view.game.house_rules)
     evaluation = None
-    if not moved.chip_errors() and not moved.unset():
+    if not next_form.chip_errors() and not next_form.unset():
         evaluation = evaluate(view.result, raw, replay_after=False)  # nothing is written
     template = "fragments/deal_form.html" if inline else "pages/deal.html"
-    html, status = _render_form(view, moved, evaluation, template=template, inline=inline)
+    shown = DealFormShown.of(view, next_form, evaluation, inline=inline)
+    html, status = _render_form(view, shown, template)
     response = make_response(html, status)
     if inline:
         response.headers["HX-Replace-Url"] = url_for(

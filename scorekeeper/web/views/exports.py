@@ -28,7 +28,7 @@ def _started_on(row: GameRow) -> datetime:
 
 
 def _json(row: GameRow) -> Response:
-    if row.first is None:
+    if row.first_chooser is None:
         abort(404)
     record = record_of(row)
     day = _started_on(row).date()
@@ -41,7 +41,7 @@ def _json(row: GameRow) -> Response:
 
 
 def _csv(row: GameRow) -> Response:
-    if row.first is None:
+    if row.first_chooser is None:
         abort(404)
     record = record_of(row)
     day = _started_on(row).date()

@@ -177,7 +177,7 @@ def new_game() -> Any:
 def game_page(token: str) -> Any:
     """The game: totals, where the game is, what to choose next, history."""
     row = game_or_404(token)
-    if row.first is None:
+    if row.first_chooser is None:
         return render_template("pages/choose_first.html", row=row, form=_SeatForm())
     response = make_response(
         render_template(
@@ -214,7 +214,7 @@ def follow(token: str) -> Any:
         response = Response(status=204)
     else:
         row = game_or_404(token)
-        if row.first is None:
+        if row.first_chooser is None:
             return Response(status=204)
         number = request.args.get("number", type=int)  # a deal form is open on this phone
         key = request.args.get("entry_key")
@@ -223,11 +223,11 @@ def follow(token: str) -> Any:
             flash(*kept_said(found))
             # (a 200: the live-poll shortcut copies the headers of a 204 into its own)
             return Response(headers={"HX-Redirect": url_for("games.game_page", token=token)})
-        moved = None if number is None else moved_on(row, number)
+        said = None if number is None else moved_on(row, number)
         response = Response(
             render_template(
                 "fragments/follow.html",
-                **game_view(row).template_args(restore=restorable(row), moved=moved),
+                **game_view(row).template_args(restore=restorable(row), moved_on=said),
             )
         )
     return response
@@ -237,7 +237,7 @@ def follow(token: str) -> Any:
 def chart(token: str) -> Any:
     """The running-totals chart alone (htmx loads it when it scrolls into view)."""
     row = game_or_404(token)
-    if row.first is None or not is_htmx():
+    if row.first_chooser is None or not is_htmx():
         return _to_game(token)
     view = game_view(row)
     return render_template("fragments/chart.html", result=view.result, players=view.players)
@@ -262,7 +262,12 @@ def undo(token: str) -> Response:
     """Remove the last deal; the deal number makes a double tap harmless."""
     row = game_or_404(token)
     form = _UndoForm()
-    if not form.validate() or row.first is None or not form.number.data or not form.version.data:
+    if (
+        not form.validate()
+        or row.first_chooser is None
+        or not form.number.data
+        or not form.version.data
+    ):
         abort(400)
     outcome = deals.undo_deal(row, game_view(row).result, form.number.data, form.version.data)
     if isinstance(outcome, deals.Saved):  # the game page offers to put it back
@@ -283,7 +288,7 @@ def restore(token: str) -> Response:
     row = game_or_404(token)
     form = _UndoForm()
     number, version = form.number.data, form.version.data
-    if not form.validate() or row.first is None or not number or not version:
+    if not form.validate() or row.first_chooser is None or not number or not version:
         abort(400)
     undone = session.get(UNDONE)  # kept after the restore: a second tap finds its twin's
     outcome: deals.Outcome = deals.Stale()
@@ -316,7 +321,7 @@ def notes(token: str) -> Any:
     row = game_or_404(token)
     form = NotesForm()
     if not form.validate():
-        if row.first is None or form.version.errors:
+        if row.first_chooser is None or form.version.errors:
             abort(400)  # the page that shows this form is not there yet, or a tampered form
         # the game page again, with the messages next to the fields
         return render_template(

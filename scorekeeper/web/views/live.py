@@ -25,7 +25,7 @@ def _live_args(row: GameRow) -> dict[str, Any]:
         "tag": live_etag(row.version, current_language()),
         "poll": POLL_SECONDS,
     }
-    if row.first is not None:
+    if row.first_chooser is not None:
         args.update(game_view(row).template_args())
     return args
 

@@ -12,12 +12,14 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...stats import to_json
+from ...stats.evening_model import Night
 from ...store import nights as store
 from ...store.models import TableRow
 from ...store.tables import table_of
+from ...words.night_share import night_day, points_text
 from ..caches import table_statistics
 from ..forms import ConfirmForm
-from ..languages import gettext
+from ..languages import current_language, gettext
 from ..nights import RATINGS_ON, RatingsForm, game_night, gap_hours
 from .common import attachment, game_or_404, is_htmx, table_or_404, viewed_table_or_404
 
@@ -93,3 +95,12 @@ def stats_json(token: str) -> Response:
 def view_stats_json(view_token: str) -> Response:
     """The statistics JSON, from the table's view link."""
     return _stats_json(viewed_table_or_404(view_token))
+
+
+def _night_day(night: Night) -> str:
+    """The day the night began, in the reader's words (:func:`night_day`)."""
+    return night_day(night, current_language())
+
+
+TEMPLATE_GLOBALS: dict[str, Any] = {"night_points": points_text, "night_day": _night_day}
+"""What templates call from this room (views.register hands each room's to Jinja once)."""

@@ -23,7 +23,7 @@ bp = Blueprint("offline_kit", __name__)
 def kit(token: str) -> Response:
     """The offline kit of a game in play; nothing (204) for a game not started or finished."""
     row = game_or_404(token)
-    if row.first is None:
+    if row.first_chooser is None:
         return Response(status=204)
     view = game_view(row)
     if view.result.next is None:

@@ -17,10 +17,11 @@ from ...rules import CONTRACTS, GAMES, HouseRules
 from ...rules.examples import adds_up_to_zero, count_totals, doubling_scores
 from ...rules.games import TURKISH_KING
 from ...store.games import house_rules_of
+from ...words import counts
 from ...words.contracts import CONTRACT_WORDS, score_numbers
-from ..languages import LANGUAGES, gettext, remember_language, use_words_of
+from ..languages import LANGUAGES, gettext, plural_form, remember_language, use_words_of
 from ..links import local_path
-from ..present import contract_name, count_text, counts_add_up, rule_text, text_names
+from ..present import contract_name, count_text, rule_text, text_names
 from .common import game_or_404
 
 bp = Blueprint("pages", __name__)
@@ -101,7 +102,7 @@ def _rules_page(game: str, rules: HouseRules | None, row: Any = None) -> str:
         contracts=contract_rules(game, shown),
         notes=contract_notes(game, shown),
         checks=contract_checks(game, shown),
-        counts_add_up=counts_add_up(game, shown),
+        counts_add_up=counts.counts_add_up(game, shown, gettext, plural_form),
         doubling=doubling_scores(shown),
         zero_sum=adds_up_to_zero(game, shown),
         turkish=game == TURKISH_KING,

@@ -20,10 +20,11 @@ from ...rules.record import dump_record
 from ...store import deals
 from ...store.games import record_of
 from ...store.sync import Conflict, Sent, Waiting, send_pending
+from ...words.deal_words import deal_messages, finished_text
 from ..caches import keep_replay
 from ..json_answers import json_error
-from ..languages import gettext
-from ..present import deal_messages, finished_text, http_message
+from ..languages import gettext, plural_form
+from ..present import http_message
 from ..sync_input import NotPending, read_pending
 from .common import GameView, game_or_404, game_view, kept_said
 
@@ -48,7 +49,7 @@ def send(token: str) -> Response:
         return json_error(413, http_message(413))
     if len(body) > SYNC_MAX_BYTES:
         return json_error(413, http_message(413))
-    if row.first is None:
+    if row.first_chooser is None:
         return json_error(409, gettext("The game has not started yet."))
     try:
         pending = read_pending(body)
@@ -75,7 +76,7 @@ def _result(sent: Sent, view: GameView) -> dict[str, Any]:
     answer: dict[str, Any] = {"key": entry.key, "number": entry.number}
     match outcome:
         case deals.Saved():
-            said = "Deal %(number)d changed." if entry.editing else "Deal %(number)d saved."
+            said = "Deal %(number)d changed." if entry.correction else "Deal %(number)d saved."
             answer |= {
                 "outcome": "stored",
                 "version": sent.version,
@@ -85,7 +86,7 @@ def _result(sent: Sent, view: GameView) -> dict[str, Any]:
             answer |= {
                 "outcome": "kept",
                 "number": outcome.number,
-                "editing": outcome.editing,
+                "editing": outcome.correction,
                 "version": outcome.version,
                 "stands": outcome.stands,
                 "message": kept_said(outcome)[0],
@@ -111,7 +112,13 @@ def _result(sent: Sent, view: GameView) -> dict[str, Any]:
             problems = [
                 {"field": field, "message": message}
                 for field, messages in deal_messages(
-                    (), evaluation, contract, view.players, view.game.house_rules
+                    (),
+                    evaluation,
+                    contract,
+                    view.players,
+                    view.game.house_rules,
+                    gettext,
+                    plural_form,
                 ).items()
                 for message in messages
             ]
@@ -121,7 +128,7 @@ def _result(sent: Sent, view: GameView) -> dict[str, Any]:
                 "message": " ".join(problem["message"] for problem in problems),
             }
         case deals.Finished():
-            message = finished_text(view.players)
+            message = finished_text(view.players, gettext, plural_form)
             answer |= {
                 "outcome": "refused",
                 "problems": [{"field": "contract", "message": message}],

@@ -40,7 +40,7 @@ def _table_page(table: TableRow, viewing: bool) -> str:
     games = store.table_games(table)
     games.reverse()
     # each card tells its game apart: who won and the totals (the replay, kept per version)
-    results = {row.token: replay_of(row) for row in games if row.first is not None}
+    results = {row.token: replay_of(row) for row in games if row.first_chooser is not None}
     return render_template(
         "pages/table.html",
         table=table,
