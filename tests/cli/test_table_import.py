@@ -46,7 +46,9 @@ def test_import_into_a_table_by_its_link(
     names, count = roster_and_games(token)
     assert count == len(games)
     assert names == sorted({name for game in games for name in game["players"]})
-    assert main(["import", str(path), "--table", token]) == 0  # the bare token works too
+    # the bare token works too (written with "=": a token may begin with "-", which argparse
+    # would read as an option after a space)
+    assert main(["import", str(path), f"--table={token}"]) == 0
     assert roster_and_games(token)[1] == 2 * len(games)
 
 
