@@ -146,14 +146,16 @@ def _enter(row: GameRow, current: Replay, entry: Entry) -> Outcome:
     if not (1 <= entry.number <= last and 1 <= entry.version <= row.version):
         return Impossible()
     index = entry.number - 1
+    twin = not entry.correction and entry.number != count + 1  # a double tap, or another phone's
     keyless = entry.key is None  # (a keyed entry's own saves are found by its key, after)
-    if not entry.correction and entry.number != count + 1:  # a double tap, or another phone's
-        return AlreadySaved(_holds(row, index, _parsed(current, entry)))
+    repeat = entry.correction and keyless and entry.version != row.version  # Save tapped twice?
+    if twin or repeat:
+        same = _holds(row, index, _parsed(current, entry))
+        if twin or same:
+            return AlreadySaved(same)
     if not entry.correction and current.next is None:
         return Finished()
     if entry.version != row.version:
-        if entry.correction and keyless and _holds(row, index, _parsed(current, entry)):
-            return AlreadySaved(True)  # "Save changes" tapped twice
         return Stale()
     # judged once: parsed once, and the game with it replayed once (what is written and kept)
     evaluation = evaluate(current, entry.raw, index if entry.correction else None)

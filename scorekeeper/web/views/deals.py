@@ -63,6 +63,18 @@ def _started(token: str) -> GameView:
 
 
 def _bound_form(view: GameView) -> DealForm:
+    """The deal form the request sent, validated (:func:`_valid_form`); a form the game moved
+    on under goes to the game page when its own entry is in the game (a save leaves that to
+    the store, which answers it `Kept`), and a correction of a deal the game no longer holds
+    is answered :func:`_still_held`."""
+    form = _valid_form(view)
+    if form.version.data != view.row.version:
+        _own_save_is_in(view, form)
+    _still_held(view, form)
+    return form
+
+
+def _valid_form(view: GameView) -> DealForm:
     """The deal form the request sent, validated; a 400 for a tampered or expired one."""
     form = make_deal_form(_contract(view, request.form.get("contract")))
     form.validate()
@@ -70,9 +82,13 @@ def _bound_form(view: GameView) -> DealForm:
         form.errors.get(name) for name in ("number", "version", "corrects", "entry_key")
     ):
         abort(400)
+    return form
+
+
+def _still_held(view: GameView, form: DealForm) -> None:
+    """A correction of a deal the game no longer holds (undone on another phone) is not
+    judged: the game page for a save from a form older than the undo, else a 409 saying so."""
     corrects = form.corrects.data
-    if form.version.data != view.row.version:
-        _own_save_is_in(view, form)
     if corrects is not None and not 1 <= corrects <= len(view.game.deals):
         # a correction of a deal the game no longer holds (undone on another phone)
         if request.endpoint == "deals.save_deal" and form.version.data != view.row.version:
@@ -87,7 +103,6 @@ def _bound_form(view: GameView) -> DealForm:
         )
         template = "fragments/message.html" if is_htmx() else "pages/error.html"
         abort(make_response(render_template(template, code=409, message=message), 409))
-    return form
 
 
 def _own_save_is_in(view: GameView, form: DealForm) -> None:
@@ -396,7 +411,8 @@ def _form_again(
 def save_deal(token: str) -> Any:
     """Save the next deal (or a correction of a past one) if the engine accepts it."""
     view = _started(token)
-    form = _bound_form(view)
+    form = _valid_form(view)  # (an entry the game holds by its key: enter_deal answers Kept)
+    _still_held(view, form)
     inline = is_htmx() and form.corrects.data is None  # the form inside the game page
     form.fill_in(view.game.house_rules)
     if form.chip_errors():  # a value no chip offers: refused before anything is judged
