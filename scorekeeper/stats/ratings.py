@@ -34,7 +34,8 @@ SOLO_TEAMS: Final = ((0,), (1,), (2,), (3,))
 
 def _ranks(values: Sequence[int]) -> list[float]:
     """Competition ranks, highest value first: 1 plus the number of values above (ties share)."""
-    return [1.0 + sum(other > value for other in values) for value in values]
+    highest_first = sorted(values, reverse=True)
+    return [1.0 + highest_first.index(value) for value in values]
 
 
 def ratings(
@@ -65,8 +66,8 @@ def ratings(
         )
         teams = [[current[keys[seat]] for seat in seats] for seats in sides]
         outcome = model.rate(teams, ranks=_ranks(values))
-        for seats, team in zip(sides, outcome, strict=True):
-            for seat, rating in zip(seats, team, strict=True):
+        for seats, team in zip(sides, outcome):  # (openskill answers the teams as given)
+            for seat, rating in zip(seats, team):
                 current[keys[seat]] = rating
     if names is not None:
         spelled = {**spelled, **{key: names[key] for key in spelled if key in names}}
