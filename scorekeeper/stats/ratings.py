@@ -66,9 +66,9 @@ def ratings(
         )
         teams = [[current[keys[seat]] for seat in seats] for seats in sides]
         outcome = model.rate(teams, ranks=_ranks(values))
-        for seats, team in zip(sides, outcome):  # (openskill answers the teams as given)
-            for seat, rating in zip(seats, team):
-                current[keys[seat]] = rating
+        for side, seats in enumerate(sides):  # openskill answers the teams as given
+            for place, seat in enumerate(seats):
+                current[keys[seat]] = outcome[side][place]
     if names is not None:
         spelled = {**spelled, **{key: names[key] for key in spelled if key in names}}
     found = []
