@@ -24,6 +24,15 @@ LATER_ILLEGAL = N_("This change would make deal %(number)d illegal: %(reason)s")
 AT_MOST = N_("%(entered)d / at most %(total)d")
 LEFT_TO_TAP = ngettext("%(num)d value left to tap.", "%(num)d values left to tap.", "num")
 DOUBLED = N_("Doubled:")
+NOT_THROUGH = {
+    "offline": N_("No connection."),
+    "timeout": N_("No answer from the server."),
+    "busy": N_("The server is busy: wait a moment."),
+    "server": N_("The server had a problem."),
+    "stale": N_("This page is out of date: reload it."),
+}
+"""Why a save did not go through, as the page said it (its #net-error words), by the reason
+the page sends."""
 
 
 def deal_messages(

@@ -29,7 +29,7 @@ from ...rules.messages import N_
 from ...store import deals
 from ...store.deals import Entry
 from ...words.deal_form import Chips
-from ...words.deal_words import deal_messages, finished_text
+from ...words.deal_words import NOT_THROUGH, deal_messages, finished_text
 from ..caches import keep_replay
 from ..forms import DealForm, blank_deal_form, make_deal_form
 from ..languages import gettext, plural_form
@@ -63,10 +63,8 @@ def _started(token: str) -> GameView:
 
 
 def _bound_form(view: GameView) -> DealForm:
-    """The deal form the request sent, validated (:func:`_valid_form`); a form the game moved
-    on under goes to the game page when its own entry is in the game (a save leaves that to
-    the store, which answers it `Kept`), and a correction of a deal the game no longer holds
-    is answered :func:`_still_held`."""
+    """The form sent (:func:`_valid_form`, :func:`_still_held`); one the game moved on under
+    goes to the game page when its own entry is in it (a save leaves that to the store)."""
     form = _valid_form(view)
     if form.version.data != view.row.version:
         _own_save_is_in(view, form)
@@ -90,10 +88,8 @@ def _still_held(view: GameView, form: DealForm) -> None:
     judged: the game page for a save from a form older than the undo, else a 409 saying so."""
     corrects = form.corrects.data
     if corrects is not None and not 1 <= corrects <= len(view.game.deals):
-        # a correction of a deal the game no longer holds (undone on another phone)
         if request.endpoint == "deals.save_deal" and form.version.data != view.row.version:
-            # the form is older than the undo: the game page shows what changed, as for any
-            # save from an out-of-date form
+            # older than the undo: the game page says what changed, as for any stale save
             flash(gettext(STALE), "warning")
             abort(_to_game(view.row.token, inline=False))
         message = gettext(
@@ -106,9 +102,8 @@ def _still_held(view: GameView, form: DealForm) -> None:
 
 
 def _own_save_is_in(view: GameView, form: DealForm) -> None:
-    """A form the game moved on under, whose own entry the game stored (by its key: a save
-    whose answer was lost, then a tap, a check, a carry or the save again): the game page
-    says so."""
+    """A form the game moved on under whose own entry the game stored (by its key: a save
+    whose answer was lost, then a tap, a check or a carry): the game page says so."""
     key = form.entry_key.data
     found = None if key is None else deals.kept(view.row, key)
     if found is not None:
@@ -440,16 +435,6 @@ def save_deal(token: str) -> Any:
             return render_template("pages/error.html", code=409, message=message), 409
     flash(message, kind)
     return _to_game(token, inline)
-
-
-NOT_THROUGH = {
-    "offline": N_("No connection."),
-    "timeout": N_("No answer from the server."),
-    "busy": N_("The server is busy: wait a moment."),
-    "server": N_("The server had a problem."),
-    "stale": N_("This page is out of date: reload it."),
-}
-"""Why a save did not go through, as the page said it (its #net-error words)."""
 
 
 @bp.post("/g/<token:token>/deal/check")
