@@ -60,6 +60,7 @@ def _crawled(client: FlaskClient, seeds: list[str], limit: int = 800) -> dict[st
         for headers in ({}, {"HX-Request": "true"}):
             response = client.get(url, headers=headers)
             body = response.get_data(as_text=True) if response.mimetype == "text/html" else ""
+            response.close()  # (a streamed export unread: closed here, inside its request)
             if CARRIES_A_TOKEN.search(body):
                 carrying[f"{url} {headers}"] = response.headers.get("Cache-Control", "")
             for link in LOCAL_LINK.findall(body.replace("&amp;", "&")):
