@@ -83,12 +83,12 @@ def _valid_form(view: GameView) -> DealForm:
     return form
 
 
-def _still_held(view: GameView, form: DealForm) -> None:
+def _still_held(view: GameView, form: DealForm, saving: bool = False) -> None:
     """A correction of a deal the game no longer holds (undone on another phone) is not
-    judged: the game page for a save from a form older than the undo, else a 409 saying so."""
+    judged: the game page when `saving` from a form older than the undo, else a 409."""
     corrects = form.corrects.data
     if corrects is not None and not 1 <= corrects <= len(view.game.deals):
-        if request.endpoint == "deals.save_deal" and form.version.data != view.row.version:
+        if saving and form.version.data != view.row.version:
             # older than the undo: the game page says what changed, as for any stale save
             flash(gettext(STALE), "warning")
             abort(_to_game(view.row.token, inline=False))
@@ -407,7 +407,7 @@ def save_deal(token: str) -> Any:
     """Save the next deal (or a correction of a past one) if the engine accepts it."""
     view = _started(token)
     form = _valid_form(view)  # (an entry the game holds by its key: enter_deal answers Kept)
-    _still_held(view, form)
+    _still_held(view, form, saving=True)
     inline = is_htmx() and form.corrects.data is None  # the form inside the game page
     form.fill_in(view.game.house_rules)
     if form.chip_errors():  # a value no chip offers: refused before anything is judged
