@@ -228,6 +228,7 @@ def test_the_roster_and_the_statistics_count_the_same_games(
     page.goto(table)
     page.locator(".game-list a").first.click()  # the game seated: the first king chosen now
     page.locator(".seat-buttons button").first.click()
+    expect(page.locator(".next .contracts")).to_be_visible()  # saved before the page is left
     page.goto(table + "/stats")
     expect(page.locator("main h1 + p")).to_have_text("3 games · 2 finished")
     page.goto(table + "/players")
