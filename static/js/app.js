@@ -102,13 +102,35 @@
   /* following other phones says which deal form this phone has open, if any (its number and
    * key: the server tells a form whose deal was saved meanwhile); hx-include would log an
    * error at every poll of a page with no form open */
-  document.addEventListener("htmx:configRequest", function (event) {
+  function formAsked() {  /* which form a poll would ask about now ("": none) */
     var form = document.getElementById("deal-form");
-    if (!event.detail.elt.hasAttribute("data-follow") || !form) { return; }
+    var key = form && form.querySelector("[name=entry_key]");
+    return form ? (key ? key.value : "form") : "";
+  }
+  document.addEventListener("htmx:configRequest", function (event) {
+    var elt = event.detail.elt, form = document.getElementById("deal-form");
+    if (!elt.hasAttribute("data-follow")) { return; }
+    elt.asked = formAsked();
+    if (!form) { return; }
     ["number", "entry_key"].forEach(function (name) {
       var field = form.querySelector("[name=" + name + "]");
       if (field) { event.detail.parameters[name] = field.value; }
     });
+  });
+  /* An answer about another page than the one shown now (a form opened or closed while the
+   * poll was out) would paint the wrong parts (the next step over an open form's header): it
+   * is dropped, and asked again about this page once its request is over. */
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var elt = event.detail.elt;
+    if (!elt.hasAttribute("data-follow") || !event.detail.shouldSwap || elt.asked === formAsked()) {
+      return;
+    }
+    event.detail.shouldSwap = false;
+    setTimeout(function () {
+      if (elt.isConnected) {
+        htmx.ajax("GET", elt.getAttribute("hx-get"), {source: elt, target: elt, swap: "outerHTML"});
+      }
+    }, 0);
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = event.detail.elt.closest("form.stale");

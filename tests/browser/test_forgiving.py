@@ -380,6 +380,43 @@ def test_a_second_phone_follows_a_save_and_keeps_an_open_form(new_context) -> No
     expect(second_page.locator("#save-reasons")).to_contain_text("out of date")
 
 
+def test_a_poll_asked_before_a_form_opened_leaves_that_form_alone(new_context) -> None:  # type: ignore[no-untyped-def]
+    """A follow poll sent just before the second phone opened its form (so without the form's
+    number) and answered after the first phone's save: its next step (#play, out of band) once
+    replaced the open form's header, which carries the same id. The answer is about another
+    page than the one shown now: it is dropped and asked again, with the form's number."""
+    first = _player(new_context)
+    second_page = new_context(locale="en").new_page()
+    second = Player(second_page, javascript=True, shots=None, prefix="en-held-poll")
+    second_page.goto(first.page.url)
+    logged: list[str] = []
+    second_page.on("console", lambda message: logged.append(message.text))
+    held: list[Route] = []
+
+    def hold_the_first(route: Route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)  # answered only when the test says so
+
+    second_page.route(re.compile(r"/live\?"), hold_the_first)
+    for _ in range(200):  # a poll every 3 s: waited for up to 20 s (a busy machine is slow)
+        if held:
+            break
+        second_page.wait_for_timeout(100)
+    assert "number=" not in held[0].request.url  # no form was open when it was sent
+    second.choose("diamonds")  # the form opens while that poll is out
+    first.choose("diamonds")
+    first.enter({"contract": "diamonds", "counts": [5, 4, 3, 1]})
+    first.save(1)
+    held[0].continue_()  # answered now: the game has moved on to deal 2
+    moved = second_page.locator("#deal-form .deal-head .error")
+    expect(moved).to_contain_text("Deal 1 was saved on another phone", timeout=20_000)
+    expect(second_page.locator("#deal-form .deal-head")).to_contain_text("Diamonds")
+    expect(second_page.locator("#deal-form .contracts")).to_have_count(0)
+    assert not [line for line in logged if "oobErrorNoTarget" in line], logged
+
+
 def test_the_view_link_refreshes_itself_without_javascript(new_context) -> None:  # type: ignore[no-untyped-def]
     first = _player(new_context)
     view_url = first.page.locator(".share .view-link").get_attribute("href")
