@@ -32,8 +32,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from hypothesis import HealthCheck, settings
-from jinja2 import BytecodeCache
-from jinja2.bccache import Bucket
+from jinja2 import FileSystemBytecodeCache
 from werkzeug.test import TestResponse
 
 from scorekeeper import create_app
@@ -75,25 +74,12 @@ def _with_database(url: str, name: str) -> str:
     return parts._replace(path="/" + name).geturl()
 
 
-class _CompiledTemplates(BytecodeCache):
-    """Jinja's templates compiled once a session, not once a test (issue 31). Each test has an
-    app of its own, and each app's Jinja compiled every template it rendered again: 0.2-0.5 s
-    for a test's first pages. Jinja's own bytecode cache, shared in memory by the session's
-    apps, keys each template by its name and its source's checksum (an edited one recompiles)."""
-
-    def __init__(self) -> None:
-        self.compiled: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: Bucket) -> None:
-        code = self.compiled.get(bucket.key)
-        if code is not None:
-            bucket.bytecode_from_string(code)
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        self.compiled[bucket.key] = bucket.bytecode_to_string()
-
-
-_TEMPLATES = _CompiledTemplates()
+# Each test has an app of its own, and each app's Jinja compiled again every template it
+# rendered: 0.2-0.5 s for a test's first pages (issue 31). Jinja's own bytecode cache, in its
+# folder of the system's temporary files, compiles each template once for every test and worker:
+# keyed by the template's name and its source's checksum (an edited one recompiles), each file
+# written whole before it is renamed into place (two workers at once read one or the other).
+_TEMPLATES = FileSystemBytecodeCache()
 
 
 def _make_app(instance_path: Path, uri: str, **extra: Any) -> Flask:
