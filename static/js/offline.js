@@ -214,7 +214,7 @@ async function show() {
   }
   lastSaid({ waiting: state.pending.length, text: view.waiting });
   paintScores(view);
-  if (!form) { paintStep(view); }
+  paintStep(view);
   paintHistory(view);
   paintGrid(view);
   paintQuotas(view);
@@ -259,8 +259,9 @@ function paintScores(view) {
 }
 
 function paintStep(view) {
+  /* (an open deal form's header carries the id too, as the skip link's target: it stays) */
   const play = document.getElementById("play");
-  if (!play) { return; }
+  if (!play || play.closest("form#deal-form")) { return; }
   let section;
   if (view.next) {
     const next = view.next;

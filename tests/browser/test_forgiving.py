@@ -417,6 +417,41 @@ def test_a_poll_asked_before_a_form_opened_leaves_that_form_alone(new_context) -
     assert not [line for line in logged if "oobErrorNoTarget" in line], logged
 
 
+def test_the_engine_catching_up_leaves_the_servers_form_alone(new_context) -> None:  # type: ignore[no-untyped-def]
+    """The phone's engine learned the game late (its record fetched before another phone's
+    save, answered after it), while a form from the server was open: it painted the next step
+    in #play, the id the open form's header carries, and the form lost its header."""
+    first = _player(new_context)
+    second_page = new_context(locale="en", engine=True).new_page()
+    second = Player(second_page, javascript=True, shots=None, prefix="en-late-engine")
+    held: list[Route] = []
+
+    def hold_the_first(route: Route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)  # answered only when the test says so
+
+    second_page.route(re.compile(r"/deal/record$"), hold_the_first)
+    second_page.goto(first.page.url)
+    for _ in range(1800):  # the engine starts when the page is idle: up to 3 min on a busy machine
+        if held:
+            break
+        second_page.wait_for_timeout(100)
+    assert held, "the engine never asked for the game's record"
+    second.choose("diamonds")  # the engine does not hold the game yet: the server's form
+    expect(second_page.locator("form#deal-form:not([data-local]) .deal-head")).to_have_count(1)
+    first.choose("diamonds")
+    first.enter({"contract": "diamonds", "counts": [5, 4, 3, 1]})
+    first.save(1)
+    held[0].continue_()  # the engine learns deal 1 now, and paints the page from it
+    expect(second_page.locator("html[data-offline-ready]")).to_have_count(1, timeout=180_000)
+    moved = second_page.locator("#deal-form .deal-head .error")
+    expect(moved).to_contain_text("Deal 1 was saved on another phone", timeout=20_000)
+    expect(second_page.locator("#deal-form .deal-head")).to_contain_text("Diamonds")
+    expect(second_page.locator("#deal-form .contracts")).to_have_count(0)
+
+
 def test_the_view_link_refreshes_itself_without_javascript(new_context) -> None:  # type: ignore[no-untyped-def]
     first = _player(new_context)
     view_url = first.page.locator(".share .view-link").get_attribute("href")
