@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, ROOT, _free_port, _stop
+from .conftest import PHONE, ROOT, _free_port, _stop, block_engine
 from .driver import check_layout
 
 pytestmark = pytest.mark.browser
@@ -101,6 +101,7 @@ def test_too_many_wrong_codes_say_to_wait_then_the_right_one_gets_in(
             base_url=private_server,
             extra_http_headers={"Accept-Language": locale},
         )
+        block_engine(context)  # no engine booting in the phone: the pages as the server paints them
         context.set_default_timeout(10_000)
         page = context.new_page()
         page.goto("/")

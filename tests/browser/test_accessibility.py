@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import PHONE, serving
+from .conftest import PHONE, block_engine, serving
 from .driver import GAME_PAGE, Player, load_example, settle, tap_contract
 from .test_table_polish import imported, part
 from .test_tables import create_table, import_into
@@ -105,6 +105,7 @@ def pages(browser, server, tmp_path_factory) -> list[tuple[str, str]]:  # type: 
     progress and finished, a deal form, a table with its new game, roster, merge and
     statistics, a view link."""
     context = browser.new_context(viewport=PHONE, base_url=server)
+    block_engine(context)  # no engine booting in the phone: the pages as the server paints them
     try:
         page = context.new_page()
         player = Player(page, javascript=True, shots=None, prefix="axe")
@@ -169,6 +170,7 @@ def checker(browser, server) -> Iterator[Any]:  # type: ignore[no-untyped-def]
             bypass_csp=True,
             extra_http_headers={"Accept-Language": locale},
         )
+        block_engine(context)
         context.set_default_timeout(20_000)
         contexts.append(context)
         return context.new_page()
@@ -205,6 +207,7 @@ def deal_games(browser, server) -> dict[str, str]:  # type: ignore[no-untyped-de
     """Games whose deal forms a table reaches: Trix (partnership, doubling on) before its first
     deal and after three, and Trix Complex before its first."""
     context = browser.new_context(viewport=PHONE, base_url=server)
+    block_engine(context)
     try:
         page = context.new_page()
         trix = load_example("trix-partnership-complete")

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import serving
+from .conftest import block_engine, serving
 from .driver import check_layout, load_example, settle
 from .test_table_polish import imported, part
 
@@ -156,6 +156,7 @@ def test_every_place_that_names_a_player_tells_the_four_apart(browser, server, t
         base_url=server,
         extra_http_headers={"Accept-Language": lang},
     )
+    block_engine(context)  # no engine booting in the phone: the pages as the server paints them
     try:
         page = context.new_page()
         solo = part(
@@ -261,6 +262,7 @@ def test_russian_names_in_the_preview_never_run_into_each_other(new_context) -> 
 def long_games(browser, server) -> dict[str, str]:  # type: ignore[no-untyped-def]
     """A finished game of each kind with long Russian names: its address."""
     context = browser.new_context(viewport=NARROW, base_url=server)
+    block_engine(context)
     games = {}
     try:
         page = context.new_page()
@@ -303,6 +305,7 @@ def test_the_history_fits_360_px_with_every_edit_on_screen(
         base_url=server,
         extra_http_headers={"Accept-Language": lang},
     )
+    block_engine(context)
     try:
         page = context.new_page()
         page.goto(long_games[example])
@@ -386,6 +389,7 @@ def test_the_language_links_take_one_row(
         base_url=server,
         extra_http_headers={"Accept-Language": lang},
     )
+    block_engine(context)
     try:
         page = context.new_page()
         for url in ("/", "/new", "/rules", long_games["turkish-king-complete"]):

@@ -25,7 +25,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from scorekeeper.rules import record_from_json, replay
 from scorekeeper.words.labels import signed
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.conftest import CHROMIUM_ARGS, WHOLE_CHROMIUM
 from tests.rules.builders import FULL_GAME
 
 from .conftest import PHONE, block_engine
@@ -80,6 +80,14 @@ def _context(browser: Browser, base: str, *, engine: bool = True) -> BrowserCont
         block_engine(context)
     context.add_init_script(COUNT_PAINTS)
     return context
+
+
+@pytest.fixture(scope="session")
+def browser(whole_browser: Browser) -> Browser:
+    """This module's phones run the whole Chromium: its service worker has Background Sync,
+    which sends the deals kept on a phone when the network is back (the headless shell the
+    other browser tests use has none: tests/conftest.py)."""
+    return whole_browser
 
 
 @pytest.fixture(scope="module")
@@ -442,7 +450,7 @@ def test_over_plain_http_kept_deals_outlive_the_page_and_the_page_says_so(
     the page says to keep it open, and a deal kept here (IndexedDB, which needs no secure
     context) outlives the page: sent when the page is opened again with the network."""
     lan = browser.browser_type.launch(
-        executable_path=CHROMIUM,
+        executable_path=WHOLE_CHROMIUM[0],
         args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP scorekeeper.lan.test 127.0.0.1"],
     )
     try:
