@@ -212,14 +212,9 @@ def short_names(players: tuple[str, ...]) -> tuple[str, ...]:
     return names.short_names(players)
 
 
-@lru_cache(maxsize=4096)
-def _name_forms(players: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    return names.all_name_forms(players)
-
-
 def names_to_fit(players: Sequence[str]) -> bool:
     """Whether a name of the four has shorter forms (a page then fits them to its boxes)."""
-    return any(len(set(forms)) > 1 for forms in _name_forms(tuple(players)))
+    return any(len(set(forms)) > 1 for forms in names.all_name_forms(tuple(players)))
 
 
 def _fitted(forms: Sequence[str]) -> Markup:
@@ -237,13 +232,13 @@ def _fitted(forms: Sequence[str]) -> Markup:
 def player_name(players: Sequence[str], seat: int) -> Markup:
     """A player's name where its place may cut it (a chip, a score card, a column): the whole
     name where it fits, else a shorter form no other of the four could be read as."""
-    return _fitted(_name_forms(tuple(players))[seat])
+    return _fitted(names.all_name_forms(tuple(players))[seat])
 
 
 def team_box(players: Sequence[str], team: int) -> Markup:
     """A team's name where its place may cut it (a score card): as player_name, both names
     shortened to the same width."""
-    forms = _name_forms(tuple(players))
+    forms = names.all_name_forms(tuple(players))
     first, second = TEAMS[team]
     return _fitted(
         tuple(

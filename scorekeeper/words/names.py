@@ -4,8 +4,10 @@ four could be read as, spelt as written (pure Python, no Flask)."""
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 SHORT_NAME_WIDTH = 6.0
@@ -90,15 +92,21 @@ class _Form(NamedTuple):
     def fits(self, room: float) -> bool:
         return text_width(self.text()) <= room
 
-    def names(self, name: str) -> bool:
-        """Whether a reader could take this form for `name` (case and Unicode forms aside):
-        "Maria…" could be Maria, cut where her name ends."""
-        name, head, tail = (
-            unicodedata.normalize("NFC", text).casefold() for text in (name, self.head, self.tail)
-        )
+    def names_any(self, read_names: Sequence[str]) -> bool:
+        """Whether a reader could take this form for one of `read_names` (each as `_read` gives
+        it: case and Unicode forms aside): "Maria…" could be Maria, cut where her name ends."""
+        head, tail = _read(self.head), _read(self.tail)
         if not self.cut:
-            return name == head or name.startswith(head + " ")
-        return len(name) >= len(head) + len(tail) and name.startswith(head) and name.endswith(tail)
+            return any(name == head or name.startswith(head + " ") for name in read_names)
+        return any(
+            len(name) >= len(head) + len(tail) and name.startswith(head) and name.endswith(tail)
+            for name in read_names
+        )
+
+
+def _read(text: str) -> str:
+    """A text as a reader compares it: one Unicode form, case aside."""
+    return unicodedata.normalize("NFC", text).casefold()
 
 
 def _candidates(name: str) -> list[_Form]:
@@ -139,21 +147,21 @@ def _form(players: Sequence[str], seat: int, room: float) -> str:
     that no other of the four could be read as (see name_forms); else the narrowest that is
     (the whole name if none is)."""
     name = players[seat]
-    others = [other for place, other in enumerate(players) if place != seat]
-
-    def clear(form: _Form) -> bool:
-        return not any(form.names(other) for other in others)
-
     if _Form(name, cut=False).fits(room):
         return name
-    clear_forms = [form for form in _candidates(name) if clear(form)]
-    for form in clear_forms:
-        if form.fits(room):
-            return form.text()
-    # nothing that narrow tells this name apart (another is its start): the narrowest that does
-    if not clear_forms:
-        return name
-    return min(clear_forms, key=lambda form: text_width(form.text())).text()
+    others = [_read(other) for place, other in enumerate(players) if place != seat]
+    narrowest, narrowest_width = name, math.inf  # (none tells this name apart: the whole name)
+    for form in _candidates(name):
+        text = form.text()
+        width = text_width(text)
+        if width <= room:
+            if not form.names_any(others):
+                return text
+        elif width < narrowest_width and not form.names_any(others):
+            # nothing that narrow tells this name apart (another is its start) so far: the
+            # narrowest form that does, in case none within `room` does
+            narrowest, narrowest_width = text, width
+    return narrowest
 
 
 def name_forms(players: Sequence[str], room: float) -> tuple[str, ...]:
@@ -170,10 +178,15 @@ def short_names(players: Sequence[str]) -> tuple[str, ...]:
     return name_forms(players, SHORT_NAME_WIDTH)
 
 
-def all_name_forms(players: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+@lru_cache(maxsize=4096)
+def all_name_forms(players: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     """Per player, the form of their name at each width, from the whole name to the narrowest
     (NAME_WIDTHS), one per width (repeated where a narrower width changes nothing), so the
     names side by side in a place take the same width's forms: cut evenly, not one whole beside
-    one cut. A page shows the first width at which all of them fit."""
+    one cut. A page shows the first width at which all of them fit.
+
+    Kept for the last 4,096 tables of four asked of (a busy night's; a page, or a phone's engine
+    painting each tap, asks for the same four names again and again: four long names alike took
+    60 ms to form on a laptop)."""
     levels = [tuple(players)] + [name_forms(players, room) for room in NAME_WIDTHS]
     return tuple(tuple(level[seat] for level in levels) for seat in range(len(players)))
