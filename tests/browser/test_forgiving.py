@@ -48,6 +48,31 @@ def _offline(page: Page, offline: bool) -> None:
     page.wait_for_function("(offline) => navigator.onLine === !offline", arg=offline)
 
 
+def _hold_the_first(page: Page, pattern: str) -> list[Route]:
+    """The page's first request to `pattern` is held (answered only when the test says so); the
+    ones after it go on. The list holds it once it is sent."""
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(re.compile(pattern), hold)
+    return held
+
+
+def _sent(page: Page, held: list[Route], seconds: int, otherwise: str) -> Route:
+    """The held request, once the page has sent it (within `seconds`)."""
+    for _ in range(seconds * 10):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, otherwise
+    return held[0]
+
+
 # --- 1. a Wi-Fi drop, a 500 or a 429 is said, the entry kept, one tap to retry ----------------
 
 
@@ -391,25 +416,15 @@ def test_a_poll_asked_before_a_form_opened_leaves_that_form_alone(new_context) -
     second_page.goto(first.page.url)
     logged: list[str] = []
     second_page.on("console", lambda message: logged.append(message.text))
-    held: list[Route] = []
-
-    def hold_the_first(route: Route) -> None:
-        if held:
-            route.continue_()
-        else:
-            held.append(route)  # answered only when the test says so
-
-    second_page.route(re.compile(r"/live\?"), hold_the_first)
-    for _ in range(200):  # a poll every 3 s: waited for up to 20 s (a busy machine is slow)
-        if held:
-            break
-        second_page.wait_for_timeout(100)
-    assert "number=" not in held[0].request.url  # no form was open when it was sent
+    held = _hold_the_first(second_page, r"/live\?")
+    # a poll every 3 s: waited for up to 20 s (a busy machine is slow)
+    poll = _sent(second_page, held, 20, "no follow poll was sent")
+    assert "number=" not in poll.request.url  # no form was open when it was sent
     second.choose("diamonds")  # the form opens while that poll is out
     first.choose("diamonds")
     first.enter({"contract": "diamonds", "counts": [5, 4, 3, 1]})
     first.save(1)
-    held[0].continue_()  # answered now: the game has moved on to deal 2
+    poll.continue_()  # answered now: the game has moved on to deal 2
     moved = second_page.locator("#deal-form .deal-head .error")
     expect(moved).to_contain_text("Deal 1 was saved on another phone", timeout=20_000)
     expect(second_page.locator("#deal-form .deal-head")).to_contain_text("Diamonds")
@@ -424,27 +439,16 @@ def test_the_engine_catching_up_leaves_the_servers_form_alone(new_context) -> No
     first = _player(new_context)
     second_page = new_context(locale="en", engine=True).new_page()
     second = Player(second_page, javascript=True, shots=None, prefix="en-late-engine")
-    held: list[Route] = []
-
-    def hold_the_first(route: Route) -> None:
-        if held:
-            route.continue_()
-        else:
-            held.append(route)  # answered only when the test says so
-
-    second_page.route(re.compile(r"/deal/record$"), hold_the_first)
+    held = _hold_the_first(second_page, r"/deal/record$")
     second_page.goto(first.page.url)
-    for _ in range(1800):  # the engine starts when the page is idle: up to 3 min on a busy machine
-        if held:
-            break
-        second_page.wait_for_timeout(100)
-    assert held, "the engine never asked for the game's record"
+    # the engine starts when the page is idle: up to 3 min on a busy machine
+    fetch = _sent(second_page, held, 180, "the engine never asked for the game's record")
     second.choose("diamonds")  # the engine does not hold the game yet: the server's form
     expect(second_page.locator("form#deal-form:not([data-local]) .deal-head")).to_have_count(1)
     first.choose("diamonds")
     first.enter({"contract": "diamonds", "counts": [5, 4, 3, 1]})
     first.save(1)
-    held[0].continue_()  # the engine learns deal 1 now, and paints the page from it
+    fetch.continue_()  # the engine learns deal 1 now, and paints the page from it
     expect(second_page.locator("html[data-offline-ready]")).to_have_count(1, timeout=180_000)
     moved = second_page.locator("#deal-form .deal-head .error")
     expect(moved).to_contain_text("Deal 1 was saved on another phone", timeout=20_000)
