@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import multiprocessing
 import os
+import signal
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -76,7 +77,16 @@ def load_app(
     target: str, *, factory: bool, threads: int, workers: int, working_dir: str | None
 ) -> BodyFirst:
     """In each worker: import the WSGI app `target` ("module:name", built by calling it when
-    `factory`) and put the gateway in front of it."""
+    `factory`) and put the gateway in front of it.
+
+    A stop (SIGTERM, or Ctrl-C's SIGINT, sent to the server's whole process group) ends a
+    worker that is still loading at once: it serves nothing yet. Forked workers start with
+    their server's handlers, which only tell that copy of the server to stop, so a stop in
+    these seconds was lost and the worker killed STOP_TIMEOUT_S later, with a warning. Once
+    loaded, granian sets the worker's own handlers, which stop it gracefully.
+    """
+    for stop in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(stop, signal.SIG_DFL)
     if working_dir is not None and working_dir not in sys.path:
         sys.path.insert(0, working_dir)
     module_name, _, name = target.partition(":")
