@@ -44,6 +44,21 @@ def free_port() -> int:
 SIZING = ("--workers", "2", "--threads", "2")
 
 
+def launch(arguments: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    """Python with `arguments`, this checkout first on its path, in a session of its own (to
+    be signalled as a whole, as a terminal's Ctrl-C or systemd does); its output in `log`."""
+    env = {**env, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))}
+    with open(log, "wb") as output:
+        return subprocess.Popen(
+            [sys.executable, *arguments],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
 @contextlib.contextmanager
 def serving(
     instance: Path, sizing: tuple[str, ...] = SIZING, **environ: str
@@ -64,28 +79,13 @@ def serving(
         )
     }
     env["SCOREKEEPER_INSTANCE"] = str(instance)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     env.update(environ)
     log = instance / "server.log"
-    with open(log, "wb") as output:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "scorekeeper.cli",
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                *sizing,
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    process = launch(
+        ["-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1", "--port", str(port), *sizing],
+        env,
+        log,
+    )
     try:
         deadline = time.monotonic() + 30
         while get(port, timeout=2) not in (200, 303):  # 303: to the access code's page

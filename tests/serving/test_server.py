@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 from scorekeeper.serving.server import STOP_TIMEOUT_S
+from tests.reliability.test_slow_clients import launch
 
 ROOT = Path(__file__).resolve().parents[2]
 LOADING = "SCOREKEEPER_TEST_LOADING"  # the file the worker touches when it starts loading
@@ -40,18 +39,8 @@ def test_a_stop_while_a_worker_loads_the_app_ends_it_without_the_kill(tmp_path: 
         "run('127.0.0.1', 0, 1, target='tests.serving.test_server:app_that_never_loads',"
         f" working_dir=Path({str(ROOT)!r}))\n"
     )
-    env = {**os.environ, LOADING: str(loading)}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     log = tmp_path / "server.log"
-    with log.open("wb") as output:
-        server = subprocess.Popen(
-            [sys.executable, "-c", script],
-            cwd=ROOT,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    server = launch(["-c", script], {**os.environ, LOADING: str(loading)}, log)
     try:
         deadline = time.monotonic() + 60  # (a failsafe on a very busy machine, not a measure)
         while not loading.exists():
