@@ -435,6 +435,9 @@ def _sqlite_errno(error: BaseException | None, folder: os.PathLike[str]) -> int 
 CLOSED_PIPE = 128 + 13
 """The exit status of a command whose reader closed the pipe (`| head`): a shell's for a
 program ended by SIGPIPE, as `cat` or `grep` end there."""
+STOPPED = 128 + 2
+"""The exit status of a command stopped by Ctrl-C (SIGINT) before it has set its own way to
+stop, as a shell gives a program ended by SIGINT: `serve` while it starts, say."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -454,6 +457,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
         return CLOSED_PIPE
+    except KeyboardInterrupt:
+        # Ctrl-C: the operator knows; no traceback (a write in progress is one transaction,
+        # rolled back as the interrupt leaves it)
+        return STOPPED
     return status
 
 

@@ -1,6 +1,7 @@
 """What the operator's commands say (issue 32, items 13, 14 and 16): `serve` on a loopback
 address says it is for this machine only (no QR code a phone could not open); a reader that
-closes the pipe (`| head`) ends any command quietly; `export` and `import` say nothing about
+closes the pipe (`| head`) ends any command quietly, and so does Ctrl-C before a command has set
+its own way to stop (`serve` while it starts); `export` and `import` say nothing about
 migrations unless one runs; `check` prints its JSON as before."""
 
 from __future__ import annotations
@@ -124,6 +125,26 @@ def test_a_reader_gone_ends_every_command_quietly(
 
 def alembic_lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if "alembic" in line]
+
+
+def test_ctrl_c_ends_a_command_quietly_with_a_shells_status(tmp_path: Path) -> None:
+    """Ctrl-C while `serve` started (importing, migrating) printed a 30-line traceback."""
+    stop_while_serving = (
+        "import signal, sys\n"
+        "import scorekeeper.cli as cli\n"
+        "cli.serve = lambda *given, **named: signal.raise_signal(signal.SIGINT)\n"
+        "sys.exit(cli.main(['serve']))\n"
+    )
+    env = {**os.environ, "SCOREKEEPER_INSTANCE": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", stop_while_serving],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (128 + signal.SIGINT, "", "")
 
 
 def test_export_and_import_say_nothing_of_migrations_unless_one_runs(
