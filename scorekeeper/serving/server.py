@@ -73,20 +73,24 @@ def sized(workers: int | None = None, threads: int | None = None) -> tuple[int, 
     return chosen[0], chosen[1]
 
 
+def stop_at_once() -> None:
+    """A stop (SIGTERM, or Ctrl-C's SIGINT, sent to the server's whole process group) ends
+    this process at once: a worker from the moment it is forked until it has loaded the app,
+    when granian sets its own handlers, which stop it gracefully. It serves nothing before.
+
+    A forked worker starts with its server's handlers, which only tell that copy of the server
+    to stop: a stop in those seconds was lost (one sent while the server was still starting
+    its workers, or while a worker loaded the app on a busy machine), and the worker was killed
+    STOP_TIMEOUT_S later with "Killing worker-1 after it refused to gracefully stop"."""
+    for stop in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(stop, signal.SIG_DFL)
+
+
 def load_app(
     target: str, *, factory: bool, threads: int, workers: int, working_dir: str | None
 ) -> BodyFirst:
     """In each worker: import the WSGI app `target` ("module:name", built by calling it when
-    `factory`) and put the gateway in front of it.
-
-    A stop (SIGTERM, or Ctrl-C's SIGINT, sent to the server's whole process group) ends a
-    worker that is still loading at once: it serves nothing yet. Forked workers start with
-    their server's handlers, which only tell that copy of the server to stop, so a stop in
-    these seconds was lost and the worker killed STOP_TIMEOUT_S later, with a warning. Once
-    loaded, granian sets the worker's own handlers, which stop it gracefully.
-    """
-    for stop in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(stop, signal.SIG_DFL)
+    `factory`) and put the gateway in front of it."""
     if working_dir is not None and working_dir not in sys.path:
         sys.path.insert(0, working_dir)
     module_name, _, name = target.partition(":")
@@ -120,6 +124,7 @@ def run(
     `target` is "module:name" of the WSGI app (of a function building it when `factory`), which
     each worker imports (from `working_dir` first, when given).
     """
+    os.register_at_fork(after_in_child=stop_at_once)  # granian forks its workers (on Linux)
     loader: Callable[..., Any] = partial(
         load_app,
         factory=factory,

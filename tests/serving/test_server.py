@@ -1,7 +1,7 @@
 """Stopping the server while a worker still loads the app: the worker ends at once.
 
-granian forks its workers, and a forked worker starts with its server's signal handlers until it
-has loaded the app (in a worker on a busy machine, a second or more). A stop sent then, by
+granian forks its workers, and a forked worker started with its server's signal handlers until
+it had loaded the app (in a worker on a busy machine, a second or more). A stop sent then, by
 Ctrl-C or a service manager to the whole process group, used to be lost: the worker went on to
 serve and was killed STOP_TIMEOUT_S later with "[WARNING] Killing worker-1 after it refused to
 gracefully stop" (CI saw it in tests/cli/test_serve.py on a busy machine).
