@@ -459,7 +459,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return CLOSED_PIPE
     except KeyboardInterrupt:
         # Ctrl-C: the operator knows; no traceback (a write in progress is one transaction,
-        # rolled back as the interrupt leaves it)
+        # never committed: the database drops it as this process ends)
         return STOPPED
     return status
 
