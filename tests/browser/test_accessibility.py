@@ -6,8 +6,9 @@ too, because axe skips most Arabic text; a keyboard reaches the game's next step
 link.
 
 axe-core is vendored for these tests only (tests/browser/vendor, its licence beside it) and
-injected into each page; the pages keep their Content-Security-Policy, the test's browser
-context bypasses it to run the script.
+given to the test's browser context once, as a script it runs in each page it loads (sending its
+650 kB into each page again took a sixth of this module's time, issue 31); the pages keep their
+Content-Security-Policy, the test's browser context bypasses it to run the script.
 """
 
 from __future__ import annotations
@@ -171,6 +172,7 @@ def checker(browser, server) -> Iterator[Any]:  # type: ignore[no-untyped-def]
             extra_http_headers={"Accept-Language": locale},
         )
         block_engine(context)
+        context.add_init_script(path=AXE)
         context.set_default_timeout(20_000)
         contexts.append(context)
         return context.new_page()
@@ -181,9 +183,7 @@ def checker(browser, server) -> Iterator[Any]:  # type: ignore[no-untyped-def]
 
 
 def axe(page: Page) -> list[Any]:
-    """What axe-core finds on the page as it stands."""
-    if not page.evaluate("() => typeof axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE))
+    """What axe-core finds on the page as it stands (no axe in the page: a ReferenceError)."""
     found: list[Any] = page.evaluate(AXE_JS)
     return found
 
