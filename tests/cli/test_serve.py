@@ -19,7 +19,7 @@ import pytest
 from scorekeeper.cli import build_parser
 from scorekeeper.serving.server import THREADS, cores, sized
 from scorekeeper.settings import SetupError
-from tests.reliability.test_slow_clients import serving
+from tests.servers import serving
 
 
 @pytest.fixture(autouse=True)
@@ -101,7 +101,7 @@ WEAK = "blue tiger 42"
 
 
 def test_serve_refuses_a_weak_access_code_in_a_sentence(tmp_path: Path) -> None:
-    from tests.reliability.test_slow_clients import ROOT, free_port
+    from tests.servers import ROOT, free_port
 
     env = {
         key: value

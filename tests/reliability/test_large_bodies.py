@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.reliability.test_slow_clients import ANSWERED_WITHIN_S, get, serving
+from tests.reliability.test_slow_clients import ANSWERED_WITHIN_S
+from tests.servers import get, serving
 
 pytestmark = pytest.mark.slow
 

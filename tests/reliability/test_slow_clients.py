@@ -6,21 +6,17 @@ silent connections within a bounded time (a late body is answered 408 first)."""
 from __future__ import annotations
 
 import contextlib
-import http.client
-import os
-import signal
 import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.servers import get, serving
+
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[2]
 TRICKLERS = 64
 SILENT = 4
 TRICKLE_EVERY_S = 2.0
@@ -35,93 +31,11 @@ SLOW_BODY = (
 )
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-SIZING = ("--workers", "2", "--threads", "2")
-
-
-def launch(arguments: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    """Python with `arguments`, this checkout first on its path, in a session of its own (to
-    be signalled as a whole, as a terminal's Ctrl-C or systemd does); its output in `log`."""
-    env = {**env, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))}
-    with open(log, "wb") as output:
-        return subprocess.Popen(
-            [sys.executable, *arguments],
-            cwd=ROOT,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-
-@contextlib.contextmanager
-def serving(
-    instance: Path, sizing: tuple[str, ...] = SIZING, **environ: str
-) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
-    """`scorekeeper serve` of this checkout on a free loopback port (its log in the instance
-    folder, server.log; `environ`: more of its environment); its port and process."""
-    port = free_port()
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key
-        not in (
-            "DATABASE_URL",
-            "SECRET_KEY",
-            "SCOREKEEPER_ACCESS_CODE",
-            "SCOREKEEPER_WORKERS",
-            "SCOREKEEPER_THREADS",
-        )
-    }
-    env["SCOREKEEPER_INSTANCE"] = str(instance)
-    env.update(environ)
-    log = instance / "server.log"
-    process = launch(
-        ["-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1", "--port", str(port), *sizing],
-        env,
-        log,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while get(port, timeout=2) not in (200, 303):  # 303: to the access code's page
-            assert process.poll() is None, log.read_text()
-            assert time.monotonic() < deadline, log.read_text()
-            time.sleep(0.2)
-        yield port, process
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(5)
-
-
 @contextlib.contextmanager
 def serve(instance: Path) -> Iterator[int]:
     """`scorekeeper serve` with 2 workers of 2 threads; its port."""
     with serving(instance) as (port, _):
         yield port
-
-
-def get(port: int, timeout: float) -> int | None:
-    """GET / on a new connection: the status, or None when unanswered in `timeout` seconds."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    try:
-        connection.request("GET", "/")
-        response = connection.getresponse()
-        response.read()
-        return response.status
-    except (OSError, http.client.HTTPException):
-        return None
-    finally:
-        connection.close()
 
 
 def closed(sock: socket.socket) -> bool:

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from scorekeeper.serving.server import STOP_TIMEOUT_S
-from tests.reliability.test_slow_clients import launch
+from tests.servers import launch
 
 ROOT = Path(__file__).resolve().parents[2]
 LOADING = "SCOREKEEPER_TEST_LOADING"  # the file the worker touches when it starts loading
