@@ -121,14 +121,16 @@ def imported_modules(name: str, *, at_import: bool = False) -> Iterator[str]:
         )
 
 
-def bundle_modules(entry: str = ENTRY) -> list[str]:
-    """Every module of the package the entry needs, sorted: what it imports, followed to any
-    depth of their code, and the packages they sit in (a package imported only because a
-    module sits in it brings what it imports when it is imported: ``scorekeeper`` itself
-    brings no Flask, which only its ``create_app`` imports)."""
+def bundle_modules(*entries: str) -> list[str]:
+    """Every module of the package the entries (by default the worker's) need, sorted: what
+    they import, followed to any depth of their code, and the packages they sit in (a package
+    imported only because a module sits in it brings what it imports when it is imported:
+    ``scorekeeper`` itself brings no Flask, which only its ``create_app`` imports). Each file
+    is read once."""
     used: set[str] = set()
     parents: set[str] = set()
-    waiting = [entry]
+    opened: set[str] = set()  # the packages whose imports at import time are waiting
+    waiting = list(entries or (ENTRY,))
     while waiting:
         name = waiting.pop()
         if name in used:
@@ -137,8 +139,9 @@ def bundle_modules(entry: str = ENTRY) -> list[str]:
         parts = name.split(".")
         parents.update(".".join(parts[:end]) for end in range(1, len(parts)))
         waiting += imported_modules(name)
-        for parent in parents - used:
-            waiting += (m for m in imported_modules(parent, at_import=True) if m not in used)
+        for parent in parents - used - opened:
+            opened.add(parent)
+            waiting += imported_modules(parent, at_import=True)
     return sorted(used | parents)
 
 
@@ -159,7 +162,7 @@ mismatch", a 500 on the first game pages after a start)."""
 
 @cache
 def _modules(entries: tuple[str, ...]) -> list[str]:
-    return sorted({name for entry in entries for name in bundle_modules(entry)})
+    return bundle_modules(*entries)
 
 
 @cache
