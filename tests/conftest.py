@@ -16,6 +16,7 @@ slow, not wrong.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import secrets
@@ -48,6 +49,20 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "explore"))
+
+# Python's cycle collector: a test process holds some 120,000 long-lived objects (the collected
+# tests, the package, its libraries), and with the default thresholds every full collection
+# scanned them all again: a tenth of a web test's processor time went to the collector. Those
+# objects are set aside once the tests are collected (`gc.freeze`), and the young generation
+# is collected less often (every 10,000 new objects rather than 700): the collector's share of
+# a run of web tests fell from 3.5 s to 1.8 s of 34 (measured with `gc.callbacks`).
+gc.set_threshold(10_000, 10, 10)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    gc.collect()
+    gc.freeze()
+
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "").strip()
 BACKENDS = ["sqlite", "postgresql"] if POSTGRES_URL else ["sqlite"]
