@@ -5,9 +5,10 @@ The body is `{"entries": [ENTRY, …]}`; each ENTRY is an object with exactly th
 form: the engine judges what is inside), one of `base` (the game's version it was entered
 on) or `after` (the key of the pending entry before it), and optionally `editing` (true: a
 correction of deal `number`). A withdrawal (a kept deal undone on the phone while it may have
-been on its way) has exactly `key`, `number` and `"withdraw": true`. Anything else — not JSON, `NaN`, a key twice in one object, a
-wrong type, an unknown key, a key in another shape, the same key twice — is refused whole
-with what is wrong, as a record is: a typo must not be silently ignored.
+been on its way) has exactly `key`, `number` and `"withdraw": true`. Anything else — not
+JSON, `NaN`, a key twice in one object, a wrong type, an unknown key, a key in another
+shape, the same key twice — is refused whole with what is wrong, as a record is: a typo
+must not be silently ignored.
 """
 
 from __future__ import annotations
