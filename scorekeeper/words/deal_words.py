@@ -38,7 +38,7 @@ WITHDRAWN = N_("Deal %(number)d was undone on this phone before it reached the s
 UNDONE = N_("Deal %(number)d undone.")
 """A kept deal's undo, withdrawn at the server before the deal reached it."""
 STORED_FIRST = N_(
-    "Deal %(number)d reached the server before your undo: it is in the game. "
+    "Deal %(number)s reached the server before your undo: it is in the game. "
     "Undo it there, or keep it."
 )
 """A kept deal's undo that came too late: the server had stored the deal (the phone offers the

@@ -387,8 +387,12 @@ def test_two_phones_offline_the_first_deal_stands_and_the_other_chooses(
         expect(kept).to_contain_text(
             "Another phone saved deal 2 first; yours was not saved.", timeout=60_000
         )
-        expect(kept).to_contain_text("Yours: Queens")
+        # every deal waiting here, with its number; what a drop drops
+        expect(kept.locator("ul.kept-deals li")).to_have_count(2)
+        expect(kept.locator("ul.kept-deals li").nth(0)).to_contain_text("Deal 2: Queens")
+        expect(kept.locator("ul.kept-deals li").nth(1)).to_contain_text("Deal 3: Diamonds")
         expect(kept).to_contain_text("In the game: Ltoosh")
+        expect(kept.locator("[data-kept=drop]")).to_have_text("Drop my deal 2")
         expect(kept).to_contain_text("2 deals on this phone are waiting")
         expect(page.locator("#history-rows th[scope=row]")).to_have_count(2)  # the stored deal 2
         assert _stored(page, game) == [DEALS[0], OTHER_LTOOSH]
@@ -408,6 +412,7 @@ def test_two_phones_offline_the_first_deal_stands_and_the_other_chooses(
     context.set_offline(False)
     kept = page.locator("#kept")
     expect(kept).to_contain_text("Another phone saved deal 5 first", timeout=60_000)
+    expect(kept.locator("[data-kept=drop]")).to_have_text("Drop my deal 5")
     page.locator("#kept [data-kept=drop]").click()
     expect(page.locator("#kept")).to_have_count(0)
     expect(page.locator("#history .edit")).to_have_count(5, timeout=30_000)  # the server's page
