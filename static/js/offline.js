@@ -346,7 +346,7 @@ function paintStep(view) {
       if (option.open) {
         menu.append(element("a", "button contract", option.name, {
           href: here.game + "/deal?contract=" + encodeURIComponent(option.contract),
-          "data-contract": option.contract,
+          "data-contract": option.contract, "hx-boost": "false",  /* (this page's to open: a kept copy is boosted) */
         }));
       } else {
         const closed = menu.appendChild(element("span", "button contract closed", option.name, { "aria-disabled": "true" }));
