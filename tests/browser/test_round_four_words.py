@@ -1,6 +1,7 @@
-"""Words at 360 px (issue 44, item 7): a doubled card's «(×2 name)» in the history stays one
-unit on a narrow phone, in Arabic above all (it broke after «(×2», leaving the name and its
-closing bracket alone on the next line)."""
+"""Words at 360 px (issue 44, items 7 and 8): a doubled card's «(×2 name)» in the history stays
+one unit on a narrow phone, in Arabic above all (it broke after «(×2», leaving the name and its
+closing bracket alone on the next line); the Arabic contract choice marks seed 001's names as
+another text's, as the rules page does, and fits the phone with them (axe finds nothing)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
+from . import test_accessibility
 from .driver import check_layout, load_example, settle
 from .test_table_polish import imported, part
 
@@ -30,6 +32,8 @@ DOUBLED = [
     {"contract": "king-of-hearts", "taker": 3, "doubled_by": 2},
 ]
 """Every card doubled, by players of names of several words."""
+checker = test_accessibility.checker
+"""A page with axe in it (the accessibility tests' fixture)."""
 
 BRACKETS_JS = """
 (worst) => {
@@ -77,3 +81,25 @@ def test_a_doubled_cards_bracket_stays_on_one_line_at_360(new_context: Any, lang
         assert len(brackets) == 5, brackets  # four doubled queens and the K♥
         split = [bracket for bracket in brackets if bracket["lines"] != 1]
         assert split == [], f"{language} (narrowest: {worst}): {split}"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_arabic_contract_choice_names_seed_001s_words_as_another_texts_at_360(
+    checker: Any, scheme: str
+) -> None:
+    page = checker("ar", scheme)
+    page.set_viewport_size(NARROW)
+    record = part(load_example("trix-partnership-complete"), 0, players=PLAYERS["ar"])
+    imported(page, {**record, "mode": "solo", "first": 0})
+    settle(page)
+    king = page.locator("#play a.contract[href*='contract=king-of-hearts']").inner_text()
+    assert "في نصّ آخر للقواعد: «لطّش»" in king and "«شايب الكبّة»" in king, king
+    ltoosh = page.locator("#play a.contract[href*='contract=ltoosh']").inner_text()
+    assert "لطّش" not in ltoosh, ltoosh
+    check_layout(page, f"ar contract choice at 360 ({scheme})")
+    found = test_accessibility.findings(page, "contract choice")
+    page.goto("/rules/trix")
+    settle(page)
+    check_layout(page, f"ar rules at 360 ({scheme})")
+    found.update(test_accessibility.findings(page, "rules"))
+    assert not found, found

@@ -42,6 +42,10 @@ HINDI_004 = {
 ARABIC_001_ALIASES = {"king-of-hearts": "لطّش", "diamonds": "ديمن"}
 """Seed 001's own names where they are not seeds 000/002's (lines 15 and 19): «لطّش» there is
 the K♥ contract, not the tricks contract «لطوش»."""
+ARABIC_001_CARD = ("king-of-hearts", "شايب الكبّة")
+"""Seed 001's name for the K♥ card (line 17), on the contract that takes it."""
+ANOTHER_TEXT = "في نصّ آخر للقواعد: «{name}»"
+"""How an Arabic page marks another text's name (the rules page did; the choice did not)."""
 ARABIC_000_002 = {
     "king-of-hearts": "شيخ الكبة",
     "queens": "بنات",
@@ -129,6 +133,38 @@ def test_arabic_pages_give_seed_001s_names_as_aliases_of_their_contracts(
     buttons = _buttons(_game(app, client, "trix", "ar").game_page().get_data(as_text=True))
     assert "لطّش" in buttons["king-of-hearts"] and "لطّش" not in buttons["ltoosh"]
     assert "ديمن" in buttons["diamonds"]
+
+
+def test_the_arabic_contract_choice_marks_seed_001s_names_as_the_rules_page_does(
+    app,
+    client: FlaskClient,  # type: ignore[no-untyped-def]
+) -> None:
+    """«لطّش» stood bare under the K♥ button, beside «لطوش» (issue 44, item 8)."""
+    client.set_cookie("lang", "ar")
+    rules = _text(client.get("/rules/trix").get_data(as_text=True))
+    buttons = _buttons(_game(app, client, "trix", "ar").game_page().get_data(as_text=True))
+    for contract, alias in ARABIC_001_ALIASES.items():
+        marked = ANOTHER_TEXT.format(name=alias)
+        assert marked in rules, contract
+        assert marked in buttons[contract], (contract, buttons[contract])
+
+
+def test_seed_001s_name_for_the_k_heart_card_is_where_its_table_looks(
+    app,
+    client: FlaskClient,  # type: ignore[no-untyped-def]
+) -> None:
+    """«شايب الكبّة» (001:17) was on no page though the docs listed it (issue 44, item 8): it
+    stands, quoted exactly and marked as another text's, on the rules page's row and on the
+    button of the contract that takes the K♥, and on no other."""
+    contract, card = ARABIC_001_CARD
+    client.set_cookie("lang", "ar")
+    trix = _rows(client.get("/rules/trix").get_data(as_text=True))
+    rows = dict(zip(GAMES["trix"].contracts, trix, strict=True))
+    assert f"«{card}»" in rows[contract], rows[contract]
+    assert [other for other, row in rows.items() if card in row] == [contract]
+    buttons = _buttons(_game(app, client, "trix", "ar").game_page().get_data(as_text=True))
+    assert f"«{card}»" in buttons[contract], buttons[contract]
+    assert [other for other, text in buttons.items() if card in text] == [contract]
 
 
 @pytest.mark.parametrize(
