@@ -125,3 +125,9 @@ def test_a_diamond_taken_agrees_in_arabic() -> None:
     assert diamond == "%(score)s لكل ورقة ديناري مأخوذة"
     disagreeing = re.compile(r"(?<!ورقة )ديناري (مأخوذة|واحدة)")
     assert [text for _, text in _strings("ar") if disagreeing.search(text)] == []
+
+
+def test_who_doubled_is_asked_not_told_in_arabic() -> None:
+    """«دبّلها: ليلى» told of Layla in the masculine; a question fits any player, as «من أكل
+    شيخ الكبة» beside it does."""
+    assert read_catalogue("ar").gettext("Doubled by") == "من دبّلها"
