@@ -41,6 +41,9 @@ MASCULINE: list[tuple[str, str, str]] = [
     ("ar", "That player is king of the first kingdom and chooses the first contract.", "يختار"),
     ("ar", "three negatives declared", "أعلن "),
     ("ar", "two trumps declared", "أعلن "),
+    # the rivals' columns: the row's player and the rival named in the cell
+    ("ar", "Finishes ahead of most often", "عليه"),
+    ("ar", "Finishes behind most often", "عنه"),
     ("ru", "%(name)s joined this table a moment ago; pick them from the roster.", "появился"),
     ("ru", "Finishing order: 1st %(first)s, 2nd %(second)s, 3rd %(third)s, 4th %(fourth)s", "1-й"),
     ("ru", "Declarer", "Заказывал"),
