@@ -78,6 +78,12 @@ def text_names(contract: str) -> list[TextName]:
     ]
 
 
+def text_name_label(text: TextName) -> str:
+    """A text's name as the rules page and the contract choice show it, saying whose it is:
+    «في نصّ آخر للقواعد: «لطّش»», so seed 001's name is never taken for the app's own."""
+    return gettext(text.marked, name=text.name)
+
+
 def takes(deal: Any, players: Sequence[str]) -> str:
     """A deal's takes in short form, each name isolated (FSI…PDI) from the text around it."""
     isolated = tuple(f"\u2068{name}\u2069" for name in players)
@@ -322,6 +328,7 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     # the reader's words
     "contract_name": contract_name,
     "text_names": text_names,
+    "text_name_label": text_name_label,
     "game_name": game_name,
     "game_outline": game_outline,
     "reason_label": reason_label,
