@@ -17,10 +17,14 @@ from .labels import Translate, signed, team_label
 EACH_PLAYER = N_("Each player can still add %(lowest)s to %(highest)s.")
 EACH_TEAM = N_("Each team can still add %(lowest)s to %(highest)s.")
 OUT_OF_REACH = N_("Can no longer reach the leader: %(names)s.")
-DECIDED = N_("Decided: %(name)s wins.")
+DECIDED = N_("Decided: the win goes to %(name)s.")
 NEVER_ABOVE = N_("Can no longer finish above zero: %(names)s.")
 SURE_ABOVE = N_("Sure to finish above zero: %(names)s.")
 SETTLED = N_("The game is decided.")
+
+
+def _number(value: int) -> str:
+    return f"\u2066{signed(value)}\u2069"
 
 
 def outlook_lines(result: Replay, players: Sequence[str], translate: Translate) -> list[str]:
@@ -37,8 +41,9 @@ def outlook_lines(result: Replay, players: Sequence[str], translate: Translate) 
             for side in sides
         )
 
-    # each number isolated too: its sign stays before it in a right-to-left sentence
-    numbers = {"lowest": isolated(signed(seen.lowest)), "highest": isolated(signed(seen.highest))}
+    # each number left to right, isolated: "−195", never "195−", in a right-to-left sentence (a
+    # first-strong isolate holds nothing strong here, and Chromium then takes the line's way)
+    numbers = {"lowest": _number(seen.lowest), "highest": _number(seen.highest)}
     lines = [translate(EACH_TEAM if team else EACH_PLAYER) % numbers]
     if result.game.house_rules.winners == Winners.POSITIVE:
         if seen.decided is not None:

@@ -35,8 +35,8 @@ def test_players_out_of_reach_and_a_decided_game_are_said(phone: Phone) -> None:
     deals = [*(TURKISH_NEGATIVES * 2)[:-1], *[SWEEP] * 6]
     phone.load(_record("turkish-king", deals))
     said = _outlook(phone)
-    assert "Each player can still add \u2068−650\u2069 to \u2068+1300\u2069." in said
-    assert "Decided: \u2068Rami\u2069 wins." in said
+    assert "Each player can still add \u2066−650\u2069 to \u2066+1300\u2069." in said
+    assert "Decided: the win goes to \u2068Rami\u2069." in said
     # under "positive", who is sure to finish above zero and who can no longer
     phone.load(_record("turkish-king", deals, house_rules={"winners": "positive"}))
     said = _outlook(phone)
