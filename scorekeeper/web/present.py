@@ -23,6 +23,7 @@ from ..words import counts, deal_words, labels, names
 from ..words.chart import chart_summary, running_totals_svg
 from ..words.contracts import CONTRACT_WORDS, TextName
 from ..words.game_view import standings, team_standings
+from ..words.outlook import outlook_lines as outlook_words
 from ..words.takes import short_takes
 from ..words.wins_chart import running_wins_summary as wins_summary
 from ..words.wins_chart import running_wins_svg
@@ -101,6 +102,12 @@ def zero_side(result: Replay, seat: int) -> str:
     if total < 0:
         return gettext("below zero")
     return gettext("at zero")
+
+
+def outlook_lines(result: Replay, players: Sequence[str]) -> list[str]:
+    """Can still win? What the deals left can still do, in the reader's words (the engine's
+    outlook); [] once the game is finished."""
+    return outlook_words(result, players, gettext)
 
 
 def winner_names(result: Replay) -> list[str]:
@@ -338,6 +345,7 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "left_to_tap": left_to_tap,
     "takes": takes,
     "zero_side": zero_side,
+    "outlook_lines": outlook_lines,
     # numbers and names as every page shows them
     "signed": labels.signed,
     "number": number,
