@@ -153,4 +153,3 @@ def test_a_withdrawal_and_the_deal_itself_at_once_have_one_outcome(
         assert (first, second, deals) == ("withdrawn", "withdrawn", 3)
     else:
         assert (first, second, deals) == ("stored", "too-late", 4)
-
