@@ -189,12 +189,13 @@ def back_online(context: BrowserContext, page: Page) -> None:
 
 
 NO_BACKGROUND_SYNC = """() => {
+  if (!self.ServiceWorkerRegistration) { return; }  /* (not a secure context: none) */
   const kept = Object.getOwnPropertyDescriptor(ServiceWorkerRegistration.prototype, "sync");
   window.__backgroundSync = kept;
   Object.defineProperty(ServiceWorkerRegistration.prototype, "sync", {
     configurable: true, get: () => undefined});
 }"""
-BACKGROUND_SYNC_BACK = """() => Object.defineProperty(
+BACKGROUND_SYNC_BACK = """() => self.ServiceWorkerRegistration && Object.defineProperty(
   ServiceWorkerRegistration.prototype, "sync", window.__backgroundSync)"""
 
 OTHER_LTOOSH = {"contract": "ltoosh", "tricks": [1, 4, 4, 4]}

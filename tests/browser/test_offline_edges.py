@@ -13,6 +13,8 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
+from tests.conftest import CHROMIUM_ARGS, WHOLE_CHROMIUM
+
 from . import offline_phone as kit
 from .driver import Player
 from .offline_phone import (
@@ -21,6 +23,7 @@ from .offline_phone import (
     ENGINE_READY,
     KEPT,
     NO_BACKGROUND_SYNC,
+    TRIX,
     back_online,
     enter_here,
     enter_online,
@@ -31,6 +34,7 @@ from .offline_phone import (
     stored_deals,
     totals_of,
     totals_shown,
+    wait_ready,
 )
 
 browser = kit.browser  # (the module's fixtures: the whole Chromium, and a ready phone)
@@ -290,3 +294,40 @@ def test_cancel_in_a_form_opened_online_returns_to_one_game_page(phone: Player) 
     expect(page.locator("header.top")).to_have_count(1)
     expect(page.locator("h1.game-title")).to_have_count(1)
     expect(page.locator("#scoreboard")).to_have_count(1)
+
+
+def test_over_plain_http_two_senders_and_a_save_in_flight_lose_nothing(
+    browser: Browser, server: str
+) -> None:
+    """§1 where there are no Web Locks and no service worker (plain HTTP on a LAN): the page's
+    senders take turns (a second try while the first sync is held waits for it), and a deal
+    saved meanwhile is kept and sent."""
+    lan = browser.browser_type.launch(
+        executable_path=WHOLE_CHROMIUM[0],
+        args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP scorekeeper.lan.test 127.0.0.1"],
+    )
+    try:
+        context = phone_context(lan, server.replace("127.0.0.1", "scorekeeper.lan.test"))
+        player = Player(context.new_page(), javascript=True, shots=None, prefix="plain-race")
+        page = player.page
+        player.start_game(TRIX)
+        game = game_address(page)
+        wait_ready(page)
+        assert page.evaluate("() => window.isSecureContext || Boolean(navigator.locks)") is False
+        with Held(page, game) as held:
+            context.set_offline(True)
+            enter_here(player, DEALS[0])
+            context.set_offline(False)
+            late = held.first()
+            page.evaluate("() => dispatchEvent(new Event('online'))")  # a second sender
+            enter_here(player, DEALS[1])
+            page.wait_for_timeout(1000)
+            assert not held.routes, "a second sync went out while the first was in flight"
+            # (fetched by Playwright, which knows nothing of Chromium's host name rule)
+            to = late.request.url.replace("scorekeeper.lan.test", "127.0.0.1")
+            late.fulfill(response=late.fetch(url=to))
+            held.stop()
+            expect(page.locator("#kept")).to_have_count(0, timeout=60_000)
+        assert stored_deals(page, game.replace("scorekeeper.lan.test", "127.0.0.1")) == DEALS[:2]
+    finally:
+        lan.close()
