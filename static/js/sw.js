@@ -44,7 +44,13 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (request.mode === "navigate") {
-    if (game) { event.respondWith(page(event, url, game)); }
+    if (game) {
+      const network = fetch(request);
+      /* (kept or forgotten as it comes, even after a slow network lost the race to the copy) */
+      event.waitUntil(network.then((response) => (url.pathname === game || gone(response)
+        ? store(game, response.clone()) : null)).catch(() => {}));
+      event.respondWith(page(network, game));
+    }
     return;
   }
   if (url.search.includes("v=") || url.pathname.startsWith(ROOT + "engine/runtime/") ||
@@ -59,16 +65,10 @@ function gameOf(path) {
 }
 
 /* A game's address: the network first; the kept copy of the game's page when the network
- * fails, or says nothing within a short time (its answer is still kept when it comes). */
-async function page(event, url, game) {
-  const cache = await caches.open(PAGES);
-  const kept = await cache.match(game, { ignoreVary: true });
-  const network = fetch(event.request).then((response) => {
-    if (url.pathname === game || gone(response)) { event.waitUntil(store(game, response.clone())); }
-    return response;
-  });
+ * fails, or says nothing within a short time. */
+async function page(network, game) {
+  const kept = await (await caches.open(PAGES)).match(game, { ignoreVary: true });
   if (!kept) { return network.catch(() => Response.error()); }
-  network.catch(() => {});
   if (self.navigator.onLine === false) { return kept; }
   const late = new Promise((resolve) => { setTimeout(() => resolve(null), NAVIGATE_WITHIN_MS); });
   return Promise.race([network, late]).then((response) => response || kept, () => kept);
