@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from scorekeeper.rules import record_from_json, replay
 from scorekeeper.words.labels import signed
+from tests.conftest import CHROMIUM_ARGS, WHOLE_CHROMIUM
 from tests.rules.builders import FULL_GAME
 
 from .conftest import PHONE, block_engine
@@ -200,3 +202,21 @@ BACKGROUND_SYNC_BACK = """() => self.ServiceWorkerRegistration && Object.defineP
 
 OTHER_LTOOSH = {"contract": "ltoosh", "tricks": [1, 4, 4, 4]}
 OTHER_TRIX = {"contract": "trix", "order": [1, 2, 3, 0]}
+
+
+LAN_NAME = "scorekeeper.lan.test"
+"""A host name that is not a secure context (plain HTTP on a LAN), resolved to the test server."""
+
+
+@contextmanager
+def plain_http(browser: Browser) -> Iterator[Browser]:
+    """A Chromium that reaches the test server as http://LAN_NAME:port: no service worker, no
+    Web Locks (not a secure context)."""
+    lan = browser.browser_type.launch(
+        executable_path=WHOLE_CHROMIUM[0],
+        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"],
+    )
+    try:
+        yield lan
+    finally:
+        lan.close()

@@ -7,29 +7,30 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from .conftest import PHONE
+from . import test_access_code
 from .driver import Player
-from .offline_phone import CACHED, ENGINE_READY, TRIX, game_address, path_of, wait_ready
-from .test_access_code import CODE, _enter, private_server  # noqa: F401 (its fixture)
+from .offline_phone import (
+    CACHED,
+    ENGINE_READY,
+    TRIX,
+    game_address,
+    path_of,
+    phone_context,
+    wait_ready,
+)
+from .test_access_code import CODE, _enter
+
+private_server = test_access_code.private_server  # (its fixture: a server with a code)
 
 pytestmark = pytest.mark.browser
 
 
 def test_the_service_worker_registers_and_keeps_the_game_behind_a_code(
     browser: Browser,
-    private_server: str,  # noqa: F811
+    private_server: str,
 ) -> None:
-    context = browser.new_context(
-        viewport=PHONE,
-        is_mobile=True,
-        has_touch=True,
-        locale="en",
-        base_url=private_server,
-        extra_http_headers={"Accept-Language": "en"},
-        service_workers="allow",
-    )
+    context = phone_context(browser, private_server, engine=True)
     try:
-        context.set_default_timeout(30_000)
         page = context.new_page()
         page.goto("/")
         assert "/access" in page.url

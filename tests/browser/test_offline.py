@@ -19,17 +19,15 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Route, expect
 
-from tests.conftest import CHROMIUM_ARGS, WHOLE_CHROMIUM
-
 from . import offline_phone as kit
 from .driver import Player, chip_taps
-from .offline_phone import (  # noqa: F401 (the module's fixtures)
+from .offline_phone import (
     BACKGROUND_SYNC_BACK,
     CACHED,
-    COUNT_PAINTS,
     DEALS,
     ENGINE_READY,
     KEPT,
+    LAN_NAME,
     NO_BACKGROUND_SYNC,
     OTHER_LTOOSH,
     OTHER_TRIX,
@@ -41,6 +39,7 @@ from .offline_phone import (  # noqa: F401 (the module's fixtures)
     new_game,
     path_of,
     phone_context,
+    plain_http,
     stored_deals,
     tap_deal,
     totals_of,
@@ -293,12 +292,8 @@ def test_over_plain_http_kept_deals_outlive_the_page_and_the_page_says_so(
     resolves to the test server) has no service worker, so a reload with no network fails;
     the page says to keep it open, and a deal kept here (IndexedDB, which needs no secure
     context) outlives the page: sent when the page is opened again with the network."""
-    lan = browser.browser_type.launch(
-        executable_path=WHOLE_CHROMIUM[0],
-        args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP scorekeeper.lan.test 127.0.0.1"],
-    )
-    try:
-        context = phone_context(lan, server.replace("127.0.0.1", "scorekeeper.lan.test"))
+    with plain_http(browser) as lan:
+        context = phone_context(lan, server.replace("127.0.0.1", LAN_NAME))
         player = Player(context.new_page(), javascript=True, shots=None, prefix="plain-http")
         page = player.page
         player.start_game(TRIX)
@@ -316,6 +311,4 @@ def test_over_plain_http_kept_deals_outlive_the_page_and_the_page_says_so(
         page = context.new_page()
         page.goto(game)
         expect(page.locator("#flash")).to_contain_text("Deal 1 saved", timeout=ENGINE_READY)
-        assert stored_deals(page, game.replace("scorekeeper.lan.test", "127.0.0.1")) == [DEALS[0]]
-    finally:
-        lan.close()
+        assert stored_deals(page, game.replace(LAN_NAME, "127.0.0.1")) == [DEALS[0]]

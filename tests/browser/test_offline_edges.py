@@ -13,15 +13,14 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from tests.conftest import CHROMIUM_ARGS, WHOLE_CHROMIUM
-
 from . import offline_phone as kit
-from .driver import Player
+from .driver import Player, settle
 from .offline_phone import (
     BACKGROUND_SYNC_BACK,
     DEALS,
     ENGINE_READY,
     KEPT,
+    LAN_NAME,
     NO_BACKGROUND_SYNC,
     TRIX,
     back_online,
@@ -31,6 +30,7 @@ from .offline_phone import (
     new_game,
     path_of,
     phone_context,
+    plain_http,
     stored_deals,
     totals_of,
     totals_shown,
@@ -77,6 +77,14 @@ class Held:
     def _matches(self, url: str) -> bool:
         return url.endswith(self.sync)
 
+    def two_kept_then_online(self, player: Player) -> Route:
+        """Deals 1 and 2 kept with no network, then the network back: their sync, held."""
+        self.page.context.set_offline(True)
+        enter_here(player, DEALS[0])
+        enter_here(player, DEALS[1])
+        self.page.context.set_offline(False)
+        return self.first()
+
     def first(self) -> Route:
         """The first sync sent (a minute at most: never a test that waits for ever)."""
         for _ in range(600):
@@ -115,14 +123,10 @@ def test_an_undo_during_a_sync_the_server_stored_first_is_said_and_undone_there(
     phone: Player,
 ) -> None:
     """§2: the sync carrying deal 2 reaches the server; the person undid deal 2 meanwhile."""
-    page, context = phone.page, phone.page.context
+    page = phone.page
     game = new_game(phone)
     with Held(page, game) as held:
-        context.set_offline(True)
-        enter_here(phone, DEALS[0])
-        enter_here(phone, DEALS[1])
-        context.set_offline(False)
-        late = held.first()
+        late = held.two_kept_then_online(phone)
         page.locator("#undo [data-kept=undo]").click()  # "Undo deal 2", the sync in flight
         expect(page.locator("#kept")).to_contain_text("1 deal on this phone is waiting")
         late.fulfill(response=late.fetch())  # the server stored both
@@ -146,11 +150,7 @@ def test_an_undo_of_a_deal_whose_sync_was_lost_withdraws_it(phone: Player) -> No
     page, context = phone.page, phone.page.context
     game = new_game(phone)
     with Held(page, game) as held:
-        context.set_offline(True)
-        enter_here(phone, DEALS[0])
-        enter_here(phone, DEALS[1])
-        context.set_offline(False)
-        lost = held.first()
+        lost = held.two_kept_then_online(phone)
         body = lost.request.post_data_json
         lost.abort("connectionreset")  # never reached the server
         expect(page.locator("#undo [data-kept=undo]")).to_have_text("Undo deal 2")
@@ -286,10 +286,12 @@ def test_cancel_in_a_form_opened_online_returns_to_one_game_page(phone: Player) 
     page = phone.page
     new_game(phone)
     for _ in range(2):
+        settle(page)
         page.locator(f'.next a.contract[href*="contract={DEALS[0]["contract"]}"]').click()
         expect(page.locator("form#deal-form")).to_be_visible()
+        settle(page)
         page.locator("form#deal-form a.button").last.click()
-        expect(page.locator("form#deal-form")).to_have_count(0)
+        expect(page.locator("form#deal-form")).to_have_count(0, timeout=15_000)
         expect(page.locator(".next .contracts")).to_be_visible()
     expect(page.locator("header.top")).to_have_count(1)
     expect(page.locator("h1.game-title")).to_have_count(1)
@@ -302,12 +304,8 @@ def test_over_plain_http_two_senders_and_a_save_in_flight_lose_nothing(
     """§1 where there are no Web Locks and no service worker (plain HTTP on a LAN): the page's
     senders take turns (a second try while the first sync is held waits for it), and a deal
     saved meanwhile is kept and sent."""
-    lan = browser.browser_type.launch(
-        executable_path=WHOLE_CHROMIUM[0],
-        args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP scorekeeper.lan.test 127.0.0.1"],
-    )
-    try:
-        context = phone_context(lan, server.replace("127.0.0.1", "scorekeeper.lan.test"))
+    with plain_http(browser) as lan:
+        context = phone_context(lan, server.replace("127.0.0.1", LAN_NAME))
         player = Player(context.new_page(), javascript=True, shots=None, prefix="plain-race")
         page = player.page
         player.start_game(TRIX)
@@ -324,10 +322,8 @@ def test_over_plain_http_two_senders_and_a_save_in_flight_lose_nothing(
             page.wait_for_timeout(1000)
             assert not held.routes, "a second sync went out while the first was in flight"
             # (fetched by Playwright, which knows nothing of Chromium's host name rule)
-            to = late.request.url.replace("scorekeeper.lan.test", "127.0.0.1")
+            to = late.request.url.replace(LAN_NAME, "127.0.0.1")
             late.fulfill(response=late.fetch(url=to))
             held.stop()
             expect(page.locator("#kept")).to_have_count(0, timeout=60_000)
-        assert stored_deals(page, game.replace("scorekeeper.lan.test", "127.0.0.1")) == DEALS[:2]
-    finally:
-        lan.close()
+        assert stored_deals(page, game.replace(LAN_NAME, "127.0.0.1")) == DEALS[:2]

@@ -21,16 +21,10 @@ from scorekeeper.store.models import EntryRow
 from tests.conftest import Phone, form_fields, snapshot
 from tests.reliability.test_races import at_once
 from tests.reliability.test_saves import second_phone
-from tests.rules.builders import FULL_GAME
+from tests.web import test_sync
 from tests.web.test_sync import KEYS, PENDING, chain, sync
 
-
-@pytest.fixture
-def three_deals(phone: Phone) -> Phone:
-    phone.new_game("trix", "solo", first=0)
-    for deal in FULL_GAME["trix"][:3]:
-        phone.enter(deal)
-    return phone
+three_deals = test_sync.three_deals  # (its fixture: a Trix game three deals in)
 
 
 def withdrawal(key: str, number: int) -> dict[str, Any]:
