@@ -118,6 +118,6 @@ class HTTPSTo(http.client.HTTPSConnection):
         import socket
 
         self.sock = self._context.wrap_socket(  # type: ignore[attr-defined]
-            socket.create_connection(("127.0.0.1", self.port), self.timeout),
+            socket.create_connection(("127.0.0.1", self.port), self.timeout, self.source_address),
             server_hostname=self.host,
         )
