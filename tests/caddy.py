@@ -8,7 +8,6 @@ import contextlib
 import http.client
 import os
 import shutil
-import signal
 import ssl
 import subprocess
 import time
@@ -17,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.servers import stop
 
 
 @dataclass(frozen=True)
@@ -81,13 +82,7 @@ def running(
             time.sleep(0.2)
         yield Caddy(https_port, http_port, authority / "root.crt", authority / "intermediate.crt")
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(5)
+        stop(process)
         log.close()
 
 
