@@ -29,17 +29,17 @@ from tests.conftest import CHROMIUM_ARGS, WHOLE_CHROMIUM
 
 from .conftest import serving
 from .driver import Player
-from .test_offline import (
+from .offline_phone import (
     DEALS,
     ENGINE_READY,
     TRIX,
-    _context,
-    _enter_here,
-    _game,
-    _ready,
-    _stored,
-    _totals_of,
-    _totals_shown,
+    enter_here,
+    game_address,
+    phone_context,
+    stored_deals,
+    totals_of,
+    totals_shown,
+    wait_ready,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -107,34 +107,34 @@ def test_through_caddy_five_deals_offline_a_reload_then_each_stored_once(
             http_port=_free_port(),
         ) as proxy:
             browser = chromium(BEHIND_CADDY, proxy.root, proxy.intermediate)
-            context = _context(browser, f"https://{BEHIND_CADDY}:{proxy.https_port}")
+            context = phone_context(browser, f"https://{BEHIND_CADDY}:{proxy.https_port}")
             player = Player(context.new_page(), javascript=True, shots=None, prefix="https")
             page = player.page
             player.start_game(TRIX)
-            game = _game(page)
-            _ready(page)
+            game = game_address(page)
+            wait_ready(page)
             _controlled(page)
 
             context.set_offline(True)
             for count, raw in enumerate(DEALS[:5], start=1):
-                _enter_here(player, raw)
+                enter_here(player, raw)
                 waiting = "1 deal on this phone is" if count == 1 else f"{count} deals on this"
                 expect(page.locator("#kept")).to_contain_text(waiting)
-            shown = _totals_shown(page)
-            assert shown == _totals_of(DEALS[:5])
+            shown = totals_shown(page)
+            assert shown == totals_of(DEALS[:5])
 
             page.reload()  # with no network: the service worker's copy, painted by the engine
             expect(page.locator("#kept")).to_contain_text(
                 "5 deals on this phone are waiting", timeout=ENGINE_READY
             )
             expect(page.locator("#history-rows th[scope=row]")).to_have_count(5)
-            assert _totals_shown(page) == shown
+            assert totals_shown(page) == shown
 
             context.set_offline(False)
             expect(page.locator("#kept")).to_have_count(0, timeout=60_000)
             # each once, in order, through Caddy (asked of the app itself: Playwright's own
             # requests do not use Chromium's resolver)
-            assert _stored(page, app + urlsplit(game).path) == DEALS[:5]
+            assert stored_deals(page, app + urlsplit(game).path) == DEALS[:5]
             context.close()
 
 
@@ -145,13 +145,13 @@ def test_serve_with_its_own_certificate_the_service_worker_controls_the_page(
     certificate, key = self_signed(tmp_path / "tls", OWN_CERTIFICATE, "127.0.0.1")
     with serving(_instance(tmp_path), tls=(certificate, key)) as base:
         browser = chromium(OWN_CERTIFICATE, certificate)
-        context = _context(browser, f"https://{OWN_CERTIFICATE}:{urlsplit(base).port}")
+        context = phone_context(browser, f"https://{OWN_CERTIFICATE}:{urlsplit(base).port}")
         player = Player(context.new_page(), javascript=True, shots=None, prefix="https-own")
         page = player.page
         answer = page.goto("/")
         assert answer is not None
         assert answer.headers.get("strict-transport-security") == "max-age=31536000"
         player.start_game(TRIX)
-        _ready(page)
+        wait_ready(page)
         _controlled(page)
         context.close()
