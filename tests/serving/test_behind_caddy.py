@@ -49,8 +49,10 @@ def _recipe() -> tuple[str, dict[str, str], list[list[str]]]:
     environ: dict[str, str] = {}
     commands: list[list[str]] = []
     for line in servers[0].splitlines():
-        if line.startswith("export "):
-            environ.update(part.split("=", 1) for part in line.split()[1:])  # type: ignore[misc]
+        if line.startswith("export "):  # NAME=VALUE … [# a comment]
+            for part in line.split("#", 1)[0].split()[1:]:
+                name, _, value = part.partition("=")
+                environ[name] = value
         elif line.startswith("scorekeeper serve "):
             commands.append(line.split()[2:])
     return caddyfile[0], environ, commands
@@ -130,6 +132,7 @@ def test_the_recipe_for_the_internet(tmp_path: Path, database: str) -> None:
     caddy_or_skip()
     caddyfile, environ, commands = _recipe()
     assert environ["SCOREKEEPER_HTTPS"] == "1" and environ["SCOREKEEPER_PROXIES"] == "1"
+    assert environ["DATABASE_URL"].startswith("postgresql://") and "SECRET_KEY" in environ
     assert [command[:4] for command in commands] == [
         ["--host", "127.0.0.1", "--port", "8001"],
         ["--host", "127.0.0.1", "--port", "8002"],
