@@ -43,8 +43,8 @@ def caddy_or_skip() -> str:
 def running(
     folder: Path, sites: str, *, name: str, https_port: int, http_port: int
 ) -> Iterator[Caddy]:
-    """Caddy serving `sites` (a Caddyfile's site blocks) with every certificate from its
-    internal CA (`local_certs`), its state in `folder`; ready once it answers `name` over TLS
+    """Caddy serving `sites` (a Caddyfile's site blocks) on 127.0.0.1 with every certificate
+    from its internal CA (`local_certs`), its state in `folder`; ready once it answers `name` over TLS
     that its root verifies."""
     command = caddy_or_skip()
     folder.mkdir(parents=True, exist_ok=True)
@@ -52,6 +52,7 @@ def running(
     (folder / "Caddyfile").write_text(
         "{\n"
         "\tadmin off\n"
+        "\tdefault_bind 127.0.0.1\n"  # this machine only
         "\tlocal_certs\n"
         "\tskip_install_trust\n"
         f"\tstorage file_system {data}\n"
