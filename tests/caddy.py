@@ -44,8 +44,8 @@ def running(
     folder: Path, sites: str, *, name: str, https_port: int, http_port: int
 ) -> Iterator[Caddy]:
     """Caddy serving `sites` (a Caddyfile's site blocks) on 127.0.0.1 with every certificate
-    from its internal CA (`local_certs`), its state in `folder`; ready once it answers `name` over TLS
-    that its root verifies."""
+    from its internal CA (`local_certs`), its state in `folder`; ready once it answers `name`
+    over TLS that its root verifies."""
     command = caddy_or_skip()
     folder.mkdir(parents=True, exist_ok=True)
     data = folder / "data"

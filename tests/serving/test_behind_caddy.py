@@ -212,7 +212,7 @@ def test_the_recipe_for_the_internet(tmp_path: Path, database: str) -> None:
             if stopped:  # one app server stopped (a release, say): the other answers
                 os.killpg(processes[0].pid, signal.SIGTERM)
                 processes[0].wait(30)
-            for _ in range(4):
+            for _ in range(4):  # in turn: two of them to the stopped server first
                 connection = _from("127.0.0.6", proxy.https_port, trusting)
                 page, body = _ask(connection, "GET", f"/g/{token}", cookie)
                 connection.close()
