@@ -55,7 +55,7 @@ def test_with_a_certificate_it_says_https_and_turns_on_what_https_needs(
     certificate, key = pair
     argv = ["serve", "--host", host, "--port", str(free_port()), "--workers", "1"]
     assert main([*argv, "--certificate", str(certificate), "--key", str(key)]) == 0
-    assert ran == [{"threads": 2, "tls": (certificate, key)}]
+    assert len(ran) == 1 and ran[0]["tls"] == (certificate, key)
     assert os.environ["SCOREKEEPER_HTTPS"] == "1"  # Secure cookies and HSTS, in every worker
     out = capsys.readouterr().out
     assert "https://" in out and "http://" not in out, out
