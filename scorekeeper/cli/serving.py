@@ -143,7 +143,9 @@ def serve(
         os.environ["SCOREKEEPER_HTTPS"] = "1"
     # refuses a weak code (unless told) and a database it could read but never save to
     code = opened(writes=True).config.get("ACCESS_CODE")
-    say_where(host, port, scheme="https" if tls else "http")
+    where = say_where(host, port, scheme="https" if tls else "http")
+    if tls:
+        warn_unnamed(tls, where, port)
     if code:
         print(f"Access code: {code}" if new_code else "Access code: as configured")
         guesses = limits.code_guesses(code)
@@ -175,16 +177,16 @@ def this_machine_only(host: str) -> bool:
         return False
 
 
-def say_where(host: str, port: int, scheme: str = "http") -> None:
+def say_where(host: str, port: int, scheme: str = "http") -> list[str]:
     """Where the app is open: to the phones on the network (the addresses, and the first as a
     QR code), or, listening on loopback, to this machine only (no QR code: no phone can open
-    it). `scheme`: "https" when the server has a certificate."""
+    it). `scheme`: "https" when the server has a certificate. The addresses said."""
     if this_machine_only(host):
         shown = f"[{host.strip('[]')}]" if ":" in host else host
         print("Scorekeeper is running for this machine only (no phone can reach it):")
         print(f"  {scheme}://{shown}:{port}/")
         print("To open it from a phone on the same network, start it with --host 0.0.0.0.")
-        return
+        return [host.strip("[]")]
     shown_hosts = local_addresses() if host in EVERY_ADDRESS else [host]
     print("Scorekeeper is running. Open it from a phone on the same network:")
     for address in shown_hosts or ["127.0.0.1"]:
@@ -192,6 +194,23 @@ def say_where(host: str, port: int, scheme: str = "http") -> None:
     if host in EVERY_ADDRESS:
         print(f"  (on this machine: {scheme}://127.0.0.1:{port}/)")
     print_qr(f"{scheme}://{(shown_hosts or ['127.0.0.1'])[0]}:{port}/")
+    return shown_hosts or ["127.0.0.1"]
+
+
+def warn_unnamed(tls: tuple[Path, Path], addresses: list[str], port: int) -> None:
+    """Say which of the addresses printed the certificate does not name: a phone opening one
+    refuses the page (and its service worker) however it is told to trust the certificate."""
+    from ..serving.server import unnamed
+
+    missing = unnamed(tls[0], tls[1], addresses)
+    if missing:
+        print(
+            f"Warning: the certificate does not name {', '.join(missing)}, so a phone opening "
+            f"https://{missing[0]}:{port}/ refuses it: make one that names "
+            f"{'it' if len(missing) == 1 else 'them'} (mkcert {' '.join(missing)}), or open "
+            "a name it has.",
+            file=sys.stderr,
+        )
 
 
 def _duration(years: float) -> str:

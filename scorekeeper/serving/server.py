@@ -13,6 +13,7 @@ worker's threads runs the app: a client trickling a body holds no thread either
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import multiprocessing
 import os
@@ -195,3 +196,42 @@ def tls_problem(certificate: Path, key: Path) -> str | None:
             f"or of a kind the server does not read ({error.reason or error})."
         )
     return None
+
+
+def unnamed(certificate: Path, key: Path, addresses: list[str]) -> list[str]:
+    """The addresses (host names or IP addresses) the certificate does not name, which a
+    browser opening https://ADDRESS/ refuses: found by a TLS handshake in memory between the
+    server with this certificate and a client trusting it, as a phone that trusts it would
+    check the name."""
+    import ssl
+
+    server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    server.load_cert_chain(certificate, key)
+    client = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    client.load_verify_locations(cafile=certificate)
+    client.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN  # the certificate itself is trusted
+    missing = []
+    for address in addresses:
+        wires = [ssl.MemoryBIO() for _ in range(4)]
+        ends = (
+            client.wrap_bio(wires[0], wires[1], server_hostname=address),
+            server.wrap_bio(wires[2], wires[3], server_side=True),
+        )
+        for _ in range(4):  # a TLS 1.3 handshake takes two flights each way
+            try:
+                for end in ends:
+                    with contextlib.suppress(ssl.SSLWantReadError):
+                        end.do_handshake()
+            except ssl.SSLCertVerificationError as error:
+                if error.verify_code in (X509_HOSTNAME_MISMATCH, X509_IP_ADDRESS_MISMATCH):
+                    missing.append(address)
+                break
+            except ssl.SSLError:  # anything else: not a name this check can judge
+                break
+            wires[2].write(wires[1].read())
+            wires[0].write(wires[3].read())
+    return missing
+
+
+X509_HOSTNAME_MISMATCH, X509_IP_ADDRESS_MISMATCH = 62, 64
+"""OpenSSL's verify codes for a certificate that does not name the host or address asked."""

@@ -57,10 +57,28 @@ def test_with_a_certificate_it_says_https_and_turns_on_what_https_needs(
     assert main([*argv, "--certificate", str(certificate), "--key", str(key)]) == 0
     assert len(ran) == 1 and ran[0]["tls"] == (certificate, key)
     assert os.environ["SCOREKEEPER_HTTPS"] == "1"  # Secure cookies and HSTS, in every worker
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     assert "https://" in out and "http://" not in out, out
     if host == "0.0.0.0":
         assert "https://192.168.1.20:" in out and any(block in out for block in QR_BLOCKS)
+        # the certificate names localhost and 127.0.0.1 only: the phones' address is said
+        assert "Warning: the certificate does not name 192.168.1.20, so a phone opening" in err
+        assert "(mkcert 192.168.1.20)" in err
+    else:
+        assert "Warning" not in err, err
+
+
+def test_a_certificate_that_names_the_phones_address_is_not_warned_about(
+    instance: Path,
+    tmp_path: Path,
+    ran: list[dict[str, object]],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    certificate, key = self_signed(tmp_path / "lan", "192.168.1.20")
+    argv = ["serve", "--port", str(free_port()), "--workers", "1"]
+    assert main([*argv, "--certificate", str(certificate), "--key", str(key)]) == 0
+    out, err = capsys.readouterr()
+    assert "https://192.168.1.20:" in out and "Warning" not in err, err
 
 
 def test_without_a_certificate_plain_http_as_before(
