@@ -249,6 +249,22 @@ def weak_code_message(suggestion: str) -> str:
     )
 
 
+PROXIES_VARIABLE = "SCOREKEEPER_PROXIES"
+
+
+def proxies_in_front() -> int:
+    """How many reverse proxies stand in front of the app (SCOREKEEPER_PROXIES, default 0):
+    the client's address and scheme are read from the headers they add (X-Forwarded-For,
+    X-Forwarded-Proto), trusting that many of them, and no more."""
+    text = os.environ.get(PROXIES_VARIABLE, "").strip()
+    if text and not text.isdigit():
+        raise SetupError(
+            f"{PROXIES_VARIABLE} must be how many proxies stand in front of the app (1 behind "
+            f"Caddy alone), not {text!r}."
+        )
+    return int(text or 0)
+
+
 def base_config(instance_path: str) -> dict[str, Any]:
     """The app's settings before instance/config.py and the caller's overrides."""
     https = os.environ.get("SCOREKEEPER_HTTPS", "") == "1"
@@ -260,6 +276,9 @@ def base_config(instance_path: str) -> dict[str, Any]:
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_SECURE": https,
         "SCOREKEEPER_HTTPS": https,  # also: Strict-Transport-Security on every answer
+        # behind a reverse proxy (Caddy, a load balancer): whose X-Forwarded-For and -Proto to
+        # trust, so the limits count each phone's address and links say https://
+        "PROXIES": proxies_in_front(),
         "PERMANENT_SESSION_LIFETIME": ONE_YEAR,
         # the cookie (up to 60 remembered games) is sent when it changes, not with every answer
         "SESSION_REFRESH_EACH_REQUEST": False,

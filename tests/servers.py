@@ -8,6 +8,7 @@ import http.client
 import os
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -59,10 +60,14 @@ def launch(arguments: list[str], env: dict[str, str], log: Path) -> subprocess.P
 
 @contextlib.contextmanager
 def serving(
-    instance: Path, sizing: tuple[str, ...] = SIZING, **environ: str
+    instance: Path,
+    sizing: tuple[str, ...] = SIZING,
+    tls: tuple[Path, Path] | None = None,
+    **environ: str,
 ) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
     """`scorekeeper serve` of this checkout on a free loopback port (its log in the instance
-    folder, server.log; `environ`: more of its environment); its port and process."""
+    folder, server.log; `environ`: more of its environment); its port and process. `tls`: a
+    certificate for 127.0.0.1 and its key, served with --certificate and --key."""
     port = free_port()
     env = {
         key: value
@@ -79,31 +84,46 @@ def serving(
     env["SCOREKEEPER_INSTANCE"] = str(instance)
     env.update(environ)
     log = instance / "server.log"
+    where = ("--host", "127.0.0.1", "--port", str(port))
+    https = ("--certificate", str(tls[0]), "--key", str(tls[1])) if tls else ()
     process = launch(
-        ["-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1", "--port", str(port), *sizing],
+        ["-m", "scorekeeper.cli", "serve", *where, *sizing, *https],
         env,
         log,
     )
+    trusting = ssl.create_default_context(cafile=tls[0]) if tls else None
     try:
         deadline = time.monotonic() + 30
-        while get(port, timeout=2) not in (200, 303):  # 303: to the access code's page
+        # 303: to the access code's page
+        while get(port, timeout=2, tls=trusting) not in (200, 303):
             assert process.poll() is None, log.read_text()
             assert time.monotonic() < deadline, log.read_text()
             time.sleep(0.2)
         yield port, process
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(5)
+        stop(process)
 
 
-def get(port: int, timeout: float) -> int | None:
-    """GET / on a new connection: the status, or None when unanswered in `timeout` seconds."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop a process started in a session of its own, and all it started: SIGTERM, then
+    SIGKILL 15 s later."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(15)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(5)
+
+
+def get(port: int, timeout: float, tls: ssl.SSLContext | None = None) -> int | None:
+    """GET / on a new connection (over TLS trusting `tls`, when given): the status, or None
+    when unanswered in `timeout` seconds."""
+    connection = (
+        http.client.HTTPSConnection("127.0.0.1", port, timeout=timeout, context=tls)
+        if tls
+        else http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    )
     try:
         connection.request("GET", "/")
         response = connection.getresponse()

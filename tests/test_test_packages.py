@@ -1,7 +1,9 @@
 """What `scripts/test` installs from Debian's packages (scripts/test-packages.sh), run on a
 pretend machine: which packages it has, which apt can install. Without the headless shell,
 where it cannot be had, the suite goes on in the whole Chromium (issue 44, item 14: it stopped),
-and tests/conftest.py then draws the pages in /usr/bin/chromium; README names every package."""
+and tests/conftest.py then draws the pages in /usr/bin/chromium; Caddy likewise (issue 45, item
+3: the tests of HTTPS through a proxy are skipped without it), its own service stopped again;
+README names every package."""
 
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ apt-get() {
     case " $* " in *" $package "*) return 100 ;; esac
   done
 }
+systemctl() { echo "systemctl $*" >> "$LOG"; }
 install_test_packages "$WANT_POSTGRES"
 """
 
@@ -56,11 +59,13 @@ def pretend(
         text=True,
         timeout=60,
     )
-    asked = [line for line in log.read_text().splitlines() if line.startswith("install")]
+    asked = [
+        line for line in log.read_text().splitlines() if line.startswith(("install", "systemctl"))
+    ]
     return done.returncode, done.stderr, asked
 
 
-ALL = "chromium chromium-headless-shell fonts-lohit-deva postgresql"
+ALL = "caddy chromium chromium-headless-shell fonts-lohit-deva postgresql"
 
 
 def test_a_machine_with_everything_installs_nothing(tmp_path: Path) -> None:
@@ -71,7 +76,7 @@ def test_chromium_without_a_headless_shell_to_be_had_goes_on_in_the_whole_browse
     tmp_path: Path,
 ) -> None:
     status, said, asked = pretend(
-        tmp_path, "chromium fonts-lohit-deva", unknown="chromium-headless-shell"
+        tmp_path, "caddy chromium fonts-lohit-deva", unknown="chromium-headless-shell"
     )
     assert status == 0, said
     assert asked == ["install -y -qq chromium-headless-shell"]
@@ -79,13 +84,15 @@ def test_chromium_without_a_headless_shell_to_be_had_goes_on_in_the_whole_browse
 
 
 def test_the_headless_shell_is_installed_when_it_can_be(tmp_path: Path) -> None:
-    status, said, asked = pretend(tmp_path, "chromium fonts-lohit-deva")
+    status, said, asked = pretend(tmp_path, "caddy chromium fonts-lohit-deva")
     assert (status, asked) == (0, ["install -y -qq chromium-headless-shell"])
     assert "whole Chromium" not in said
 
 
 def test_what_is_needed_is_still_installed_when_the_shell_cannot_be(tmp_path: Path) -> None:
-    status, said, asked = pretend(tmp_path, "", unknown="chromium-headless-shell", postgres=True)
+    status, said, asked = pretend(
+        tmp_path, "caddy", unknown="chromium-headless-shell", postgres=True
+    )
     assert status == 0, said
     assert asked == [
         "install -y -qq chromium fonts-lohit-deva postgresql chromium-headless-shell",
@@ -100,12 +107,45 @@ def test_what_is_needed_and_cannot_be_installed_stops_it_naming_the_packages(
 ) -> None:
     status, said, _ = pretend(
         tmp_path,
-        "chromium-headless-shell",
+        "caddy chromium-headless-shell",
         unknown="" if not root else "fonts-lohit-deva",
         root=root,
     )
     assert status == 1
     assert "run 'sudo apt-get install chromium fonts-lohit-deva' and try again" in said
+
+
+CADDY_QUIET = "systemctl disable --now caddy.service"
+"""Debian's caddy package starts a server on port 80 where systemd runs: stopped again."""
+
+
+def test_caddy_is_installed_when_missing_and_its_own_service_stopped(tmp_path: Path) -> None:
+    status, said, asked = pretend(tmp_path, "chromium chromium-headless-shell fonts-lohit-deva")
+    assert (status, asked) == (0, ["install -y -qq caddy", CADDY_QUIET]), said
+
+
+def test_without_caddy_to_be_had_the_suite_goes_on_and_says_what_is_skipped(
+    tmp_path: Path,
+) -> None:
+    status, said, asked = pretend(
+        tmp_path, "chromium chromium-headless-shell fonts-lohit-deva", unknown="caddy"
+    )
+    assert (status, asked) == (0, ["install -y -qq caddy"])
+    assert "cannot install caddy: the tests of HTTPS through a proxy are skipped" in said
+
+
+def test_one_wanted_package_that_cannot_be_had_keeps_no_other_out(tmp_path: Path) -> None:
+    status, said, asked = pretend(
+        tmp_path, "chromium fonts-lohit-deva", unknown="chromium-headless-shell"
+    )
+    assert status == 0, said
+    assert asked == [
+        "install -y -qq chromium-headless-shell caddy",
+        "install -y -qq chromium-headless-shell",
+        "install -y -qq caddy",
+        CADDY_QUIET,
+    ]
+    assert "whole Chromium" in said and "cannot install caddy" not in said
 
 
 def test_the_pages_are_drawn_in_the_whole_browser_only_without_the_shell() -> None:

@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
@@ -14,6 +13,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .lines import one_line as _one_line
+from .serving import add_serve_command, print_qr, serve, tls_files
+
+__all__ = ["main", "print_qr", "serve"]
 
 if TYPE_CHECKING:
     import argparse
@@ -71,152 +73,6 @@ def stats(path: str, rated: bool = False) -> int:
     return 0
 
 
-def local_addresses() -> list[str]:
-    """This machine's IPv4 addresses other than loopback, for the phones on the same Wi-Fi.
-
-    Read from the network interfaces (ifaddr) and the host name; nothing is sent.
-    """
-    import socket
-
-    import ifaddr
-
-    candidates = [
-        ip.ip for adapter in ifaddr.get_adapters() for ip in adapter.ips if isinstance(ip.ip, str)
-    ]  # IPv6 addresses come as tuples
-    with contextlib.suppress(OSError):
-        candidates += [
-            str(info[4][0])
-            for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-        ]
-    found: list[str] = []
-    for address in candidates:
-        if not address.startswith("127.") and address not in found:
-            found.append(address)
-    return found
-
-
-def can_listen(host: str, port: int) -> None:
-    """Refuse, in one sentence, an address this process cannot listen on (before saying it runs)."""
-    import socket
-
-    from ..settings import SetupError
-
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
-        try:
-            probe.bind((host, port))
-        except OSError as error:
-            raise SetupError(
-                f"Cannot listen on {host} port {port}: {error.strerror or error}. "
-                "Choose another --port, or stop the program using it."
-            ) from error
-
-
-def serve(
-    host: str,
-    port: int,
-    workers: int | None,
-    threads: int | None,
-    *,
-    new_code: bool = False,
-    weak_code: bool = False,
-) -> int:
-    """Migrate the database, then run the app under granian with several worker processes.
-
-    `new_code`: a new strong access code for this run (printed); `weak_code`: the operator
-    insists on a weak one (warned about) — the workers read both from the environment."""
-    import os
-
-    from .. import settings
-    from ..serving.server import run, sized
-    from ..store import limits
-
-    workers, threads = sized(workers, threads)
-    can_listen(host, port)
-    if new_code:
-        os.environ["SCOREKEEPER_ACCESS_CODE"] = limits.new_code()
-    if weak_code:
-        os.environ[settings.WEAK_CODE_VARIABLE] = "1"
-    # refuses a weak code (unless told) and a database it could read but never save to
-    from .database import opened
-
-    code = opened(writes=True).config.get("ACCESS_CODE")
-    say_where(host, port)
-    if code:
-        print(f"Access code: {code}" if new_code else "Access code: as configured")
-        guesses = limits.code_guesses(code)
-        if guesses < limits.STRONG_CODE_GUESSES:
-            years = limits.years_to_guess(guesses)
-            print(
-                f"Warning: the access code is weak: about {guesses:.0e} guesses, which "
-                f"{limits.GUESSES_A_SECOND:,} a second would find in "
-                f"{_duration(years)}. Start with --new-access-code for a strong one.",
-                file=sys.stderr,
-            )
-    sys.stdout.flush()
-    run(host, port, workers, threads=threads)
-    return 0
-
-
-EVERY_ADDRESS = ("0.0.0.0", "::", "")
-
-
-def this_machine_only(host: str) -> bool:
-    """Whether an address to listen on is this machine's own (loopback): no phone reaches it."""
-    import ipaddress
-
-    if host.strip("[]").casefold() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-def say_where(host: str, port: int) -> None:
-    """Where the app is open: to the phones on the network (the addresses, and the first as a
-    QR code), or, listening on loopback, to this machine only (no QR code: no phone can open
-    it)."""
-    if this_machine_only(host):
-        shown = f"[{host.strip('[]')}]" if ":" in host else host
-        print("Scorekeeper is running for this machine only (no phone can reach it):")
-        print(f"  http://{shown}:{port}/")
-        print("To open it from a phone on the same network, start it with --host 0.0.0.0.")
-        return
-    shown_hosts = local_addresses() if host in EVERY_ADDRESS else [host]
-    print("Scorekeeper is running. Open it from a phone on the same network:")
-    for address in shown_hosts or ["127.0.0.1"]:
-        print(f"  http://{address}:{port}/")
-    if host in EVERY_ADDRESS:
-        print(f"  (on this machine: http://127.0.0.1:{port}/)")
-    print_qr(f"http://{(shown_hosts or ['127.0.0.1'])[0]}:{port}/")
-
-
-def _duration(years: float) -> str:
-    """'3 hours', '12 days', '4 years': how long, roughly."""
-    seconds = years * 365.25 * 24 * 3600
-    for unit, size in (
-        ("years", 365.25 * 24 * 3600),
-        ("days", 24 * 3600),
-        ("hours", 3600),
-        ("minutes", 60),
-    ):
-        if seconds >= size:
-            return f"about {seconds / size:.0f} {unit}"
-    return "seconds"
-
-
-def print_qr(address: str) -> None:
-    """The address as a QR code in the terminal, for a phone's camera."""
-    try:
-        import segno
-
-        segno.make(address, error="m").terminal(compact=True)
-    except (ImportError, OSError, UnicodeError):
-        pass  # the printed address is enough
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The command line: one subcommand per task."""
     import argparse
@@ -237,31 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="rate the players (OpenSkill over the finished games, in the order played)",
     )
-    server = commands.add_parser("serve", help="run the app for the table (production server)")
-    server.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
-    server.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
-    server.add_argument(
-        "--workers",
-        type=int,
-        metavar="N",
-        help="worker processes (default: SCOREKEEPER_WORKERS, else one per CPU core)",
-    )
-    server.add_argument(
-        "--threads",
-        type=int,
-        metavar="N",
-        help="threads per worker that run the app (default: SCOREKEEPER_THREADS, else 2)",
-    )
-    server.add_argument(
-        "--new-access-code",
-        action="store_true",
-        help="ask every browser for a new strong access code (printed)",
-    )
-    server.add_argument(
-        "--weak-access-code",
-        action="store_true",
-        help="start even though the access code is easy to guess (warned)",
-    )
+    add_serve_command(commands)
     commands.add_parser("init-db", help="create or migrate the database, then exit")
     exporter = commands.add_parser("export", help="write every game as a JSON array of records")
     exporter.add_argument("file", metavar="FILE", help="where to write, or - for stdout")
@@ -382,6 +214,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 args.threads,
                 new_code=args.new_access_code,
                 weak_code=args.weak_access_code,
+                tls=tls_files(args),
             )
         if args.command in ("init-db", "export", "import"):
             return _on_the_database(args)

@@ -13,6 +13,7 @@ worker's threads runs the app: a client trickling a body holds no thread either
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import multiprocessing
 import os
@@ -23,7 +24,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from granian.constants import HTTPModes, Interfaces
+from granian.constants import HTTPModes, Interfaces, SSLProtocols
 from granian.http import HTTP1Settings
 from granian.log import LogLevels
 from granian.server import Server
@@ -118,11 +119,13 @@ def run(
     target: str = APP,
     factory: bool = True,
     working_dir: Path | None = None,
+    tls: tuple[Path, Path] | None = None,
 ) -> None:
     """Serve until interrupted: `workers` processes, each with `threads` threads.
 
     `target` is "module:name" of the WSGI app (of a function building it when `factory`), which
-    each worker imports (from `working_dir` first, when given).
+    each worker imports (from `working_dir` first, when given). `tls`: a certificate and its
+    key (see tls_problem) to serve HTTPS with, TLS 1.2 or newer; else plain HTTP.
     """
     os.register_at_fork(after_in_child=stop_at_once)  # granian forks its workers (on Linux)
     loader: Callable[..., Any] = partial(
@@ -146,4 +149,89 @@ def run(
         log_level=LogLevels.warning,
         respawn_failed_workers=True,
         workers_kill_timeout=STOP_TIMEOUT_S,
+        ssl_cert=tls[0] if tls else None,
+        ssl_key=tls[1] if tls else None,
+        # granian's default is TLS 1.3 only, which a phone's browser from before 2019 (Safari
+        # before iOS 12.2) does not speak; TLS 1.2 with the suites rustls offers is still safe
+        ssl_protocol_min=SSLProtocols.tls12,
     ).serve(target_loader=loader)
+
+
+def tls_problem(certificate: Path, key: Path) -> str | None:
+    """What keeps the server from serving HTTPS with this certificate and key, in one sentence
+    for the operator; None when it can. Both are PEM files (the certificate first in its file,
+    its chain after it); the key is not protected by a passphrase and belongs to the
+    certificate."""
+    import ssl
+
+    texts: dict[str, bytes] = {}
+    for what, path in (("certificate", certificate), ("key", key)):
+        try:
+            texts[what] = path.read_bytes()
+        except OSError as error:
+            return f"Cannot read the {what} file {path}: {error.strerror or error}."
+    if b"-----BEGIN CERTIFICATE-----" not in texts["certificate"]:
+        return (
+            f"{certificate} is not a certificate: give the PEM file that begins with "
+            "-----BEGIN CERTIFICATE----- (its chain, if any, after it)."
+        )
+    if b"ENCRYPTED" in texts["key"]:
+        return (
+            f"The key {key} is protected by a passphrase, which the server cannot ask for: "
+            f"give it without one (openssl pkey -in {key} -out plain-key.pem)."
+        )
+    if b"PRIVATE KEY-----" not in texts["key"]:
+        return (
+            f"{key} is not a private key: give the PEM file that begins with "
+            "-----BEGIN PRIVATE KEY----- (or RSA PRIVATE KEY, EC PRIVATE KEY)."
+        )
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(certificate, key)
+    except ssl.SSLError as error:
+        # another key of its kind; a key of another kind (RSA for an EC certificate)
+        if error.reason in ("KEY_VALUES_MISMATCH", "NO_CERTIFICATE_ASSIGNED"):
+            return f"The key {key} does not belong to the certificate {certificate}."
+        return (
+            f"Cannot use the certificate {certificate} with the key {key}: they are damaged "
+            f"or of a kind the server does not read ({error.reason or error})."
+        )
+    return None
+
+
+def unnamed(certificate: Path, key: Path, addresses: list[str]) -> list[str]:
+    """The addresses (host names or IP addresses) the certificate does not name, which a
+    browser opening https://ADDRESS/ refuses: found by a TLS handshake in memory between the
+    server with this certificate and a client trusting it, as a phone that trusts it would
+    check the name."""
+    import ssl
+
+    server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    server.load_cert_chain(certificate, key)
+    client = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    client.load_verify_locations(cafile=certificate)
+    client.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN  # the certificate itself is trusted
+    missing = []
+    for address in addresses:
+        wires = [ssl.MemoryBIO() for _ in range(4)]
+        ends = (
+            client.wrap_bio(wires[0], wires[1], server_hostname=address),
+            server.wrap_bio(wires[2], wires[3], server_side=True),
+        )
+        for _ in range(4):  # a TLS 1.3 handshake takes two flights each way
+            try:
+                for end in ends:
+                    with contextlib.suppress(ssl.SSLWantReadError):
+                        end.do_handshake()
+            except ssl.SSLCertVerificationError as error:
+                if error.verify_code in (X509_HOSTNAME_MISMATCH, X509_IP_ADDRESS_MISMATCH):
+                    missing.append(address)
+                break
+            except ssl.SSLError:  # anything else: not a name this check can judge
+                break
+            wires[2].write(wires[1].read())
+            wires[0].write(wires[3].read())
+    return missing
+
+
+X509_HOSTNAME_MISMATCH, X509_IP_ADDRESS_MISMATCH = 62, 64
+"""OpenSSL's verify codes for a certificate that does not name the host or address asked."""

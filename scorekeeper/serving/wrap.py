@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, abort, request
 from werkzeug.exceptions import ServiceUnavailable
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import assets, bodies, engine, live_poll, offline
 from .gateway import BODY_BUSY, BODY_TIMED_OUT, BUSY_RETRY_AFTER_S
@@ -36,6 +37,11 @@ def init_app(app: Flask) -> None:
 
 def front(app: Flask) -> None:
     """Put the live poll's shortcut in front of the finished app, and tell the gateway how much
-    body each request's route takes (call last)."""
+    body each request's route takes (call last). Behind `PROXIES` reverse proxies, the
+    client's address and scheme are the ones they forward (werkzeug's ProxyFix): the access
+    code's and the imports' limits count each phone, not the proxy, and links are https://."""
+    proxies = int(app.config.get("PROXIES") or 0)
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     live_poll.init_app(app)
     bodies.init_app(app)

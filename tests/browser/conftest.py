@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -48,9 +49,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @contextmanager
-def serving(instance: Path) -> Iterator[str]:
+def serving(instance: Path, tls: tuple[Path, Path] | None = None, **environ: str) -> Iterator[str]:
     """`scorekeeper serve` on a free port with the database of `instance`; its base URL (a
-    test module that imports many games serves its own: imports are limited per address)."""
+    test module that imports many games serves its own: imports are limited per address).
+    `tls`: a certificate for 127.0.0.1 and its key (`serve --certificate --key`: an https://
+    base URL); `environ`: more of its environment."""
     port = _free_port()
     env = {
         key: value
@@ -58,6 +61,7 @@ def serving(instance: Path) -> Iterator[str]:
         if key not in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_ACCESS_CODE", "SCOREKEEPER_HTTPS")
     }
     env["SCOREKEEPER_INSTANCE"] = str(instance)
+    env.update(environ)
     # `scorekeeper serve` from this checkout: the console script would import whichever copy
     # was pip-installed last (another clone, say), so run the same CLI as a module from here.
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
@@ -72,16 +76,18 @@ def serving(instance: Path) -> Iterator[str]:
         str(port),
         "--workers",
         "2",
+        *(("--certificate", str(tls[0]), "--key", str(tls[1])) if tls else ()),
     ]
     log = (instance / "server.log").open("w")
     process = subprocess.Popen(
         argv, env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
     )
-    base = f"http://127.0.0.1:{port}"
+    base = f"{'https' if tls else 'http'}://127.0.0.1:{port}"
+    trusting = ssl.create_default_context(cafile=tls[0]) if tls else None
     deadline = time.monotonic() + 30
     while True:
         try:
-            with urllib.request.urlopen(base + "/", timeout=2) as response:
+            with urllib.request.urlopen(base + "/", timeout=2, context=trusting) as response:
                 if response.status == 200:
                     break
         except (urllib.error.URLError, ConnectionError, TimeoutError):
@@ -94,7 +100,9 @@ def serving(instance: Path) -> Iterator[str]:
             )
         time.sleep(0.2)
     try:
-        with urllib.request.urlopen(base + "/static/js/app.js", timeout=5) as response:
+        with urllib.request.urlopen(
+            base + "/static/js/app.js", timeout=5, context=trusting
+        ) as response:
             served = response.read()
         if served != minified_js((ROOT / "static" / "js" / "app.js").read_bytes()):
             pytest.fail("the server does not serve this checkout's files")

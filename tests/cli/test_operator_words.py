@@ -37,7 +37,7 @@ def served(host: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFix
 
     ran: list[str] = []
     monkeypatch.setattr(server, "run", lambda host, *args, **kwargs: ran.append(host))
-    monkeypatch.setattr("scorekeeper.cli.local_addresses", lambda: ["192.168.1.20"])
+    monkeypatch.setattr("scorekeeper.cli.serving.local_addresses", lambda: ["192.168.1.20"])
     assert main(["serve", "--host", host, "--port", str(free_port()), "--workers", "1"]) == 0
     assert ran == [host]
     return capsys.readouterr().out

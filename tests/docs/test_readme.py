@@ -61,9 +61,9 @@ def test_you_will_see_what_the_first_serve_prints(
     monkeypatch.chdir(tmp_path)  # a fresh clone: no instance folder yet
     monkeypatch.setattr(server, "run", lambda *given, **named: None)  # what it prints, not runs
     monkeypatch.setattr(
-        "scorekeeper.cli.can_listen", lambda host, port: None
+        "scorekeeper.cli.serving.can_listen", lambda host, port: None
     )  # (8000 may be in use)
-    monkeypatch.setattr("scorekeeper.cli.local_addresses", lambda: ["192.168.1.20"])
+    monkeypatch.setattr("scorekeeper.cli.serving.local_addresses", lambda: ["192.168.1.20"])
     assert main(["serve"]) == 0
     out, err = capsys.readouterr()
     seen = (err + out).replace("192.168.1.20", "<this machine's address on the Wi-Fi>")
