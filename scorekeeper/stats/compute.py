@@ -31,7 +31,6 @@ from .nights import nights
 from .ratings import ratings
 from .rivals import rivals
 
-
 SCALES: Final = {TRIX: TRIX, TRIX_COMPLEX: TRIX, TURKISH_KING: TURKISH_KING}
 """The points each game's totals are counted in. Trix and Trix Complex score the same cards the
 same way (the trix contract is in both, Complex's deal is Trix's four negatives at once);

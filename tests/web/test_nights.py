@@ -215,6 +215,27 @@ def test_a_night_started_on_purpose(phone: TablePhone) -> None:
     assert len(rows(fragment.get_data(as_text=True))) == 5  # Rami Lina Omar Dana Sami
 
 
+PARTNERSHIP_NIGHT = {
+    "en": "each winner gets 2½, each loser ½, and all four 1½",
+    "ar": "لكلّ فائز 2½، ولكلّ خاسر ½، وللأربعة 1½",
+    "tr": "her kazanan 2½, her kaybeden ½",
+    "ru": "каждому победителю 2½, каждому проигравшему ½",
+    "hi": "हर जीतने वाले को 2½, हर हारने वाले को ½",
+}
+
+
+@pytest.mark.parametrize("language", sorted(PARTNERSHIP_NIGHT))
+def test_the_pages_say_what_a_partnership_game_gives_a_night(
+    phone: TablePhone, language: str
+) -> None:
+    phone.create_table("Majlis")
+    _now_game(phone, ["Rami", "Lina", "Omar", "Dana"])
+    phone.client.set_cookie("lang", language)
+    for url in (phone.table_url, f"{phone.table_url}/stats", f"/g/{phone.game_tokens()[0]}/night"):
+        html = unescape(phone.client.get(url).get_data(as_text=True))
+        assert PARTNERSHIP_NIGHT[language] in html, url
+
+
 def _finish(phone: Phone, record: dict[str, Any]) -> None:
     from scorekeeper.rules import load_record, replay
     from scorekeeper.store.games import find_game, set_first, write_deals
