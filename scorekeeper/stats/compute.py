@@ -16,7 +16,7 @@ from typing import Final
 from ..rules.cards import TEAMS
 from ..rules.contracts import CONTRACTS
 from ..rules.games import GAMES, TRIX, TRIX_COMPLEX, TURKISH_KING
-from ..rules.record import Record
+from ..rules.record import Record, parse_timestamp
 from .figures import LAYOUTS, GameFigures, game_figures
 from .model import (
     ContractStats,
@@ -195,6 +195,12 @@ def combine(
 
 def compute(records: Sequence[Record], *, rated: bool = False) -> TableStats:
     """The statistics of a table's games: standings overall and per game kind, per contract,
-    partnerships, streaks and wins over time, nights and rivals (and ratings if `rated`).
-    Each record is replayed through the engine."""
-    return combine([game_figures(record) for record in records], rated=rated)
+    partnerships, streaks and wins over time, nights (the new nights the records say the
+    table started, too) and rivals (and ratings if `rated`). Each record is replayed through
+    the engine."""
+    starts = [parse_timestamp(record.night_started_at or "") for record in records]
+    return combine(
+        [game_figures(record) for record in records],
+        night_starts=[moment for moment in starts if moment is not None],
+        rated=rated,
+    )
