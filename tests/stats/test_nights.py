@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from scorekeeper.stats import compute, to_json
+from scorekeeper.stats import compute, game_figures, to_json
 from scorekeeper.stats.evening_model import NIGHT_GAP
-from scorekeeper.stats import game_figures
 from scorekeeper.stats.nights import game_halves, nights, partnership_halves, place_halves, sittings
 from tests.stats.evening_history import HISTORY, history_figures, trix
 
