@@ -22,7 +22,7 @@ import os
 import secrets
 import shutil
 import sqlite3
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -640,6 +640,23 @@ class Phone:
 # benches, which time what a phone feels, use the whole browser too.
 HEADLESS_SHELL = ("/usr/bin/chromium-headless-shell", "chromium-headless-shell")
 WHOLE_CHROMIUM = ("/usr/bin/chromium", "chromium")
+
+
+def pages_chromium(has: Callable[[str], bool] = os.path.exists) -> tuple[str, str]:
+    """The build the pages are drawn in: the headless shell, else the whole browser (a machine
+    where the shell cannot be installed: scripts/test-packages.sh goes on without it), else the
+    shell, so that the failure names what to install."""
+    if has(HEADLESS_SHELL[0]) or not has(WHOLE_CHROMIUM[0]):
+        return HEADLESS_SHELL
+    return WHOLE_CHROMIUM
+
+
+def pytest_report_header() -> str | None:
+    if pages_chromium() == WHOLE_CHROMIUM:
+        return "pages drawn in the whole Chromium: no chromium-headless-shell (slower)"
+    return None
+
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -678,8 +695,9 @@ def _launch(playwright: Any, build: tuple[str, str]) -> Any:
 
 @pytest.fixture(scope="session")
 def browser(playwright: Any) -> Iterator[Any]:
-    """Debian's headless Chromium shell, one for the whole run: the pages' tests."""
-    chromium = _launch(playwright, HEADLESS_SHELL)
+    """Debian's headless Chromium shell (or its whole browser where the shell is missing), one
+    for the whole run: the pages' tests."""
+    chromium = _launch(playwright, pages_chromium())
     yield chromium
     chromium.close()
 

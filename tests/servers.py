@@ -26,13 +26,29 @@ def free_port() -> int:
 SIZING = ("--workers", "2", "--threads", "2")
 
 
+RESTORE_SIGINT = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])"
+)
+
+
+def python(*arguments: str) -> list[str]:
+    """The command line of this Python with `arguments`, started as a terminal starts a program:
+    with Ctrl-C's default (SIGINT ends it; in Python, KeyboardInterrupt). A suite started in the
+    background (`bash scripts/test &`) runs with SIGINT ignored, as a shell's `&` leaves its
+    job, and a child inherits an ignored signal: so a small Python first restores the default,
+    then becomes the program itself (exec: the same process, no thread to race a fork)."""
+    return [sys.executable, "-c", RESTORE_SIGINT, *arguments]
+
+
 def launch(arguments: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     """Python with `arguments`, this checkout first on its path, in a session of its own (to
-    be signalled as a whole, as a terminal's Ctrl-C or systemd does); its output in `log`."""
+    be signalled as a whole, as a terminal's Ctrl-C or systemd does), Ctrl-C's default
+    restored; its output in `log`."""
     env = {**env, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))}
     with open(log, "wb") as output:
         return subprocess.Popen(
-            [sys.executable, *arguments],
+            python(*arguments),
             cwd=ROOT,
             env=env,
             stdout=output,

@@ -13,10 +13,10 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .lines import one_line as _one_line
+
 if TYPE_CHECKING:
     import argparse
-
-    from flask import Flask
 
 
 def _read(path: str) -> bytes | None:
@@ -29,16 +29,6 @@ def _read(path: str) -> bytes | None:
     except OSError as error:
         print(_one_line(f"cannot read {path}: {error.strerror}"), file=sys.stderr)
         return None
-
-
-_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
-
-
-def _one_line(text: str) -> str:
-    """The text with any line break escaped: a refusal is one line however odd a key is."""
-    return "".join(
-        ch.encode("unicode_escape").decode("ascii") if ch in _LINE_BREAKS else ch for ch in text
-    )
 
 
 def check(path: str) -> int:
@@ -79,17 +69,6 @@ def stats(path: str, rated: bool = False) -> int:
         return 1 if refused.is_rule else 2
     print(json.dumps(to_json(compute(records, rated=rated)), ensure_ascii=False))
     return 0
-
-
-def upgrade_database() -> None:
-    """Create or migrate the database to the newest schema (Alembic through Flask-Migrate)."""
-    from flask_migrate import upgrade
-
-    from .. import create_app
-
-    app = create_app()
-    with app.app_context():
-        upgrade()
 
 
 def local_addresses() -> list[str]:
@@ -160,7 +139,9 @@ def serve(
     if weak_code:
         os.environ[settings.WEAK_CODE_VARIABLE] = "1"
     # refuses a weak code (unless told) and a database it could read but never save to
-    code = _app_with_database(writes=True).config.get("ACCESS_CODE")
+    from .database import opened
+
+    code = opened(writes=True).config.get("ACCESS_CODE")
     say_where(host, port)
     if code:
         print(f"Access code: {code}" if new_code else "Access code: as configured")
@@ -234,97 +215,6 @@ def print_qr(address: str) -> None:
         segno.make(address, error="m").terminal(compact=True)
     except (ImportError, OSError, UnicodeError):
         pass  # the printed address is enough
-
-
-def _app_with_database(*, writes: bool = False) -> Flask:
-    """The app on the configured database, created or migrated to the newest schema (Alembic
-    says what it runs; a database already up to date is only read: nothing is said); with
-    `writes`, one that takes writes (else the database's OperationalError)."""
-    from flask_migrate import upgrade
-
-    from .. import create_app
-    from ..store.db import try_a_write, up_to_date
-
-    app = create_app()
-    with app.app_context():
-        if not up_to_date():
-            upgrade()
-        if writes:
-            try_a_write()
-    return app
-
-
-def export_games(path: str) -> int:
-    """Write every game in the database as a JSON array of records (`-`: standard output), a
-    record at a time (its memory does not grow with the number of games)."""
-    from ..store.games import each_game
-    from ..store.nights import night_starts_by_game
-    from ..store.records import EXPORT_BATCH, Exported, records_text
-
-    app = _app_with_database()
-    exported = Exported()
-    with app.app_context():
-        text = records_text(each_game(EXPORT_BATCH), exported, night_starts_by_game())
-        if path == "-":
-            for part in text:
-                sys.stdout.write(part)
-            sys.stdout.flush()
-        else:
-            # the whole file, or none: written beside it, then put in its place (a device or a
-            # pipe named instead of a file is written straight)
-            part = f"{path}.part" if not os.path.exists(path) or os.path.isfile(path) else path
-            try:
-                with open(part, "w", encoding="utf-8") as handle:
-                    handle.writelines(text)
-                if part != path:
-                    os.replace(part, path)
-            except OSError as error:
-                if part != path:
-                    with contextlib.suppress(OSError):
-                        os.unlink(part)
-                print(f"cannot write {path}: {error.strerror}", file=sys.stderr)
-                return 2
-    notes = [f"{exported.not_started} not started yet"] if exported.not_started else []
-    if exported.damaged:
-        notes.append(f"{exported.damaged} damaged (their deals no longer replay)")
-    note = f" ({', '.join(notes)}, left out)" if notes else ""
-    print(f"exported {exported.games} games{note}", file=sys.stderr)
-    return 0
-
-
-def import_games(path: str, table: str | None = None) -> int:
-    """Load a record or an array of records, all or nothing; exit 1 (rule) or 2 (not records).
-    With `table` (a table's scorekeeper link or its token), as games of that table."""
-    from ..rules.errors import NotARecordError
-    from ..rules.record import RecordsRefused
-    from ..stats import stored_form
-    from ..store.records import import_records
-    from ..store.tables import find_table, import_into_table
-
-    data = _read(path)
-    if data is None:
-        return 2
-    app = _app_with_database()
-    with app.app_context():
-        target = None
-        if table is not None:
-            target = find_table(table.rstrip("/").rsplit("/", 1)[-1])
-            if target is None:
-                print(_one_line(f"no table has the link {table}"), file=sys.stderr)
-                return 2
-        try:
-            # each game's statistics figures stored with it: its table's first reader
-            # replays none of them
-            rows = (
-                import_records(data, stored_form)
-                if target is None
-                else import_into_table(target, data, stored_form)
-            )
-        except RecordsRefused as refused:
-            print(f"nothing imported: {refused.headline()}", file=sys.stderr)
-            return 2 if isinstance(refused.error, NotARecordError) else 1
-        print(f"imported {len(rows)} games", file=sys.stderr)
-    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -465,6 +355,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     return status
 
 
+def _on_the_database(args: argparse.Namespace) -> int:
+    """`init-db`, `export` or `import` (a file to import is read before the database opens)."""
+    from . import database
+
+    if args.command == "init-db":
+        return database.init_db()
+    if args.command == "export":
+        return database.export_games(args.file)
+    data = _read(args.file)
+    return 2 if data is None else database.import_games(data, args.table)
+
+
 def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """The command the arguments name; a setup failure said in one sentence (exit 1)."""
     if args.command == "check":
@@ -481,14 +383,8 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 new_code=args.new_access_code,
                 weak_code=args.weak_access_code,
             )
-        if args.command == "init-db":
-            upgrade_database()
-            print("database is up to date")
-            return 0
-        if args.command == "export":
-            return export_games(args.file)
-        if args.command == "import":
-            return import_games(args.file, args.table)
+        if args.command in ("init-db", "export", "import"):
+            return _on_the_database(args)
     except BrokenPipeError:
         raise  # not a setup failure: main ends quietly
     except Exception as error:

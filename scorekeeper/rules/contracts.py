@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import assert_never
 
-from .cards import SEATS, SUITS
+from .cards import SUITS
+from .checks import check_complex, doubling_checks
 from .deal import Deal, FieldKind, FieldSpec, Value
 from .errors import Problem
 from .house_rules import FULL, ComplexTricks, HouseRules, QueenOfDiamonds
@@ -77,6 +78,10 @@ class Contract:
     shaped: Callable[[HouseRules], tuple[FieldSpec, ...]] | None = None
     """Its fields as a house rule shapes them (what a count means, whether its total is only a
     ceiling), when one does; `fields` are the defaults' shape."""
+    extreme: Mapping[str, Value] = field(default_factory=dict)
+    """A deal of it at its extremes: one seat scores the least a seat (and with its partner, a
+    team) can, another the most, every card it can double doubled (rules/outlook.py reads it,
+    without the doubles where doubling is off)."""
 
     def specs(self, rules: HouseRules) -> tuple[FieldSpec, ...]:
         """The fields it records under `rules` (the same names and kinds as `fields`)."""
@@ -146,13 +151,6 @@ def _charge_card(
         scores[taker] -= 2 * penalty
     else:
         scores[taker] -= penalty  # -2p for taking it, +p for doubling it
-
-
-def _doubling_checks(deal: Deal, rules: HouseRules) -> list[Problem]:
-    doubled = deal.values.get("doubled_by")
-    if not rules.doubling and doubled not in (None, {}):
-        return [Problem("doubled_by", "doubling_off")]
-    return []
 
 
 def _per_item(penalty: int, name: str) -> Scorer:
@@ -258,46 +256,6 @@ def _complex_items(rules: HouseRules) -> Mapping[Item, int]:
     }
 
 
-def _check_complex(deal: Deal, rules: HouseRules) -> list[Problem]:
-    problems = _doubling_checks(deal, rules)
-    tricks, diamonds = deal.counts("tricks"), deal.counts("diamonds")
-    queens = deal.cards("queens")
-    king = deal.seat("king_of_hearts")
-    penalty_tricks = rules.complex_tricks == ComplexTricks.PENALTY
-    for seat in SEATS:
-        queens_taken = sum(1 for taker in queens.values() if taker == seat)
-        has_queen_of_diamonds = queens["D"] == seat
-        # the penalty cards a seat took (the Q♦ is one card, though a diamond and a queen)
-        cards = (
-            diamonds[seat]
-            + queens_taken
-            + (1 if king == seat else 0)
-            - (1 if has_queen_of_diamonds else 0)
-        )
-        if tricks[seat] == 0 and (diamonds[seat] or queens_taken or king == seat):
-            problems.append(Problem(f"tricks[{seat}]", "no_tricks_no_cards"))
-        elif cards > 4 * tricks[seat]:
-            problems.append(
-                Problem(
-                    f"tricks[{seat}]",
-                    "cards_exceed_tricks",
-                    {"cards": cards, "tricks": tricks[seat]},
-                )
-            )
-        elif penalty_tricks and tricks[seat] > cards:
-            # each trick counted holds at least one of the seat's penalty cards
-            problems.append(
-                Problem(
-                    f"tricks[{seat}]",
-                    "tricks_exceed_cards",
-                    {"cards": cards, "tricks": tricks[seat]},
-                )
-            )
-    if diamonds[queens["D"]] == 0:
-        problems.append(Problem("queens.D", "queen_diamond_without_diamond"))
-    return problems
-
-
 # --- Turkish King ------------------------------------------------------------------------------
 
 TRUMP_TRICK = 50
@@ -346,6 +304,7 @@ QUEEN_CARDS = SUITS
 COMPLEX_DOUBLE_CARDS = (KING_OF_HEARTS_CARD, *SUITS)
 _KING = (KING_OF_HEARTS_CARD,)
 _ONE = (1, 0, 0, 0)
+_ALL = (13, 0, 0, 0)
 
 _NEG, _POS, _TRUMP = ContractKind.NEGATIVE, ContractKind.POSITIVE, ContractKind.TRUMP
 
@@ -360,9 +319,10 @@ CONTRACTS: dict[str, Contract] = {
             ),
             _NEG,
             _score_king_of_hearts,
-            _doubling_checks,
+            doubling_checks,
             items=((Item.KING_OF_HEARTS, "taker"),),
             sample={"taker": 0},
+            extreme={"taker": 0, "doubled_by": 1},
         ),
         Contract(
             "queens",
@@ -372,9 +332,10 @@ CONTRACTS: dict[str, Contract] = {
             ),
             _NEG,
             _score_queens,
-            _doubling_checks,
+            doubling_checks,
             items=((Item.QUEENS, "takers"),),
             sample={"takers": {"S": 0, "H": 1, "D": 1, "C": 1}},
+            extreme={"takers": dict.fromkeys(SUITS, 0), "doubled_by": dict.fromkeys(SUITS, 1)},
         ),
         Contract(
             "diamonds",
@@ -383,6 +344,7 @@ CONTRACTS: dict[str, Contract] = {
             _score_diamonds,
             items=((Item.DIAMONDS, "counts"),),
             sample={"counts": _ONE},
+            extreme={"counts": _ALL},
         ),
         Contract(
             "ltoosh",
@@ -391,6 +353,7 @@ CONTRACTS: dict[str, Contract] = {
             _score_ltoosh,
             items=((Item.TRICKS, "tricks"),),
             sample={"tricks": _ONE},
+            extreme={"tricks": _ALL},
         ),
         Contract(
             "trix",
@@ -398,6 +361,7 @@ CONTRACTS: dict[str, Contract] = {
             _POS,
             _score_trix,
             sample={"order": (0, 1, 2, 3)},
+            extreme={"order": (1, 3, 0, 2)},  # seat 2 last, seat 1 first; 0+2 the least
         ),
         Contract(
             "complex",
@@ -410,7 +374,7 @@ CONTRACTS: dict[str, Contract] = {
             ),
             _NEG,
             _score_complex,
-            _check_complex,
+            check_complex,
             items=(
                 (Item.TRICKS, "tricks"),
                 (Item.DIAMONDS, "diamonds"),
@@ -423,6 +387,13 @@ CONTRACTS: dict[str, Contract] = {
                 "queens": {"S": 2, "H": 2, "D": 0, "C": 2},
                 "king_of_hearts": 2,
             },
+            extreme={
+                "tricks": _ALL,
+                "diamonds": _ALL,
+                "queens": dict.fromkeys(SUITS, 0),
+                "king_of_hearts": 0,
+                "doubled_by": dict.fromkeys(COMPLEX_DOUBLE_CARDS, 1),
+            },
             per_item=_complex_items,
             shaped=_shape_complex,
         ),
@@ -433,6 +404,7 @@ CONTRACTS: dict[str, Contract] = {
             _score_trump,
             items=((Item.TRICKS, "tricks"),),
             sample={"suit": "S", "tricks": _ONE},
+            extreme={"suit": "S", "tricks": _ALL},
         ),
         Contract(
             "no-king",
@@ -441,6 +413,7 @@ CONTRACTS: dict[str, Contract] = {
             _score_no_king,
             items=((Item.KING_OF_HEARTS, "taker"),),
             sample={"taker": 0},
+            extreme={"taker": 0},
         ),
         Contract(
             "no-queens",
@@ -449,6 +422,7 @@ CONTRACTS: dict[str, Contract] = {
             _per_item(100, "counts"),
             items=((Item.QUEENS, "counts"),),
             sample={"counts": _ONE},
+            extreme={"counts": (4, 0, 0, 0)},
         ),
         Contract(
             "no-boys",
@@ -457,6 +431,7 @@ CONTRACTS: dict[str, Contract] = {
             _per_item(60, "counts"),
             items=((Item.KINGS_AND_JACKS, "counts"),),
             sample={"counts": _ONE},
+            extreme={"counts": (8, 0, 0, 0)},
         ),
         Contract(
             "no-hearts",
@@ -465,6 +440,7 @@ CONTRACTS: dict[str, Contract] = {
             _per_item(30, "counts"),
             items=((Item.HEARTS, "counts"),),
             sample={"counts": _ONE},
+            extreme={"counts": _ALL},
         ),
         Contract(
             "no-last-two",
@@ -473,6 +449,7 @@ CONTRACTS: dict[str, Contract] = {
             _score_no_last_two,
             items=((Item.LAST_TWO, "last_two"),),
             sample={"last_two": (0, 1)},
+            extreme={"last_two": (0, 0)},
         ),
         Contract(
             "no-tricks",
@@ -481,6 +458,7 @@ CONTRACTS: dict[str, Contract] = {
             _per_item(50, "tricks"),
             items=((Item.TRICKS, "tricks"),),
             sample={"tricks": _ONE},
+            extreme={"tricks": _ALL},
         ),
     )
 }

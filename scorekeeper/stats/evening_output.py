@@ -91,11 +91,8 @@ def rivals_json(modes: tuple[ModeRivals, ...]) -> dict[str, Any]:
     }
 
 
-def ratings_json(ratings: tuple[Rating, ...] | None) -> list[dict[str, Any]] | None:
-    """Everyone's rating (null, with mu and sigma, until the player has enough rated games);
-    None when ratings were not asked for."""
-    if ratings is None:
-        return None
+def ratings_json(ratings: tuple[Rating, ...]) -> list[dict[str, Any]]:
+    """Everyone's rating (null, with mu and sigma, until the player has enough rated games)."""
     return [
         {
             "name": rating.name,

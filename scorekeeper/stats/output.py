@@ -57,8 +57,8 @@ def _partnership_json(pair: Partnership) -> dict[str, Any]:
 def to_json(stats: TableStats) -> dict[str, Any]:
     """{"players": [...]} sorted by wins, points (descending), then name; extra keys at the top:
     the game and finished counts, standings per game kind, partnerships, nights, rivals (per
-    mode) and ratings (null unless asked for)."""
-    return {
+    mode) and, when they were asked for, ratings (no key otherwise: not a null to explain)."""
+    data = {
         "players": [player_json(player) for player in stats.players],
         "games": stats.games,
         "finished": stats.finished,
@@ -69,5 +69,7 @@ def to_json(stats: TableStats) -> dict[str, Any]:
         "partnerships": [_partnership_json(pair) for pair in stats.partnerships],
         "nights": [night_json(night) for night in stats.nights],
         "rivals": rivals_json(stats.rivals),
-        "ratings": ratings_json(stats.ratings),
     }
+    if stats.ratings is not None:
+        data["ratings"] = ratings_json(stats.ratings)
+    return data

@@ -20,17 +20,33 @@ db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate()
 
 
-def up_to_date() -> bool:
-    """Whether the app's database is at the newest migration (inside an app context): its
-    version read, nothing written and nothing logged, so a command that finds nothing to
-    migrate says nothing about it."""
+EMPTY, BEHIND, NEWEST = "empty", "behind", "newest"
+"""Where a database stands against the migrations: no schema yet (just created), an older
+schema, or the newest."""
+
+
+def schema_state() -> str:
+    """EMPTY, BEHIND or NEWEST: the app's database against the newest migration (inside an app
+    context), its version read, nothing written and nothing logged."""
     from alembic.migration import MigrationContext
     from alembic.script import ScriptDirectory
 
     config: Any = migrate.get_config()  # Flask-Migrate's subclass of Alembic's Config
     heads = set(ScriptDirectory.from_config(config).get_heads())
     with db.engine.connect() as connection:
-        return set(MigrationContext.configure(connection).get_current_heads()) == heads
+        current = set(MigrationContext.configure(connection).get_current_heads())
+    return EMPTY if not current else NEWEST if current == heads else BEHIND
+
+
+def upgrade_quietly() -> None:
+    """Migrate the app's database to the newest schema (inside an app context) without
+    Alembic's own log lines: the operator's commands say in one line what was done (`flask db
+    upgrade`, the developer's, still logs each migration as it runs)."""
+    from alembic import command
+
+    config: Any = migrate.get_config()
+    config.attributes["configure_logger"] = False  # read by migrations/env.py
+    command.upgrade(config, "head")
 
 
 def try_a_write() -> None:

@@ -28,7 +28,7 @@ from ..rules import (
 )
 from .entries import EntryKind, Keyed, find_entry
 from .games import StaleStateError, set_first, write_deals
-from .models import GameRow
+from .models import EntryRow, GameRow
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,13 @@ class Kept:
     stands: bool = True
 
 
-Outcome = Saved | AlreadySaved | Stale | Finished | Refused | Impossible | Kept
+@dataclass(frozen=True)
+class Withdrawn:
+    """Nothing written, and never to be: the phone that made this entry withdrew its key (its
+    person undid the deal before it reached the server)."""
+
+
+Outcome = Saved | AlreadySaved | Stale | Finished | Refused | Impossible | Kept | Withdrawn
 
 
 def _holds(row: GameRow, index: int, deal: Deal | None) -> bool:
@@ -119,8 +125,12 @@ def _parsed(current: Replay, entry: Entry) -> Deal | None:
 
 def kept(row: GameRow, key: str) -> Kept | None:
     """What the game holds of the entry with this key (None: it was never stored here)."""
-    found = find_entry(row, key)
-    if found is None:
+    return stored_as(row, find_entry(row, key))
+
+
+def stored_as(row: GameRow, found: EntryRow | None) -> Kept | None:
+    """What the game holds of a keyed entry found (None: none, or a withdrawn key)."""
+    if found is None or found.kind == EntryKind.WITHDRAWN:
         return None
     index = found.number - 1
     stands = index < len(row.deals) and row.deals[index] == found.deal
@@ -131,11 +141,15 @@ def enter_deal(row: GameRow, current: Replay, entry: Entry) -> Outcome:
     """Judge `entry` against the game (`current` is its replay) and store it if it may be.
 
     A keyed entry is written with its key (the database refuses a key the game holds); when
-    nothing is written, an entry the game stored before by its key is answered as `Kept`."""
+    nothing is written, an entry the game stored before by its key is answered as `Kept`, and
+    one whose key was withdrawn as `Withdrawn`."""
     outcome = _enter(row, current, entry)
     if entry.key is None or isinstance(outcome, Saved):
         return outcome
-    return kept(row, entry.key) or outcome
+    found = find_entry(row, entry.key)
+    if found is not None and found.kind == EntryKind.WITHDRAWN:
+        return Withdrawn()
+    return stored_as(row, found) or outcome
 
 
 def _enter(row: GameRow, current: Replay, entry: Entry) -> Outcome:

@@ -19,10 +19,11 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
+from sqlalchemy.exc import IntegrityError
 
 from .db import db
-from .models import EntryRow, GameRow
+from .models import EntryRow, GameRow, utcnow
 
 ENTRY_KEY_PATTERN = r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"
 """The one shape of key accepted: a random UUID (version 4, RFC 9562 variant) in lower case,
@@ -47,6 +48,9 @@ class EntryKind(StrEnum):
     """The next deal."""
     EDIT = "edit"
     """A correction of a past deal."""
+    WITHDRAWN = "withdrawn"
+    """Nothing stored, and never to be: the phone's person undid the entry while it might
+    have been on its way (its key is taken, so a late copy of it is refused)."""
 
 
 @dataclass(frozen=True)
@@ -81,3 +85,32 @@ def entry_values(row: GameRow, keyed: Keyed, version: int, stamp: datetime) -> d
         "version": version,
         "deal": dict(keyed.deal),
     }
+
+
+def withdraw_entry(row: GameRow, key: str, number: int) -> EntryRow | None:
+    """Take `key` for good without storing anything, unless the game stored the entry first.
+
+    None: withdrawn (now, or by this withdrawal sent before); else the entry the game stored
+    with this key before the withdrawal came. The unique key decides between a late copy of
+    the entry and its withdrawal, whichever two requests were doing at the time."""
+    found = find_entry(row, key)
+    if found is None:
+        try:
+            db.session.execute(
+                insert(EntryRow),
+                {
+                    "created_at": utcnow(),
+                    "game_id": row.id,
+                    "key": key,
+                    "kind": str(EntryKind.WITHDRAWN),
+                    "number": number,
+                    "version": row.version,
+                    "deal": {},
+                },
+            )
+            db.session.commit()
+            return None
+        except IntegrityError:  # the entry itself, stored at this very moment
+            db.session.rollback()
+            found = find_entry(row, key)
+    return None if found is None or found.kind == EntryKind.WITHDRAWN else found

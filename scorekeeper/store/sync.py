@@ -6,6 +6,11 @@ left, read from the database: so deal N+1 is fresh exactly when the game's last 
 phone's deal N). Entries are tried in order, each in its own transaction like a save from a
 form; the first one not stored stops the rest (they wait: they were based on it). A whole sync
 sent again changes nothing: every entry it stored is answered from its key.
+
+An entry may also be a withdrawal: the phone's person undid a kept deal that may have been on
+its way already (a sync in flight, a save with no answer). Its key is taken for good with
+nothing stored (`entries.withdraw_entry`), so no late copy is ever stored; or, when the game
+stored the deal first, the phone is told so (`TooLate`) and the rest wait for the person.
 """
 
 from __future__ import annotations
@@ -24,10 +29,12 @@ from .deals import (
     Refused,
     Saved,
     Stale,
+    Withdrawn,
     enter_deal,
     kept,
+    stored_as,
 )
-from .entries import find_entry
+from .entries import EntryKind, find_entry, withdraw_entry
 from .games import game_of
 from .models import GameRow
 
@@ -48,6 +55,8 @@ class Pending:
     """The game's version it was entered on, or the key of the pending entry before it."""
     correction: bool = False
     """Whether it corrects past deal `number` (its JSON says so as `editing`)."""
+    withdraw: bool = False
+    """Whether it withdraws the entry `key` (deal `number`, undone on the phone) instead."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +74,14 @@ class Waiting:
     """Not tried: an entry sent before it in this sync was not stored."""
 
 
-SyncOutcome = Saved | Kept | Conflict | Stale | Refused | Finished | Waiting
+@dataclass(frozen=True)
+class TooLate:
+    """A withdrawal that came after its entry: the game stored it before (`kept`)."""
+
+    kept: Kept
+
+
+SyncOutcome = Saved | Kept | Conflict | Stale | Refused | Finished | Waiting | Withdrawn | TooLate
 
 
 @dataclass(frozen=True)
@@ -84,7 +100,7 @@ def send_pending(row: GameRow, current: Replay, pending: Sequence[Pending]) -> l
     answers: list[Sent] = []
     seen = row.version  # the version `current` replays
     for entry in pending:
-        if answers and answers[-1].version is None:
+        if answers and _stops(answers[-1]):
             answers.append(Sent(entry, Waiting()))
             continue
         if row.version != seen:  # a write raced this one and won: read the game again
@@ -100,13 +116,24 @@ def send_pending(row: GameRow, current: Replay, pending: Sequence[Pending]) -> l
     return answers
 
 
+def _stops(sent: Sent) -> bool:
+    """Whether the entries after this answer wait: it was not stored, or it was a withdrawal
+    the game had stored first (the person decides)."""
+    if isinstance(sent.outcome, TooLate):
+        return True
+    return sent.version is None and not isinstance(sent.outcome, Withdrawn)
+
+
 def _send(row: GameRow, current: Replay, pending: Pending) -> SyncOutcome:
     """One pending entry, judged and stored as a form's save is, with its outcome in the
     words of a sync: another entry in its place is a conflict."""
+    if pending.withdraw:
+        found = stored_as(row, withdraw_entry(row, pending.key, pending.number))
+        return Withdrawn() if found is None else TooLate(found)
     base = pending.base
     if isinstance(base, str):  # based on the pending entry before it: the version it left
         before = find_entry(row, base)
-        if before is None:  # not in this game: the phone must look again
+        if before is None or before.kind == EntryKind.WITHDRAWN:  # the phone must look again
             return kept(row, pending.key) or Stale()
         base = before.version
     entry = Entry(pending.raw, pending.number, base, pending.correction, pending.key)
@@ -118,7 +145,7 @@ def _send(row: GameRow, current: Replay, pending: Pending) -> SyncOutcome:
             return Conflict(pending.number, stored, parsed == stored)
         case Impossible():  # numbers no game state of this phone's could have: look again
             return Stale()
-        case Saved() | Kept() | Stale() | Refused() | Finished():
+        case Saved() | Kept() | Stale() | Refused() | Finished() | Withdrawn():
             return outcome
 
 

@@ -42,8 +42,22 @@ from .links import local_path
 bp = Blueprint("access", __name__)
 
 SESSION_KEY = "access"
-# the language switch stays open so the code page can be read in any language
-OPEN_ENDPOINTS = frozenset({"static", "manifest", "access.ask", "pages.set_language"})
+# the language switch stays open so the code page can be read in any language; the service
+# worker's script and the engine's files hold no game and no secret (the package's own code),
+# and a browser fetches a service worker's script without the code's cookie: behind the code,
+# no page would ever be kept for a reload with no network, and Background Sync never ran
+OPEN_ENDPOINTS = frozenset(
+    {
+        "static",
+        "manifest",
+        "access.ask",
+        "pages.set_language",
+        "offline.service_worker",
+        "engine.runtime",
+        "engine.bundle_file",
+        "engine.config",
+    }
+)
 
 
 class AccessForm(FlaskForm):

@@ -23,6 +23,7 @@ from ..words import counts, deal_words, labels, names
 from ..words.chart import chart_summary, running_totals_svg
 from ..words.contracts import CONTRACT_WORDS, TextName
 from ..words.game_view import standings, team_standings
+from ..words.outlook import outlook_lines as outlook_words
 from ..words.takes import short_takes
 from ..words.wins_chart import running_wins_summary as wins_summary
 from ..words.wins_chart import running_wins_svg
@@ -78,6 +79,12 @@ def text_names(contract: str) -> list[TextName]:
     ]
 
 
+def text_name_label(text: TextName) -> str:
+    """A text's name as the rules page and the contract choice show it, saying whose it is:
+    «في نصّ آخر للقواعد: «لطّش»», so seed 001's name is never taken for the app's own."""
+    return gettext(text.marked, name=text.name)
+
+
 def takes(deal: Any, players: Sequence[str]) -> str:
     """A deal's takes in short form, each name isolated (FSI…PDI) from the text around it."""
     isolated = tuple(f"\u2068{name}\u2069" for name in players)
@@ -95,6 +102,12 @@ def zero_side(result: Replay, seat: int) -> str:
     if total < 0:
         return gettext("below zero")
     return gettext("at zero")
+
+
+def outlook_lines(result: Replay, players: Sequence[str]) -> list[str]:
+    """Can still win? What the deals left can still do, in the reader's words (the engine's
+    outlook); [] once the game is finished."""
+    return outlook_words(result, players, gettext)
 
 
 def winner_names(result: Replay) -> list[str]:
@@ -322,6 +335,7 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     # the reader's words
     "contract_name": contract_name,
     "text_names": text_names,
+    "text_name_label": text_name_label,
     "game_name": game_name,
     "game_outline": game_outline,
     "reason_label": reason_label,
@@ -331,6 +345,7 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "left_to_tap": left_to_tap,
     "takes": takes,
     "zero_side": zero_side,
+    "outlook_lines": outlook_lines,
     # numbers and names as every page shows them
     "signed": labels.signed,
     "number": number,

@@ -4,9 +4,11 @@ The body is `{"entries": [ENTRY, …]}`; each ENTRY is an object with exactly th
 `key` (an entry key, `store.entries`), `number` (the deal's number), `deal` (the deal, record
 form: the engine judges what is inside), one of `base` (the game's version it was entered
 on) or `after` (the key of the pending entry before it), and optionally `editing` (true: a
-correction of deal `number`). Anything else — not JSON, `NaN`, a key twice in one object, a
-wrong type, an unknown key, a key in another shape, the same key twice — is refused whole
-with what is wrong, as a record is: a typo must not be silently ignored.
+correction of deal `number`). A withdrawal (a kept deal undone on the phone while it may have
+been on its way) has exactly `key`, `number` and `"withdraw": true`. Anything else — not
+JSON, `NaN`, a key twice in one object, a wrong type, an unknown key, a key in another
+shape, the same key twice — is refused whole with what is wrong, as a record is: a typo
+must not be silently ignored.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from .languages import gettext
 MOST_DIGITS = 12
 """A number or version longer than this was not written by the app."""
 _ENTRY_KEYS = frozenset({"key", "number", "deal", "base", "after", "editing"})
+_WITHDRAWAL_KEYS = frozenset({"key", "number", "withdraw"})
 
 
 class NotPending(ValueError):
@@ -72,6 +75,9 @@ def read_pending(body: bytes) -> list[Pending]:
                     field=field,
                 )
             )
+        if "withdraw" in entry:
+            pending.append(Pending(entry["key"], entry["number"], {}, 0, withdraw=True))
+            continue
         pending.append(
             Pending(
                 entry["key"],
@@ -88,6 +94,15 @@ def _wrong_field(entry: object, keys_before: set[str]) -> str | None:
     """The first field of a pending entry that is missing or wrong (None: it is whole)."""
     if not isinstance(entry, dict):
         return "entries"
+    if "withdraw" in entry:
+        unknown = sorted(str(name) for name in set(entry) - _WITHDRAWAL_KEYS)
+        if unknown:
+            return unknown[0][:40]
+        if not is_entry_key(entry.get("key")) or entry["key"] in keys_before:
+            return "key"
+        if not _whole(entry.get("number")):
+            return "number"
+        return None if entry["withdraw"] is True else "withdraw"
     unknown = sorted(str(name) for name in set(entry) - _ENTRY_KEYS)
     if unknown:
         return unknown[0][:40]  # (said back: a name of the sender's, cut short)

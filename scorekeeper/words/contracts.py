@@ -36,6 +36,22 @@ class TextName:
     unlike: str | None = None
     """The contract whose name this one could be taken for (seed 001's «لطّش», the K♥
     contract, beside the app's «لطوش», the tricks contract): the rules page says it is not."""
+    card: bool = False
+    """The text's name for the contract's card, not for the contract (seed 001's «شايب
+    الكبّة», the K♥): a table that learned it looks for it on this contract."""
+
+    @property
+    def marked(self) -> str:
+        """How the rules page and the contract choice say whose name it is (``%(name)s``: the
+        name): the texts the app follows, another text's, or another text's for the card."""
+        if self.card:
+            return CARD_IN_ANOTHER_TEXT
+        return IN_ANOTHER_TEXT if self.alias else IN_THE_TEXTS
+
+
+IN_THE_TEXTS = N_("in the rule texts: %(name)s")
+IN_ANOTHER_TEXT = N_("in another rule text: %(name)s")
+CARD_IN_ANOTHER_TEXT = N_("its card in another rule text: %(name)s")
 
 
 @dataclass(frozen=True)
@@ -183,6 +199,7 @@ CONTRACT_WORDS: dict[str, ContractWords] = {
         texts=(
             TextName("ar", "شيخ الكبة", "000:13"),
             TextName("ar", "لطّش", "001:15", alias=True, unlike="ltoosh"),
+            TextName("ar", "شايب الكبّة", "001:17", alias=True, card=True),
         ),
     ),
     "queens": ContractWords(

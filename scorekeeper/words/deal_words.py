@@ -33,6 +33,16 @@ NOT_THROUGH = {
 }
 """Why a save did not go through, as the page said it (its #net-error words), by the reason
 the page sends."""
+WITHDRAWN = N_("Deal %(number)d was undone on this phone before it reached the server: not saved.")
+"""A late copy of an entry whose key its phone withdrew (an undo while it was on its way)."""
+UNDONE = N_("Deal %(number)d undone.")
+"""A kept deal's undo, withdrawn at the server before the deal reached it."""
+STORED_FIRST = N_(
+    "Deal %(number)s reached the server before your undo: it is in the game. "
+    "Undo it there, or keep it."
+)
+"""A kept deal's undo that came too late: the server had stored the deal (the phone offers the
+server's undo)."""
 
 
 def deal_messages(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import assert_never
 
@@ -22,6 +23,15 @@ ORDER_SEPARATOR = N_(" › ")
 an arrow that points its way (Arabic " ← "): fonts do not mirror "›" reliably."""
 SECTION_SEPARATOR = " / "
 """Between the sections of a deal that records several (Complex)."""
+NO_BREAK = "\u00a0"
+"""A space no line breaks at: inside a bracket ("(×2 Omar)"), so that a narrow phone never
+leaves «(×2» at the end of one line and «ليلى)» at the start of the next."""
+_BRACKETED = re.compile(r"\([^()]*\)")
+
+
+def _unbreakable_brackets(text: str) -> str:
+    """`text` with every space inside its brackets made a space no line breaks at."""
+    return _BRACKETED.sub(lambda bracket: bracket[0].replace(" ", NO_BREAK), text)
 
 
 def _card_take(
@@ -29,7 +39,11 @@ def _card_take(
 ) -> str:
     if doubler is None:
         return translate(TAKE).format(card=card, taker=players[taker])
-    return translate(DOUBLED_TAKE).format(card=card, taker=players[taker], doubler=players[doubler])
+    # whatever the catalogue's spacing, and a doubler's name of several words, the bracket is
+    # one unit: the name is never separated from its «(×2»
+    template = _unbreakable_brackets(translate(DOUBLED_TAKE))
+    doubler_name = players[doubler].replace(" ", NO_BREAK)
+    return template.format(card=card, taker=players[taker], doubler=doubler_name)
 
 
 def _queens(

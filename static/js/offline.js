@@ -28,6 +28,7 @@ let queue = Promise.resolve();
 let retry = null, backoff = 0;
 let serviceWorker = null;  /* its registration, once active */
 let engine = false;       /* the engine is ready */
+let failed = false;       /* the engine will not be ready (no WebAssembly, no runtime) */
 const BACKOFF_S = [2, 4, 8, 16, 30, 60];
 const SYNC_TAG = "scorekeeper-sync";
 
@@ -38,7 +39,10 @@ export function start(given) {
     listen();
     settled();  /* (deals kept here are sent, engine or not) */
     /* the rest only where the engine runs: without it the page is as it always was */
-    given.engine.ready.then(() => { engine = true; register(); settled(); }, () => {});
+    given.engine.ready.then(() => { engine = true; register(); settled(); }, () => {
+      failed = true;  /* (no WebAssembly, no runtime: a tap waiting for it goes to the server) */
+      if (here && here.waitingTap) { here.waitingTap = null; unsay(words.gettingReady); notSentHere(); }
+    });
   });
 }
 
@@ -82,52 +86,99 @@ function settled() {
     if (!here || here.game !== game) { await open(game); }
     if (engine) { await follow(); await hold(); }
     await show();
+    if (here.waitingTap && ready()) {  /* a contract tapped before the engine was ready */
+      const work = here.waitingTap;
+      here.waitingTap = null;
+      unsay(words.gettingReady);
+      await work();
+    } else if (here.waitingTap || (waits(here.state) && !ready())) {
+      console.info("scorekeeper: the phone's engine is not ready yet:", notReady());
+    }
   });
+}
+
+/* Whether the phone will be able to take a step here once its engine is ready. */
+function coming() {
+  return Boolean(here && !failed && !here.state.blocked && (here.kit || here.state.kit || online()));
+}
+
+/* A step tapped before the engine is ready: taken once it is (said meanwhile). */
+function whenReady(work) {
+  here.waitingTap = work;
+  say([words.gettingReady], "warning");
+}
+
+/* What readiness waits for (said in the console: a page that seems stuck tells why). */
+function notReady() {
+  if (!here) { return ["no game"]; }
+  const why = [];
+  if (!engine) { why.push(failed ? "no engine" : "the engine"); }
+  if (here.held !== here.state.version) { why.push("the game held at " + here.held + ", kept at " + here.state.version); }
+  if (!here.kit) { why.push("the offline kit"); }
+  if (here.state.blocked) { why.push("the player's choice"); }
+  if (pageVersion() > here.state.version) { why.push("the page is at " + pageVersion()); }
+  return why;
 }
 
 async function open(game) {
   document.documentElement.removeAttribute("data-offline-ready");
-  const state = (await sync.load(game)) || { game: game, version: 0, record: null, pending: [], blocked: null };
-  state.csrf = token();
-  state.stopped = null;  /* a page loaded again: its token is fresh, the code may be entered */
+  const csrf = token();
+  const state = await sync.update(game, (found) => {
+    const state = found || { game: game, version: 0, record: null, pending: [], withdraw: [], blocked: null };
+    state.csrf = csrf;
+    state.stopped = null;  /* a page loaded again: its token is fresh, the code may be entered */
+    return state;
+  });
   here = { game: game, key: game, state: state, kit: null, held: null };
-  await sync.keep(state);
+  if (location.pathname !== game) {  /* (a deal form's address, answered with the game's copy) */
+    history.replaceState(null, "", game);
+  }
   if (state.kit) { here.kit = parseKit(state.kit.html); }
-  if (!state.pending.length && navigator.serviceWorker && navigator.serviceWorker.controller) {
+  if (!waits(state) && navigator.serviceWorker && navigator.serviceWorker.controller) {
     poll();  /* the page may be a copy the service worker kept: what changed since, at once */
   }
-  if (state.pending.length) { trySync(); }
+  if (waits(state)) { trySync(); }
+}
+
+/* Whether anything of this phone's waits: deals kept, undos to withdraw, a choice to make. */
+function waits(state) {
+  return Boolean(state && (state.pending.length || state.withdraw.length || state.blocked));
+}
+
+/* Change this game's record in one transaction (static/js/sync.js `update`), and show it. */
+async function change(work) {
+  const state = await sync.update(here.game, (found) => (found ? work(found) : undefined));
+  if (state) { here.state = state; }
+  return state;
 }
 
 /* Online with nothing kept: the record the engine replays, the kit and the kept page follow
  * the game as the page shows it. */
 async function follow() {
-  const state = here.state;
-  if (state.pending.length || state.blocked || !online()) { return; }
+  if (waits(here.state) || !online()) { return; }
   const version = pageVersion(), language = document.documentElement.lang;
-  if (version && version !== state.version) {
+  if (version && version !== here.state.version) {
     const response = await fetch(here.game + "/deal/record", { credentials: "same-origin" });
     if (!response.ok) { return; }
     const game = await response.json();
-    Object.assign(state, { version: game.version, record: game.record });
-    await sync.keep(state);
+    await change((state) => (waits(state) ? undefined : Object.assign(state, { version: game.version, record: game.record })));
     await hold();
   }
-  if ((!state.kit || state.kit.language !== language) && here.kitAsked !== version) {
+  const kit = here.state.kit;
+  if ((!kit || kit.language !== language) && here.kitAsked !== version) {
     here.kitAsked = version;  /* (a finished game has none: asked again when the game changes) */
     const response = await fetch(here.game + "/offline", {  /* (its forms as htmx gets them) */
       credentials: "same-origin", headers: { "HX-Request": "true" },
     });
     if (response.status === 200) {
-      state.kit = { language: language, html: await response.text() };
-      here.kit = parseKit(state.kit.html);
-      await sync.keep(state);
+      const made = { language: language, html: await response.text() };
+      await change((state) => Object.assign(state, { kit: made }));
+      here.kit = parseKit(made.html);
     }
   }
-  if (state.page !== version && serviceWorker) {
-    state.page = version;
-    await sync.keep(state);
-    here.keeping = tellWorker({ keep: here.game, language: language, files: [...options.config.files, ...assets()] }, 120000);
+  if (here.state.page !== version && serviceWorker && !waits(here.state)) {
+    await change((state) => Object.assign(state, { page: version }));
+    here.keeping = tellWorker({ keep: here.game, files: [...options.config.files, ...assets()] }, 120000);
   }
   markReady();
 }
@@ -190,7 +241,7 @@ async function show() {
   const state = here.state;
   const form = document.querySelector("form#deal-form[data-local]");
   if (form) { refit(form); }
-  if (!state.pending.length && !state.blocked && !state.stopped && pageVersion() >= state.version) {
+  if (!waits(state) && !state.stopped && pageVersion() >= state.version) {
     notice(null);
     return;
   }
@@ -205,13 +256,7 @@ async function show() {
   const view = await options.engine.ask({
     op: "view", key: here.key, pending: chain.map((entry) => entry.deal), waiting: state.pending.length,
   });
-  let described = null;
-  if (state.blocked && state.blocked.outcome === "conflict") {
-    const mine = state.pending.find((entry) => entry.key === state.blocked.key);
-    described = (await options.engine.ask({
-      op: "describe", key: here.key, deals: [mine.deal, state.blocked.stored],
-    })).deals;
-  }
+  const described = state.blocked ? await describe(state) : null;
   lastSaid({ waiting: state.pending.length, text: view.waiting });
   paintScores(view);
   paintStep(view);
@@ -224,6 +269,33 @@ async function show() {
   const known = document.getElementById("notes-version");
   if (known && Number(known.value) < state.version) { known.value = state.version; }
   notice(view, view.waiting, described);
+  keepPainted();
+}
+
+/* Every deal waiting here as the history names it, and the deal in the game that stops them
+ * (another phone's in the place of ours, or ours stored before its undo). */
+async function describe(state) {
+  const blocked = state.blocked;
+  const stored = blocked.outcome === "conflict" ? blocked.stored
+    : blocked.outcome === "too-late" && state.record ? state.record.deals[blocked.number - 1] || null : null;
+  const deals = state.pending.map((entry) => entry.deal);
+  const said = (await options.engine.ask({
+    op: "describe", key: here.key, deals: stored ? [...deals, stored] : deals,
+  })).deals;
+  return {
+    mine: state.pending.map((entry, index) => ({ key: entry.key, number: entry.number, ...said[index] })),
+    stored: stored ? said[said.length - 1] : null,
+  };
+}
+
+/* The page as painted here, kept by the service worker as this game's copy: a reload with no
+ * network shows the deals kept and the next step at once, not the page from before them. */
+function keepPainted() {
+  if (!serviceWorker || !waits(here.state)) { return; }
+  const page = document.documentElement.cloneNode(true);
+  page.removeAttribute("data-offline-ready");
+  page.querySelectorAll("form#deal-form[data-local]").forEach((form) => form.replaceWith(element("section", "", null, { id: "play" })));
+  tellWorker({ painted: here.game, language: document.documentElement.lang, html: "<!DOCTYPE html>\n" + page.outerHTML }, 5000);
 }
 
 /* What the page last said of the deals waiting here, kept for the tab (a reload with no network
@@ -274,7 +346,7 @@ function paintStep(view) {
       if (option.open) {
         menu.append(element("a", "button contract", option.name, {
           href: here.game + "/deal?contract=" + encodeURIComponent(option.contract),
-          "data-contract": option.contract,
+          "data-contract": option.contract, "hx-boost": "false",  /* (this page's to open: a kept copy is boosted) */
         }));
       } else {
         const closed = menu.appendChild(element("span", "button contract closed", option.name, { "aria-disabled": "true" }));
@@ -351,8 +423,8 @@ function paintQuotas(view) {
   });
 }
 
-/* Undo: the server's button for a stored deal; for a deal this phone keeps and has not sent,
- * a button that drops it here (one whose save went out may be stored already: it waits). */
+/* Undo: the server's button for a stored deal; for a deal this phone keeps, a button that
+ * drops it here (static/js/sync.js withdraws it at the server when it may have gone out). */
 function paintUndo(view, chain) {
   const undo = document.getElementById("undo");
   if (!undo) { return; }
@@ -360,7 +432,7 @@ function paintUndo(view, chain) {
   if (undo.skServer === undefined) { undo.skServer = [...undo.childNodes]; }
   if (!last && !here.state.blocked) {
     undo.replaceChildren(...undo.skServer);
-  } else if (last && !last.sent) {
+  } else if (last) {  /* (one that went out is withdrawn at the server first) */
     undo.replaceChildren(element("button", "button", view.undo, { type: "button", "data-kept": "undo" }));
   } else {
     undo.replaceChildren();
@@ -372,7 +444,7 @@ function paintUndo(view, chain) {
 function notice(view, waiting, described) {
   let box = document.getElementById("kept");
   const state = here && here.state;
-  if (!state || (!state.pending.length && !state.blocked && !state.stopped)) {
+  if (!state || (!waits(state) && !state.stopped)) {
     if (box) { box.remove(); }
     return;
   }
@@ -386,14 +458,30 @@ function notice(view, waiting, described) {
   if (!window.isSecureContext && words.insecure) { parts.push(element("div", "hint", words.insecure)); }
   const blocked = state.blocked;
   if (blocked) {
-    parts.push(element("p", "error", blocked.message));
-    if (described) {
-      parts.push(deal(words.yours, described[0]), deal(words.stored, described[1]));
+    parts.push(element("p", "error", blocked.message || fill(words.tooLate, blocked.number)));
+    if (described && described.mine.length) {
+      parts.push(element("div", "", words.yours));
+      const list = element("ul", "kept-deals");
+      described.mine.forEach((mine) => {
+        const item = list.appendChild(element("li", mine.key === blocked.key ? "blocked" : ""));
+        item.append(element("strong", "", fill(words.deal, mine.number) + " " + mine.name), " ",
+          element("span", "takes", mine.takes));
+      });
+      parts.push(list);
     }
+    if (described && described.stored) { parts.push(deal(words.stored, described.stored)); }
     const choices = element("p", "row");
-    choices.append(element("button", "button", words.drop, { type: "button", "data-kept": "drop" }));
-    if (blocked.outcome === "conflict" && here.held === state.version) {
-      choices.append(element("button", "button primary", words.next, { type: "button", "data-kept": "next" }));
+    if (blocked.outcome === "too-late") {
+      choices.append(
+        element("button", "button primary", fill(words.undoServer, blocked.number), { type: "button", "data-kept": "undo-server" }),
+        element("button", "button", words.keep, { type: "button", "data-kept": "keep" }));
+    } else {
+      const mine = state.pending.find((entry) => entry.key === blocked.key);
+      choices.append(element("button", "button", fill(words.dropDeal, mine ? mine.number : blocked.number),
+        { type: "button", "data-kept": "drop" }));
+      if (blocked.outcome !== "refused" && here.held === state.version) {
+        choices.append(element("button", "button primary", words.next, { type: "button", "data-kept": "next" }));
+      }
     }
     parts.push(choices);
   }
@@ -407,6 +495,10 @@ function notice(view, waiting, described) {
   if (parts.length) { box.replaceChildren(...parts); } else { box.remove(); }  /* (nothing to say yet) */
 }
 
+function fill(text, number) {  /* a word with the deal's number in it ("{n}") */
+  return String(text || "").replace("{n}", String(number));
+}
+
 function deal(label, said) {
   const line = element("div", "", label + " ");
   line.append(element("strong", "", said.name), " ", element("span", "takes", said.takes));
@@ -417,6 +509,10 @@ function say(messages, kind) {
   const flash = document.getElementById("flash");
   if (!flash || !messages.length) { return; }
   flash.replaceChildren(...messages.map((text) => element("p", "flash flash-" + kind, text, { role: "status" })));
+}
+
+function unsay(text) {  /* a message that is no longer true leaves */
+  document.querySelectorAll("#flash .flash").forEach((said) => { if (said.textContent === text) { said.remove(); } });
 }
 
 /* The follow poll (other phones' saves): now, once nothing of this phone's is waiting. */
@@ -490,8 +586,13 @@ async function keepDeal(form, sent) {
   const entry = { key: form.elements.entry_key.value, number: Number(form.elements.number.value), deal: said.deal };
   if (sent) { entry.sent = true; }
   if (chain.length) { entry.after = chain[chain.length - 1].key; } else { entry.base = state.version; }
-  state.pending.push(entry);
-  await sync.keep(state);
+  /* (on the record as it is now: a sync's answer may have stored the ones before it) */
+  await change((fresh) => {
+    if (fresh.pending.some((kept) => kept.key === entry.key)) { return undefined; }  /* (a second tap) */
+    fresh.pending.push(entry);
+    return fresh;
+  });
+  history.replaceState(null, "", here.game);  /* (a reload shows the game, not this form) */
   const play = element("section", "", null, { id: "play" });
   form.replaceWith(play);
   await show();
@@ -511,43 +612,105 @@ function notSent(form) {  /* as static/js/app.js says it: the save could not be 
   }
 }
 
+/* Undo the last deal kept here: dropped, and withdrawn at the server first when it may have
+ * gone out (a sync in flight, a save with no answer); stored by a sync meanwhile, the player is
+ * told so and offered the server's undo. */
 async function undoKept() {
-  const state = here.state, last = state.pending[state.pending.length - 1];
-  if (!last || last.sent || (state.blocked && state.blocked.key === last.key)) { return; }
-  state.pending.pop();
-  await sync.keep(state);
+  const chain = shown(here.state), last = chain[chain.length - 1];
+  if (!last) { return; }
+  await change((fresh) => {
+    const at = fresh.pending.findIndex((entry) => entry.key === last.key);
+    if (at < 0) {  /* the server stored it a moment ago */
+      if (fresh.blocked) { return undefined; }
+      fresh.blocked = { key: last.key, outcome: "too-late", message: null, number: last.number, version: fresh.version };
+      return fresh;
+    }
+    if (at !== fresh.pending.length - 1 || (fresh.blocked && fresh.blocked.key === last.key)) { return undefined; }
+    const [entry] = fresh.pending.splice(at, 1);
+    if (entry.sent) { fresh.withdraw.push({ key: entry.key, number: entry.number }); }
+    return fresh;
+  });
   await show();
+  trySync();
 }
 
 async function choose(choice) {
-  const state = here.state, blocked = state.blocked;
+  const blocked = here.state.blocked;
   if (!blocked) { return; }
-  const at = state.pending.findIndex((entry) => entry.key === blocked.key);
+  if (choice === "undo-server") { await undoOnServer(blocked); return; }
+  let copy = null;
   if (choice === "next") {  /* a new entry (a new key), judged here first as the next deal */
-    const mine = { ...state.pending[at], key: newKey() };
-    delete mine.sent;
-    const trial = [...state.pending.slice(0, at), mine, ...state.pending.slice(at + 1)];
+    const state = here.state, at = state.pending.findIndex((entry) => entry.key === blocked.key);
+    if (at < 0) { return; }
+    copy = { ...state.pending[at], key: newKey() };
+    delete copy.sent;
+    const trial = [...state.pending.slice(0, at), copy, ...state.pending.slice(at + 1)];
     const view = await options.engine.ask({ op: "view", key: here.key, pending: trial.map((entry) => entry.deal) });
     if (view.refused && view.refused.pending <= at) {
       say(view.refused.messages, "warning");
       return;
     }
-    state.pending = trial;
-  } else {
-    state.pending.splice(at, 1);
   }
-  state.blocked = null;
-  sync.rebase(state);
-  await sync.keep(state);
+  await change((fresh) => {
+    if (!fresh.blocked || fresh.blocked.key !== blocked.key) { return undefined; }  /* (a second tap) */
+    const at = fresh.pending.findIndex((entry) => entry.key === blocked.key);
+    if (at >= 0 && choice !== "keep") {
+      const [mine] = fresh.pending.splice(at, 1, ...(copy ? [copy] : []));
+      if (mine.sent) { fresh.withdraw.push({ key: mine.key, number: mine.number }); }  /* (never stored later) */
+    }
+    fresh.blocked = null;
+    sync.rebase(fresh);
+    return fresh;
+  });
   await show();
   trySync();
+}
+
+/* The deal this phone undid came after the server stored it: undo it there (the server's own
+ * undo, as its button does), then send what waits after it. */
+async function undoOnServer(blocked) {
+  const body = new FormData();
+  body.set("csrf_token", token());
+  body.set("number", String(blocked.number));
+  body.set("version", String(here.state.version));
+  let said = null, game = null;
+  try {
+    const response = await fetch(here.game + "/undo", { method: "POST", body: body, credentials: "same-origin" });
+    const answer = new DOMParser().parseFromString(await response.text(), "text/html");
+    const flash = answer.querySelector("#flash .flash");
+    said = flash ? flash.textContent : null;
+    const record = await fetch(here.game + "/deal/record", { credentials: "same-origin" });
+    game = record.ok ? await record.json() : null;
+  } catch (error) { /* no network: the choice stays */ }
+  if (!game) { notSentHere(); return; }
+  const undone = game.record.deals.length < blocked.number;
+  await change((fresh) => {
+    Object.assign(fresh, { version: game.version, record: game.record });
+    if (undone && fresh.blocked && fresh.blocked.key === blocked.key) {
+      fresh.blocked = null;
+      sync.rebase(fresh);
+    }
+    return fresh;
+  });
+  if (said) { say([said], undone ? "success" : "warning"); }
+  await hold();
+  await show();
+  trySync();
+}
+
+function notSentHere() {  /* as static/js/app.js says it, at the foot of the screen */
+  const said = document.getElementById("net-error");
+  if (said) {
+    said.textContent = said.getAttribute("data-say").replace("{}", said.getAttribute("data-offline"));
+    said.hidden = false;
+  }
 }
 
 /* ----- sending ------------------------------------------------------------------------- */
 
 function trySync() {
   clearTimeout(retry);
-  if (!here || !kept().length) { return; }
+  if (!here || !(here.state.pending.length || here.state.withdraw.length)) { return; }
   const game = here.game;
   if (!online()) {  /* the online event sends them; the timer too, in case it never comes */
     retry = setTimeout(trySync, BACKOFF_S[BACKOFF_S.length - 1] * 1000);
@@ -556,13 +719,19 @@ function trySync() {
   sync.send(game).then((outcome) => later(async () => {
     if (!here || here.game !== game) { return; }
     const before = here.state;
-    const state = await sync.load(game);
-    here.state = state || { ...before, pending: [], blocked: null, stopped: null };
+    let said = [];
+    const state = await sync.update(game, (found) => {
+      if (!found || !found.said || !found.said.length) { return undefined; }
+      said = found.said;
+      found.said = [];  /* (said once) */
+      return found;
+    });
+    here.state = state || { ...before, pending: [], withdraw: [], blocked: null, stopped: null };
     if (outcome === "gone") { say([words.gone], "warning"); notice(null); return; }
-    if (state && state.said && state.said.length) {
-      say(state.said, state.blocked || state.stopped ? "warning" : "success");
-      state.said = [];
-      await sync.keep(state);
+    if (said.length) {
+      say(said, state.blocked || state.stopped ? "warning" : "success");
+    } else if (outcome === "done") {
+      unsay(words.saved);  /* ("saved on this phone": it is on the server now) */
     }
     await hold();
     if (outcome === "offline") {
@@ -622,7 +791,11 @@ function listen() {
   document.addEventListener("htmx:confirm", (event) => {
     const elt = event.detail.elt;
     const local = (kept().length > 0 || !online()) && ready();
-    if (elt.matches("form#deal-form[data-local]") && (kept().length || !online())) {
+    if ((kept().length > 0 || !online()) && !ready() && coming() && elt.closest(".contracts") && elt.hasAttribute("hx-get")) {
+      event.preventDefault();  /* (a step the phone can take once its engine is ready: never "No connection") */
+      const contract = new URL(elt.getAttribute("hx-get"), location.href).searchParams.get("contract");
+      whenReady(() => openForm(contract));
+    } else if (elt.matches("form#deal-form[data-local]") && (kept().length || !online())) {
       event.preventDefault();
       later(async () => { if (await keepDeal(elt, false) === "unjudged") { notSent(elt); } });
     } else if (local && elt.closest(".contracts") && elt.hasAttribute("hx-get")) {
@@ -637,6 +810,7 @@ function listen() {
     event.preventDefault();
     if (target.hasAttribute("data-contract")) {  /* (a next step painted here) */
       if (ready()) { later(() => openForm(target.getAttribute("data-contract"))); }
+      else if (coming()) { whenReady(() => openForm(target.getAttribute("data-contract"))); }
       else if (document.getElementById("kept")) { document.getElementById("kept").scrollIntoView(); }
     } else if (target.getAttribute("data-kept") === "undo") {
       later(undoKept);
@@ -675,17 +849,8 @@ function listen() {
    * shows the game with them (it asks again once they are sent) */
   document.addEventListener("htmx:beforeRequest", (event) => {
     if (event.detail.elt.hasAttribute("data-follow") &&
-        (kept().length || (here && here.state.blocked) || document.querySelector("form#deal-form[data-local]"))) {
+        (kept().length || (here && (here.state.blocked || here.state.withdraw.length)) || document.querySelector("form#deal-form[data-local]"))) {
       event.preventDefault();
     }
-  });
-  /* a redirect carrying a message (a save's answer): the service worker must not show its
-   * copy of the page instead (it asks the network first), so it is told before the page goes */
-  document.addEventListener("htmx:beforeOnLoad", (event) => {
-    const xhr = event.detail.xhr, to = xhr && xhr.getResponseHeader("HX-Redirect");
-    if (!to || !navigator.serviceWorker || !navigator.serviceWorker.controller) { return; }
-    const path = new URL(to, location.href).pathname;
-    event.preventDefault();
-    tellWorker({ dirty: path }, 1000).then(() => { location.href = to; });
   });
 }

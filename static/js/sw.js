@@ -4,12 +4,13 @@
  * It keeps, on this phone only:
  * - each game page the phone opened (/g/<token>, a page the server marks "Scorekeeper-Offline"),
  *   under its own address: one game's page is never served for another, a view link's page or
- *   another origin's is never kept. A visit is answered from the copy at once, and the copy is
- *   brought up to date in the background (the page's follow poll shows what changed). The
- *   network comes first when the copy may be out of date: after a write the page heard of
- *   ("dirty": a save, an undo, a redirect carrying a message), in another language, or with a
- *   query. A game that is gone (404) or a browser sent to the access code drops its copies;
- *   deleting a game drops its copy and the deals the phone kept for it.
+ *   another origin's is never kept. While deals wait on the phone, the copy is the page as the
+ *   phone last painted it (with them: static/js/offline.js sends it). A visit goes to the
+ *   network first, and the copy answers only when the network fails or is slow (a short
+ *   timeout), for the game's own address and any address under it (a deal form's: the address
+ *   bar may still hold one). A game that is gone (404, 410) or a browser sent to the access
+ *   code (403, a redirect) drops its copies at once; deleting a game drops its copy and the
+ *   deals the phone kept for it.
  * - the files whose address names their content (static files with ?v=, the engine's runtime,
  *   bundle and config, the manifest), kept for good once fetched; the engine's files of an older
  *   release are dropped when the page names the current ones.
@@ -28,8 +29,7 @@ const FILES = "scorekeeper-files";
 const ROOT = new URL(self.registration.scope).pathname;  /* "/" (or the app's root) */
 const GAME = new RegExp("^" + ROOT.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "g/[A-Za-z0-9_-]{1,64}$");
 const KEPT_FILES = ["static/", "engine/", "manifest/"].map((folder) => ROOT + folder);
-const LANGUAGE = ROOT + "?language";  /* (in PAGES: the language the reader chose last) */
-const DIRTY = "?dirty";  /* (in PAGES, after a page's address: its copy may be out of date) */
+const NAVIGATE_WITHIN_MS = 3000;  /* then a kept copy answers, the network's answer kept later */
 export const SYNC_TAG = "scorekeeper-sync";
 
 self.addEventListener("install", () => self.skipWaiting());
@@ -41,14 +41,10 @@ self.addEventListener("fetch", (event) => {
   const game = gameOf(url.pathname);
   if (request.method !== "GET") {
     if (game && url.pathname === game + "/delete") { event.respondWith(deleting(request, game)); }
-    else if (game && !url.pathname.endsWith("/preview")) {
-      event.waitUntil(mark(game));  /* a write: the copy may be out of date */
-    }
     return;
   }
   if (request.mode === "navigate") {
-    if (url.searchParams.has("lang")) { event.waitUntil(note(LANGUAGE, url.searchParams.get("lang"))); }
-    if (GAME.test(url.pathname)) { event.respondWith(page(event, url)); }
+    if (game) { event.respondWith(page(event, url, game)); }
     return;
   }
   if (url.search.includes("v=") || url.pathname.startsWith(ROOT + "engine/runtime/") ||
@@ -62,27 +58,24 @@ function gameOf(path) {
   return found && GAME.test(found[1]) ? found[1] : null;
 }
 
-/* A game page: the kept copy at once (brought up to date behind it) when it may be shown,
- * else the network (kept for next time), and the copy when there is no network. */
-async function page(event, url) {
-  const path = url.pathname, cache = await caches.open(PAGES);
-  const kept = await cache.match(path, { ignoreVary: true });
-  if (kept && !url.search && await fresh(cache, path, kept)) {
-    event.waitUntil(refresh(path));
-    return kept;
-  }
-  try {
-    const response = await fetch(event.request);
-    event.waitUntil(store(path, response.clone()));
+/* A game's address: the network first; the kept copy of the game's page when the network
+ * fails, or says nothing within a short time (its answer is still kept when it comes). */
+async function page(event, url, game) {
+  const cache = await caches.open(PAGES);
+  const kept = await cache.match(game, { ignoreVary: true });
+  const network = fetch(event.request).then((response) => {
+    if (url.pathname === game || gone(response)) { event.waitUntil(store(game, response.clone())); }
     return response;
-  } catch (error) {
-    return kept || Response.error();
-  }
+  });
+  if (!kept) { return network.catch(() => Response.error()); }
+  network.catch(() => {});
+  if (self.navigator.onLine === false) { return kept; }
+  const late = new Promise((resolve) => { setTimeout(() => resolve(null), NAVIGATE_WITHIN_MS); });
+  return Promise.race([network, late]).then((response) => response || kept, () => kept);
 }
 
-async function fresh(cache, path, kept) {
-  const [dirty, language] = await Promise.all([cache.match(path + DIRTY), read(LANGUAGE)]);
-  return !dirty && (!language || language === kept.headers.get("Content-Language"));
+function gone(response) {
+  return [403, 404, 410].includes(response.status) || response.redirected;
 }
 
 function keepable(response) {
@@ -95,9 +88,8 @@ async function store(path, response) {
   const cache = await caches.open(PAGES);
   if (keepable(response)) {
     await cache.put(path, response);
-    await cache.delete(path + DIRTY);
-  } else if (response.status === 404 || response.redirected || response.status === 403) {
-    await forgetPages(response.redirected || response.status === 403 ? null : path);
+  } else if (gone(response)) {
+    await forgetPages(response.status === 404 || response.status === 410 ? path : null);
   }
 }
 
@@ -110,22 +102,8 @@ async function refresh(path) {
 /* Forget one game's page (or, `path` null, every page: the access code must be entered). */
 async function forgetPages(path) {
   const cache = await caches.open(PAGES);
-  const keys = path ? [path, path + DIRTY] : (await cache.keys()).map((request) => request.url);
+  const keys = path ? [path] : (await cache.keys()).map((request) => request.url);
   await Promise.all(keys.map((key) => cache.delete(key)));
-}
-
-async function mark(game) {
-  const cache = await caches.open(PAGES);
-  await cache.put(game + DIRTY, new Response(""));
-}
-
-async function note(key, value) {
-  await (await caches.open(PAGES)).put(key, new Response(value));
-}
-
-async function read(key) {
-  const found = await (await caches.open(PAGES)).match(key);
-  return found ? found.text() : null;
 }
 
 async function deleting(request, game) {
@@ -147,16 +125,21 @@ async function file(request) {
 }
 
 /* What a game page asks (static/js/offline.js):
- * {keep: path, language, files}: keep this page (fetched again: the game changed) and the
- *   engine's files (fetched once; the engine's files of another release dropped);
- * {dirty: path}: a message is on its way to this page (a redirect to it): the network first. */
+ * {keep: path, files}: keep this page (fetched again: the game changed) and the engine's files
+ *   (fetched once; the engine's files of another release dropped);
+ * {painted: path, language, html}: keep the page as the phone painted it (deals wait on it). */
 self.addEventListener("message", (event) => {
   const asked = event.data || {};
   let work = Promise.resolve();
-  if (asked.dirty && gameOf(asked.dirty) === asked.dirty) {
-    work = mark(asked.dirty);
-  } else if (asked.keep && gameOf(asked.keep) === asked.keep) {
-    work = Promise.all([note(LANGUAGE, asked.language), refresh(asked.keep), files(asked.files || [])]);
+  if (asked.keep && gameOf(asked.keep) === asked.keep) {
+    work = Promise.all([refresh(asked.keep), files(asked.files || [])]);
+  } else if (asked.painted && gameOf(asked.painted) === asked.painted && typeof asked.html === "string") {
+    work = caches.open(PAGES).then((cache) => cache.put(asked.painted, new Response(asked.html, {
+      headers: {
+        "Content-Type": "text/html; charset=utf-8", "Content-Language": String(asked.language || ""),
+        "Scorekeeper-Offline": "game", "Cache-Control": "no-store",
+      },
+    })));
   }
   event.waitUntil(work.then(() => event.ports[0] && event.ports[0].postMessage("done")));
 });

@@ -10,14 +10,22 @@
  *     the server last gave it (what the engine replays);
  *   pending: [{key, number, deal, base | after, sent?}]  the deals entered on this phone, in
  *     order: the first on the version it was entered on (base), each next one after the one
- *     before (after: its key); sent: its own save went out and no answer came back (the
- *     server may hold it: it is sent again with the same key and never stored twice);
+ *     before (after: its key); sent: it went out at least once (its own save, or a sync) and
+ *     no answer stored it yet (the server may hold it: it is sent again with the same key and
+ *     never stored twice; undone, it is withdrawn);
+ *   withdraw: [{key, number}]  deals undone on this phone that may have reached the server: their
+ *     keys are withdrawn there first (never stored later), or the server says it stored them;
  *   blocked: null, or what stops the sending until the player decides: another phone's deal
- *     in the place of the first one ("conflict": stored, same) or a deal the server refuses
- *     ("refused"), with the server's message;
+ *     in the place of the first one ("conflict": stored, same), a deal the server refuses
+ *     ("refused"), deals of the game changed under it ("stale"), or an undo that came after the
+ *     server stored the deal ("too-late": number, version), with the server's message;
  *   stopped: null, or why sending waits for the player ("access", "reload");
  *   said: the server's last messages (shown once by the page);
  *   csrf: the page's CSRF token (the service worker sends with it); kit: the offline kit.
+ *
+ * Every change is one read-modify-write in one IndexedDB transaction (`update`): the page's
+ * saves and undos and a sync's answer (from the page or the service worker) never write over
+ * one another; a sync's answer is applied to the record as it is then, by key.
  *
  * The key of an entry is made once, when its form opens, and never again for the same entry:
  * a sync sent again is answered from the keys (POST /g/<token>/sync, scorekeeper/store/sync.py).
@@ -29,46 +37,86 @@ const MOST = 40;  /* entries a sync carries (scorekeeper.store.sync.MOST_PENDING
 const ANSWER_WITHIN_MS = 20000;  /* then the answer counts as lost: sent again later */
 const RETRY = new Set([408, 425, 429, 500, 502, 503, 504]);
 
+let opened = null;
+
 function database() {
-  return new Promise((resolve, reject) => {
-    const opening = indexedDB.open(DATABASE, 1);
-    opening.onupgradeneeded = () => opening.result.createObjectStore(STORE, { keyPath: "game" });
-    opening.onsuccess = () => resolve(opening.result);
-    opening.onerror = () => reject(opening.error);
-  });
+  if (!opened) {
+    opened = new Promise((resolve, reject) => {
+      const opening = indexedDB.open(DATABASE, 1);
+      opening.onupgradeneeded = () => opening.result.createObjectStore(STORE, { keyPath: "game" });
+      opening.onsuccess = () => {
+        const db = opening.result;
+        db.onversionchange = () => { db.close(); opened = null; };
+        db.onclose = () => { opened = null; };
+        resolve(db);
+      };
+      opening.onerror = () => { opened = null; reject(opening.error); };
+    });
+  }
+  return opened;
 }
 
 async function request(mode, work) {
   const db = await database();
   return new Promise((resolve, reject) => {
     const done = db.transaction(STORE, mode);
-    const asked = work(done.objectStore(STORE));
-    done.oncomplete = () => resolve(asked && asked.result);
+    let result;
+    work(done.objectStore(STORE), (value) => { result = value; });
+    done.oncomplete = () => resolve(result);
     done.onerror = () => reject(done.error);
+    done.onabort = () => reject(done.error || new Error("aborted"));
   });
 }
 
 export function load(game) {
-  return request("readonly", (store) => store.get(game));
+  return request("readonly", (store, answer) => {
+    store.get(game).onsuccess = (event) => answer(event.target.result && migrate(event.target.result));
+  });
 }
 
 export function loadAll() {
-  return request("readonly", (store) => store.getAll());
+  return request("readonly", (store, answer) => {
+    store.getAll().onsuccess = (event) => answer(event.target.result.map(migrate));
+  });
 }
 
-export function keep(state) {
-  return request("readwrite", (store) => { store.put(state); });
+/* Change a game's record in one transaction: `change(state)` gets the record as it is now
+ * (undefined: none) and returns the record to keep (the same object, changed), null to drop
+ * it, or undefined to leave it as it is. Resolves to the record as kept (undefined: none). */
+export function update(game, change) {
+  return request("readwrite", (store, answer) => {
+    store.get(game).onsuccess = (event) => {
+      const found = event.target.result;
+      const state = found ? migrate(found) : undefined;
+      const changed = change(state);
+      if (changed === null) {
+        store.delete(game);
+        answer(undefined);
+      } else if (changed === undefined) {
+        answer(state);
+      } else {
+        store.put(changed);
+        answer(changed);
+      }
+    };
+  });
 }
 
 export function forget(game) {
-  return request("readwrite", (store) => { store.delete(game); });
+  return update(game, () => null);
+}
+
+function migrate(state) {  /* (records kept before withdrawals existed) */
+  if (!state.withdraw) { state.withdraw = []; }
+  if (!state.pending) { state.pending = []; }
+  return state;
 }
 
 /* Entries from the first on, renumbered after the stored deals: the first on the game's
  * version, each next one after the one before (a player's choice, or a game that changed with
- * no other deal in the place: "stale"). Keys never change. */
+ * no deal of its own changed: a name or notes). Keys never change. */
 export function rebase(state) {
-  const stored = state.record.deals.length;
+  const stored = state.record ? state.record.deals.length : 0;
   state.pending.forEach((entry, index) => {
     entry.number = stored + index + 1;
     delete entry.base;
@@ -82,27 +130,58 @@ function sent(entry) {
   return base === undefined ? { key, number, deal, after } : { key, number, deal, base };
 }
 
-/* Write the server's answer down: stored entries leave, the first one not stored says why. */
+function sameDeals(one, other) {
+  return JSON.stringify(one) === JSON.stringify(other);
+}
+
+/* Write the server's answer down, on the record as it is now (a save or an undo may have come
+ * since the sync went out): stored entries leave by key, withdrawn keys leave, the first one
+ * not stored says why. True when another round should go at once. */
 function settle(state, answer) {
   let again = false;
+  const before = state.record;
   state.version = answer.version;
   state.record = answer.record;
   state.said = [];
   for (const result of answer.results) {
+    if (result.outcome === "waiting") { continue; }
     const index = state.pending.findIndex((entry) => entry.key === result.key);
-    if (index < 0 || result.outcome === "waiting") { continue; }
+    const undone = state.withdraw.findIndex((entry) => entry.key === result.key);
+    if (result.outcome === "withdrawn") {
+      if (undone >= 0) { state.withdraw.splice(undone, 1); }
+      if (index >= 0) { state.pending.splice(index, 1); }
+      continue;
+    }
+    if (result.outcome === "too-late") {
+      if (undone >= 0) { state.withdraw.splice(undone, 1); }
+      state.blocked = {
+        key: result.key, outcome: "too-late", message: result.message,
+        number: result.number, version: result.version, stands: result.stands !== false,
+      };
+      break;
+    }
+    if (index < 0) {
+      /* not kept here any more: undone on this phone while it was on its way, and stored by
+       * the server first; its withdrawal (next round) says so, never "saved" */
+      if (undone >= 0) { again = true; }
+      continue;
+    }
     if (result.outcome === "stored" || result.outcome === "kept") {
       state.pending.splice(index, 1);
       if (result.outcome === "kept" && result.stands === false) { state.said.push(result.message); }
       else { state.said = [result.message]; }
-    } else if (result.outcome === "stale") {
-      rebase(state);  /* nothing in its place: judged again on the game as it is */
+    } else if (result.outcome === "stale" && before && answer.record.deals.length === result.number - 1 &&
+               sameDeals(before.deals, answer.record.deals.slice(0, before.deals.length))) {
+      /* the game's deals are as this phone knew them, and its own (a name, notes changed) */
+      rebase(state);
       again = true;
       break;
     } else {
+      /* another phone's deal in its place, a refusal, or the game's deals changed under it
+       * (an undo, a correction): nothing is moved without the player's say */
       state.blocked = {
         key: result.key, outcome: result.outcome, message: result.message,
-        stored: result.stored || null, same: Boolean(result.same),
+        stored: result.stored || null, same: Boolean(result.same), number: result.number,
       };
       break;
     }
@@ -121,7 +200,7 @@ async function post(state, entries) {
       method: "POST",
       credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRFToken": state.csrf || "" },
-      body: JSON.stringify({ entries: entries.map(sent) }),
+      body: JSON.stringify({ entries: entries }),
       signal: control.signal,
     });
   } finally {
@@ -129,25 +208,46 @@ async function post(state, entries) {
   }
 }
 
-/* Send a game's pending deals, in order, as many rounds as it takes; one sender at a time for
- * a game, page or service worker (Web Locks, where the browser has them). Resolves to what
- * happened: "done" (nothing left to send), "blocked" (the player decides), "stopped" (access
- * code, reload), "gone" (no such game: the phone's copy is dropped), "offline" (no answer: try
- * again later). */
+/* Send a game's pending deals (and withdrawals), in order, as many rounds as it takes; one
+ * sender at a time for a game: page or service worker (Web Locks, in secure contexts), or
+ * this page's senders (a queue of its own, on plain HTTP too). Resolves to what happened:
+ * "done" (nothing left to send), "blocked" (the player decides), "stopped" (access code,
+ * reload), "gone" (no such game: the phone's copy is dropped), "offline" (no answer: try again
+ * later). */
+const senders = new Map();
+
 export function send(game) {
   const run = () => sendNow(game);
-  return self.navigator.locks ? self.navigator.locks.request("scorekeeper-sync " + game, run) : run();
+  if (self.navigator.locks) { return self.navigator.locks.request("scorekeeper-sync " + game, run); }
+  const turn = (senders.get(game) || Promise.resolve()).then(run, run);
+  senders.set(game, turn.catch(() => {}));
+  return turn;
+}
+
+/* What goes out in one round, marked as sent in the same transaction. */
+function take(state, box) {
+  if (!state || state.blocked || state.stopped) { return undefined; }
+  const withdrawals = state.withdraw.slice(0, MOST).map(({ key, number }) => ({ key, number, withdraw: true }));
+  const deals = state.pending.slice(0, MOST - withdrawals.length);
+  if (!withdrawals.length && !deals.length) { return undefined; }
+  deals.forEach((entry) => { entry.sent = true; });
+  box.entries = [...withdrawals, ...deals.map(sent)];
+  return state;
+}
+
+function outcomeOf(state) {
+  if (!state || (!state.pending.length && !state.withdraw.length)) { return "done"; }
+  return state.blocked ? "blocked" : state.stopped ? "stopped" : "offline";
 }
 
 async function sendNow(game) {
-  for (let round = 0; round < 50; round++) {  /* (each round stores one deal at least) */
-    const state = await load(game);
-    if (!state || !state.pending.length) { return "done"; }
-    if (state.blocked) { return "blocked"; }
-    if (state.stopped) { return "stopped"; }
+  for (let round = 0; round < 50; round++) {  /* (each round settles one entry at least) */
+    const box = {};
+    const state = await update(game, (found) => take(found, box));
+    if (!box.entries) { return outcomeOf(state); }
     let response;
     try {
-      response = await post(state, state.pending.slice(0, MOST));
+      response = await post(state, box.entries);
     } catch (error) {
       return "offline";
     }
@@ -155,17 +255,24 @@ async function sendNow(game) {
     if (response.status === 404) { await forget(game); return "gone"; }
     if (!response.ok) {  /* a lost access code, an old page's token: the player acts */
       const said = await response.json().catch(() => ({}));
-      state.stopped = said.access ? "access" : "reload";
-      state.said = said.error ? [said.error] : [];
-      await keep(state);
+      await update(game, (found) => {
+        if (!found) { return undefined; }
+        found.stopped = said.access ? "access" : "reload";
+        found.said = said.error ? [said.error] : [];
+        return found;
+      });
       return "stopped";
     }
-    const before = state.pending.length;
-    const again = settle(state, await response.json());
-    await keep(state);
-    if (state.blocked) { return "blocked"; }
-    if (!state.pending.length) { return "done"; }
-    if (!again && state.pending.length === before) { return "offline"; }  /* (no progress) */
+    const answer = await response.json();
+    const waited = state.pending.length + state.withdraw.length;
+    let again = false;
+    const after = await update(game, (found) => {
+      if (!found) { return undefined; }
+      again = settle(found, answer);
+      return found;
+    });
+    if (!after || after.blocked || (!after.pending.length && !after.withdraw.length)) { return outcomeOf(after); }
+    if (!again && after.pending.length + after.withdraw.length >= waited) { return "offline"; }  /* (no progress) */
   }
   return "offline";
 }

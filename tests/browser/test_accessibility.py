@@ -3,7 +3,8 @@ Arabic, Russian and Hindi, light and dark, nor on the deal forms in every state 
 by taps (issue 32, item 1: the form that takes the next step's place left the skip link without
 its target); every text reads at 4.5:1 (3:1 when large), measured from the page's own styles
 too, because axe skips most Arabic text; a keyboard reaches the game's next step through a skip
-link.
+link. Nor does axe find anything on can still win? under the totals at 360 px (issue 44,
+item 15).
 
 axe-core is vendored for these tests only (tests/browser/vendor, its licence beside it) and
 given to the test's browser context once, as a script it runs in each page it loads (sending its
@@ -22,8 +23,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import PHONE, block_engine, serving
-from .driver import GAME_PAGE, Player, load_example, settle, tap_contract
-from .test_table_polish import imported, part
+from .driver import GAME_PAGE, Player, check_layout, load_example, settle, tap_contract
+from .test_table_polish import SIGN_FIRST_JS, imported, part
 from .test_tables import create_table, import_into
 
 pytestmark = pytest.mark.browser
@@ -307,3 +308,32 @@ def test_a_skip_link_reaches_the_next_step(new_context, locale: str) -> None:  #
     page.wait_for_url(re.compile(r"/deal\?contract="))
     settle(page)
     assert GAME_PAGE.search(page.url.split("/deal")[0])
+
+
+# --- issue 44, item 15: can still win? under the totals, at 360 px -----------------------------
+
+
+@pytest.mark.parametrize("locale", ["ar", "en", "ru", "hi"])
+def test_can_still_win_reads_whole_at_360_px(checker, locale: str) -> None:  # type: ignore[no-untyped-def]
+    """A partnership decided a deal before its end, and a King game with a player out of reach:
+    the outlook's lines under the totals, whole at 360 px, and axe finds nothing."""
+    page = checker(locale, "light")  # axe in the page
+    page.set_viewport_size({"width": 360, "height": 780})
+    found: dict[str, Any] = {}
+    signs: list[dict[str, Any]] = []  # every "−195" of the lines: its minus before its digits
+    for example, deals, lines in (
+        ("trix-partnership-complete", 19, 2),
+        ("turkish-king-complete", 19, 2),
+    ):
+        imported(page, part(load_example(example), deals))
+        settle(page)
+        outlook = page.locator("#outlook")
+        assert outlook.is_visible()
+        assert outlook.locator("p").count() == lines
+        box = outlook.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360
+        check_layout(page, f"outlook {example} {locale}")
+        signs += page.evaluate(SIGN_FIRST_JS, "#outlook")
+        found.update(findings(page, f"{example} {locale}"))
+    assert not found, found
+    assert signs and all(sign["first"] for sign in signs), signs

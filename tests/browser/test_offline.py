@@ -16,206 +16,59 @@ and a game is started for each test by taps in the same page (no reload, no rest
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
+from playwright.sync_api import Browser, Route, expect
 
-from scorekeeper.rules import record_from_json, replay
-from scorekeeper.words.labels import signed
 from tests.conftest import CHROMIUM_ARGS, WHOLE_CHROMIUM
-from tests.rules.builders import FULL_GAME
 
-from .conftest import PHONE, block_engine
-from .driver import GAME_PAGE, Player, chip_taps
+from . import offline_phone as kit
+from .driver import Player, chip_taps
+from .offline_phone import (  # noqa: F401 (the module's fixtures)
+    BACKGROUND_SYNC_BACK,
+    CACHED,
+    COUNT_PAINTS,
+    DEALS,
+    ENGINE_READY,
+    KEPT,
+    NO_BACKGROUND_SYNC,
+    OTHER_LTOOSH,
+    OTHER_TRIX,
+    TRIX,
+    back_online,
+    enter_here,
+    enter_online,
+    game_address,
+    new_game,
+    path_of,
+    phone_context,
+    stored_deals,
+    tap_deal,
+    totals_of,
+    totals_shown,
+    wait_ready,
+)
+
+browser = kit.browser  # (the module's fixtures: the whole Chromium, and a ready phone)
+phone = kit.phone
 
 pytestmark = pytest.mark.browser
-
-ENGINE_READY = 180_000
-"""Milliseconds a page may take to start its engine (Pyodide on a busy 2-core machine)."""
-TRIX = {"game": "trix", "mode": "solo", "players": ["Rami", "Lina", "Omar", "Dana"], "first": 0}
-DEALS = FULL_GAME["trix"]
-COUNT_PAINTS = """
-window.__painted = 0;
-document.addEventListener("sk:painted", () => { window.__painted += 1; });
-window.__keptSaid = [];  /* every text the page said of the deals kept here, in turn */
-new MutationObserver(() => {
-  const box = document.getElementById("kept"), said = box ? box.textContent : null;
-  if (said && said !== window.__keptSaid[window.__keptSaid.length - 1]) {
-    window.__keptSaid.push(said);
-  }
-}).observe(document, { childList: true, subtree: true, characterData: true });
-"""
-KEPT = """() => new Promise((done) => {
-  const opening = indexedDB.open("scorekeeper-offline", 1);
-  opening.onsuccess = () => {
-    const asked = opening.result.transaction("games").objectStore("games").getAll();
-    asked.onsuccess = () => done(Object.fromEntries(
-      asked.result.map((state) => [state.game, state.pending])));
-  };
-})"""
-CACHED = """async () => {
-  const kept = {};
-  for (const name of await caches.keys()) {
-    kept[name] = (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname);
-  }
-  return kept;
-}"""
-
-
-def _context(browser: Browser, base: str, *, engine: bool = True) -> BrowserContext:
-    context = browser.new_context(
-        viewport=PHONE,
-        is_mobile=True,
-        has_touch=True,
-        locale="en",
-        base_url=base,
-        extra_http_headers={"Accept-Language": "en"},
-        service_workers="allow",
-    )
-    context.set_default_timeout(30_000)
-    if not engine:
-        block_engine(context)
-    context.add_init_script(COUNT_PAINTS)
-    return context
-
-
-@pytest.fixture(scope="session")
-def browser(whole_browser: Browser) -> Browser:
-    """This module's phones run the whole Chromium: its service worker has Background Sync,
-    which sends the deals kept on a phone when the network is back (the headless shell the
-    other browser tests use has none: tests/conftest.py)."""
-    return whole_browser
-
-
-@pytest.fixture(scope="module")
-def phone(browser: Browser, server: str) -> Iterator[Player]:
-    """A phone whose engine has started and whose service worker controls its pages."""
-    context = _context(browser, server)
-    player = Player(context.new_page(), javascript=True, shots=None, prefix="offline")
-    player.start_game(TRIX)
-    _ready(player.page)
-    yield player
-    context.set_offline(False)
-    context.close()
-
-
-def _ready(page: Page) -> None:
-    """The phone can go on here with no network: the engine holds the game, the kit and the
-    page are kept (static/js/offline.js marks the page)."""
-    page.wait_for_selector("html[data-offline-ready]", state="attached", timeout=ENGINE_READY)
-
-
-def _path(page: Page, game: str) -> str:
-    """A game's address without its origin (as the phone keeps it)."""
-    found = re.match(r"https?://[^/]+", page.url)
-    assert found is not None
-    return game.removeprefix(found.group(0))
-
-
-def _game(page: Page) -> str:
-    found = re.match(r".*/g/[^/?#]+", page.url)
-    assert found is not None, page.url
-    return found.group(0)
-
-
-def _new_game(player: Player) -> str:
-    """A new Trix game started by taps from the page the phone shows (the document, its engine
-    and its service worker stay); its address."""
-    page = player.page
-    page.locator("header a.brand").click()
-    page.locator("a.button.primary[href$='/new']").click()
-    page.wait_for_url(re.compile(r"/new$"))
-    player.tap_choice("game", "trix")
-    player.tap_choice("mode", "solo")
-    for seat, name in enumerate(TRIX["players"]):
-        page.fill(f'input[name="player_{seat}"]', name)
-    player.tap("form button[type=submit].primary")
-    page.wait_for_url(GAME_PAGE)
-    player.tap('.seat-buttons button[value="0"]')
-    expect(page.locator(".next .contracts")).to_be_visible()
-    _ready(page)
-    return _game(page)
-
-
-def _tap_deal(player: Player, raw: dict[str, Any]) -> None:
-    """Tap a deal's chips, each preview painted by the engine before the next tap."""
-    page = player.page
-    for name, value in chip_taps(raw):
-        field, label = player.chip(name, value)
-        if field.is_checked():
-            continue  # filled in by the app already
-        count = page.evaluate("() => window.__painted")
-        label.click()
-        page.wait_for_function("(count) => window.__painted > count", arg=count)
-    expect(page.locator("#deal-save")).to_be_enabled()
-
-
-def _enter_here(player: Player, raw: dict[str, Any]) -> None:
-    """Enter a deal with no network: its form from the kit, saved on this phone."""
-    page = player.page
-    page.locator(f'#play a.contract[href*="contract={raw["contract"]}"]').click()
-    page.locator("form#deal-form[data-local]").wait_for(timeout=ENGINE_READY)  # the engine answers
-    _tap_deal(player, raw)
-    page.locator("#deal-save").click()
-    expect(page.locator("form#deal-form")).to_have_count(0)
-    expect(page.locator("#flash")).to_contain_text("Saved on this phone")
-
-
-def _enter_online(player: Player, raw: dict[str, Any], number: int) -> None:
-    """Enter a deal with the network: the server's form, saved by the server."""
-    page = player.page
-    page.locator(f'.next a.contract[href*="contract={raw["contract"]}"]').click()
-    page.locator("form#deal-form[data-engine=on]").wait_for(timeout=ENGINE_READY)
-    _tap_deal(player, raw)
-    page.locator("#deal-save").click()
-    expect(page.locator("#flash .flash-success")).to_contain_text(f"Deal {number} saved")
-    _ready(page)  # the engine holds the game with it: the phone can go on here offline
-
-
-def _stored(page: Page, game: str) -> list[dict[str, Any]]:
-    """The deals the server holds (its export, asked beside the page)."""
-    answer = page.request.get(game + "/export.json")
-    assert answer.ok, answer.status
-    derived = ("number", "chooser", "kingdom", "scores")
-    deals: list[dict[str, Any]] = [
-        {key: value for key, value in deal.items() if key not in derived}
-        for deal in answer.json()["deals"]
-    ]
-    return deals
-
-
-def _totals_shown(page: Page) -> list[str]:
-    return [text.strip() for text in page.locator("#scoreboard .totals .total").all_inner_texts()]
-
-
-def _totals_of(deals: list[dict[str, Any]]) -> list[str]:
-    record = {"format": "scorekeeper-game/1", **{k: v for k, v in TRIX.items()}, "deals": deals}
-    return [signed(total) for total in replay(record_from_json(record).game).totals]
-
-
-def _back_online(context: BrowserContext, page: Page) -> None:
-    context.set_offline(False)
-    expect(page.locator("#kept")).to_have_count(0, timeout=60_000)
 
 
 def test_five_deals_offline_across_a_kingdom_a_reload_then_each_stored_once(phone: Player) -> None:
     page, context = phone.page, phone.page.context
-    game = _new_game(phone)
+    game = new_game(phone)
     for number, raw in enumerate(DEALS[:3], start=1):
-        _enter_online(phone, raw, number)
+        enter_online(phone, raw, number)
     context.set_offline(True)
     for count, raw in enumerate(DEALS[3:8], start=1):  # deals 4 to 8: kingdom 2 from deal 6
-        _enter_here(phone, raw)
+        enter_here(phone, raw)
         waiting = "1 deal on this phone is" if count == 1 else f"{count} deals on this phone are"
         expect(page.locator("#kept")).to_contain_text(f"{waiting} waiting for the server")
     expect(page.locator("#play .where")).to_contain_text("Kingdom 2 of 4 · Deal 9 of 20")
     expect(page.locator("#history-rows th[scope=row]")).to_have_count(8)
-    shown = _totals_shown(page)
-    assert shown == _totals_of(DEALS[:8])
-    assert len(page.evaluate(KEPT)[_path(page, game)]) == 5
+    shown = totals_shown(page)
+    assert shown == totals_of(DEALS[:8])
+    assert len(page.evaluate(KEPT)[path_of(page, game)]) == 5
 
     page.reload()  # with no network: the service worker's copy, painted by the engine
     kept = page.locator("#kept")
@@ -224,23 +77,23 @@ def test_five_deals_offline_across_a_kingdom_a_reload_then_each_stored_once(phon
     # before its engine is ready, the page never said another count than the deals kept
     said = page.evaluate("() => window.__keptSaid")
     assert said and all("5 deals on this phone are waiting" in text for text in said), said
-    assert _totals_shown(page) == shown
+    assert totals_shown(page) == shown
     expect(page.locator("#play .where")).to_contain_text("Deal 9 of 20")
 
-    _back_online(context, page)
-    assert _stored(page, game) == DEALS[:8]  # each once, in order
+    back_online(context, page)
+    assert stored_deals(page, game) == DEALS[:8]  # each once, in order
     expect(page.locator("#history-rows th[scope=row]")).to_have_count(8)
-    assert _totals_shown(page) == shown
+    assert totals_shown(page) == shown
     expect(page.locator("#history .edit")).to_have_count(8)  # the server's rows again
-    assert page.evaluate(KEPT)[_path(page, game)] == []
+    assert page.evaluate(KEPT)[path_of(page, game)] == []
 
 
 def test_a_deal_kept_here_is_undone_before_it_is_sent(phone: Player) -> None:
     page, context = phone.page, phone.page.context
-    game = _new_game(phone)
+    game = new_game(phone)
     context.set_offline(True)
-    _enter_here(phone, DEALS[0])
-    _enter_here(phone, DEALS[1])
+    enter_here(phone, DEALS[0])
+    enter_here(phone, DEALS[1])
     expect(page.locator("#kept")).to_contain_text("2 deals on this phone are waiting")
     undo = page.locator("#undo [data-kept=undo]")
     expect(undo).to_have_text("Undo deal 2")
@@ -248,15 +101,15 @@ def test_a_deal_kept_here_is_undone_before_it_is_sent(phone: Player) -> None:
     expect(page.locator("#kept")).to_contain_text("1 deal on this phone is waiting")
     expect(page.locator("#history-rows th[scope=row]")).to_have_count(1)
     expect(page.locator("#undo [data-kept=undo]")).to_have_text("Undo deal 1")
-    _enter_here(phone, DEALS[2])  # another deal 2 in its place
-    _back_online(context, page)
-    assert _stored(page, game) == [DEALS[0], DEALS[2]]
+    enter_here(phone, DEALS[2])  # another deal 2 in its place
+    back_online(context, page)
+    assert stored_deals(page, game) == [DEALS[0], DEALS[2]]
 
 
 def test_a_save_whose_answer_is_lost_is_kept_with_its_key_and_stored_once(phone: Player) -> None:
     page = phone.page
-    game = _new_game(phone)
-    save = _path(page, game) + "/deal"
+    game = new_game(phone)
+    save = path_of(page, game) + "/deal"
     lost: list[str] = []
 
     def answer_lost(route: Route) -> None:  # the server stores it; the answer never comes
@@ -271,7 +124,7 @@ def test_a_save_whose_answer_is_lost_is_kept_with_its_key_and_stored_once(phone:
     try:
         page.locator('.next a.contract[href*="contract=king-of-hearts"]').click()
         page.locator("form#deal-form[data-engine=on]").wait_for(timeout=ENGINE_READY)
-        _tap_deal(phone, DEALS[0])
+        tap_deal(phone, DEALS[0])
         page.locator("#deal-save").click()
         # kept here with its own key (it may be stored: no undo here), then sent again: the
         # server answers from the key, and says so
@@ -280,25 +133,15 @@ def test_a_save_whose_answer_is_lost_is_kept_with_its_key_and_stored_once(phone:
         page.unroute(lambda url: url.endswith(save))
     assert lost, "the save went to the server"
     expect(page.locator("#kept")).to_have_count(0)
-    assert _stored(page, game) == [DEALS[0]]
+    assert stored_deals(page, game) == [DEALS[0]]
     expect(page.locator("#history-rows th[scope=row]")).to_have_count(1)
     expect(page.locator("#history .edit")).to_have_count(1)
 
 
-NO_BACKGROUND_SYNC = """() => {
-  const kept = Object.getOwnPropertyDescriptor(ServiceWorkerRegistration.prototype, "sync");
-  window.__backgroundSync = kept;
-  Object.defineProperty(ServiceWorkerRegistration.prototype, "sync", {
-    configurable: true, get: () => undefined});
-}"""
-BACKGROUND_SYNC_BACK = """() => Object.defineProperty(
-  ServiceWorkerRegistration.prototype, "sync", window.__backgroundSync)"""
-
-
 def test_a_late_and_a_lost_sync_answer_store_nothing_twice(phone: Player) -> None:
     page, context = phone.page, phone.page.context
-    game = _new_game(phone)
-    sync = _path(page, game) + "/sync"
+    game = new_game(phone)
+    sync = path_of(page, game) + "/sync"
     held: list[Route] = []
 
     def answer_late(route: Route) -> None:  # answered when the test says
@@ -310,8 +153,8 @@ def test_a_late_and_a_lost_sync_answer_store_nothing_twice(phone: Player) -> Non
     page.evaluate(NO_BACKGROUND_SYNC)
     try:
         context.set_offline(True)
-        _enter_here(phone, DEALS[0])
-        _enter_here(phone, DEALS[1])
+        enter_here(phone, DEALS[0])
+        enter_here(phone, DEALS[1])
         context.set_offline(False)  # the first sync goes out; its answer is late
         for _ in range(600):  # (a minute at most: never a test that waits for ever)
             if held:
@@ -328,7 +171,7 @@ def test_a_late_and_a_lost_sync_answer_store_nothing_twice(phone: Player) -> Non
     finally:
         page.unroute(lambda url: url.endswith(sync))
         page.evaluate(BACKGROUND_SYNC_BACK)
-    assert _stored(page, game) == DEALS[:2]
+    assert stored_deals(page, game) == DEALS[:2]
 
     lost: list[str] = []
 
@@ -343,32 +186,28 @@ def test_a_late_and_a_lost_sync_answer_store_nothing_twice(phone: Player) -> Non
     page.route(lambda url: url.endswith(sync), answer_lost)
     try:
         context.set_offline(True)
-        _enter_here(phone, DEALS[2])
-        _enter_here(phone, DEALS[3])
+        enter_here(phone, DEALS[2])
+        enter_here(phone, DEALS[3])
         context.set_offline(False)
         expect(page.locator("#kept")).to_have_count(0, timeout=60_000)  # sent again: from the keys
         expect(page.locator("#flash")).to_contain_text("Deal 4 is in the game.")
     finally:
         page.unroute(lambda url: url.endswith(sync))
     assert lost
-    assert _stored(page, game) == DEALS[:4]
-    assert _totals_shown(page) == _totals_of(DEALS[:4])
-
-
-OTHER_LTOOSH = {"contract": "ltoosh", "tricks": [1, 4, 4, 4]}
-OTHER_TRIX = {"contract": "trix", "order": [1, 2, 3, 0]}
+    assert stored_deals(page, game) == DEALS[:4]
+    assert totals_shown(page) == totals_of(DEALS[:4])
 
 
 def test_two_phones_offline_the_first_deal_stands_and_the_other_chooses(
     phone: Player, browser: Browser, server: str
 ) -> None:
     page, context = phone.page, phone.page.context
-    game = _new_game(phone)
-    _enter_online(phone, DEALS[0], 1)
+    game = new_game(phone)
+    enter_online(phone, DEALS[0], 1)
     context.set_offline(True)
-    _enter_here(phone, DEALS[1])  # this phone's deal 2 (Queens) and 3 (Diamonds)
-    _enter_here(phone, DEALS[2])
-    other_context = _context(browser, server, engine=False)
+    enter_here(phone, DEALS[1])  # this phone's deal 2 (Queens) and 3 (Diamonds)
+    enter_here(phone, DEALS[2])
+    other_context = phone_context(browser, server, engine=False)
     try:
         other = Player(other_context.new_page(), javascript=True, shots=None, prefix="other")
         other.page.goto(game)
@@ -387,18 +226,22 @@ def test_two_phones_offline_the_first_deal_stands_and_the_other_chooses(
         expect(kept).to_contain_text(
             "Another phone saved deal 2 first; yours was not saved.", timeout=60_000
         )
-        expect(kept).to_contain_text("Yours: Queens")
+        # every deal waiting here, with its number; what a drop drops
+        expect(kept.locator("ul.kept-deals li")).to_have_count(2)
+        expect(kept.locator("ul.kept-deals li").nth(0)).to_contain_text("Deal 2: Queens")
+        expect(kept.locator("ul.kept-deals li").nth(1)).to_contain_text("Deal 3: Diamonds")
         expect(kept).to_contain_text("In the game: Ltoosh")
+        expect(kept.locator("[data-kept=drop]")).to_have_text("Drop my deal 2")
         expect(kept).to_contain_text("2 deals on this phone are waiting")
         expect(page.locator("#history-rows th[scope=row]")).to_have_count(2)  # the stored deal 2
-        assert _stored(page, game) == [DEALS[0], OTHER_LTOOSH]
+        assert stored_deals(page, game) == [DEALS[0], OTHER_LTOOSH]
         page.locator("#kept [data-kept=next]").click()  # mine as deal 3, Diamonds as deal 4
         expect(kept).to_have_count(0, timeout=60_000)
-        assert _stored(page, game) == [DEALS[0], OTHER_LTOOSH, DEALS[1], DEALS[2]]
-        _ready(page)
+        assert stored_deals(page, game) == [DEALS[0], OTHER_LTOOSH, DEALS[1], DEALS[2]]
+        wait_ready(page)
 
         context.set_offline(True)  # both enter deal 5 (Trix), the other phone first
-        _enter_here(phone, DEALS[4])
+        enter_here(phone, DEALS[4])
         other.page.goto(game)
         other.choose("trix")
         other.enter(OTHER_TRIX)
@@ -408,21 +251,22 @@ def test_two_phones_offline_the_first_deal_stands_and_the_other_chooses(
     context.set_offline(False)
     kept = page.locator("#kept")
     expect(kept).to_contain_text("Another phone saved deal 5 first", timeout=60_000)
+    expect(kept.locator("[data-kept=drop]")).to_have_text("Drop my deal 5")
     page.locator("#kept [data-kept=drop]").click()
     expect(page.locator("#kept")).to_have_count(0)
     expect(page.locator("#history .edit")).to_have_count(5, timeout=30_000)  # the server's page
     played = [DEALS[0], OTHER_LTOOSH, DEALS[1], DEALS[2], OTHER_TRIX]
-    assert _stored(page, game) == played
-    assert _totals_shown(page) == _totals_of(played)
+    assert stored_deals(page, game) == played
+    assert totals_shown(page) == totals_of(played)
     cached = page.evaluate(CACHED)
     assert not [path for paths in cached.values() for path in paths if "/v/" in path]
-    assert _path(page, game) in cached["scorekeeper-pages"]
+    assert path_of(page, game) in cached["scorekeeper-pages"]
 
 
 def test_without_the_engine_no_connection_as_before(browser: Browser, server: str) -> None:
     """No engine (not downloaded yet, blocked): a save with no network is not kept and not
     judged here; the page says so as before and keeps the taps."""
-    context = _context(browser, server, engine=False)
+    context = phone_context(browser, server, engine=False)
     try:
         player = Player(context.new_page(), javascript=True, shots=None, prefix="no-engine")
         player.start_game(TRIX)
@@ -454,15 +298,15 @@ def test_over_plain_http_kept_deals_outlive_the_page_and_the_page_says_so(
         args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP scorekeeper.lan.test 127.0.0.1"],
     )
     try:
-        context = _context(lan, server.replace("127.0.0.1", "scorekeeper.lan.test"))
+        context = phone_context(lan, server.replace("127.0.0.1", "scorekeeper.lan.test"))
         player = Player(context.new_page(), javascript=True, shots=None, prefix="plain-http")
         page = player.page
         player.start_game(TRIX)
-        game = _game(page)
-        _ready(page)
+        game = game_address(page)
+        wait_ready(page)
         assert page.evaluate("() => window.isSecureContext") is False
         context.set_offline(True)
-        _enter_here(player, DEALS[0])
+        enter_here(player, DEALS[0])
         expect(page.locator("#kept")).to_contain_text(
             "keep this page open, as it cannot be reloaded with no connection. "
             "The deals stay on this phone."
@@ -472,6 +316,6 @@ def test_over_plain_http_kept_deals_outlive_the_page_and_the_page_says_so(
         page = context.new_page()
         page.goto(game)
         expect(page.locator("#flash")).to_contain_text("Deal 1 saved", timeout=ENGINE_READY)
-        assert _stored(page, game.replace("scorekeeper.lan.test", "127.0.0.1")) == [DEALS[0]]
+        assert stored_deals(page, game.replace("scorekeeper.lan.test", "127.0.0.1")) == [DEALS[0]]
     finally:
         lan.close()

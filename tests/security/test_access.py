@@ -470,3 +470,40 @@ def test_the_attackers_expected_time_is_years() -> None:
     from scorekeeper.store.limits import STRONG_CODE_GUESSES, years_to_guess
 
     assert years_to_guess(STRONG_CODE_GUESSES) > 15
+
+
+def test_the_service_worker_and_the_engine_answer_without_the_code(
+    app: Flask, phone: Phone
+) -> None:
+    """A browser fetches a service worker's script without the code's cookie: behind a code,
+    /sw.js and the engine's files (the package's own code, no game, no secret) answer; a game
+    page, its record and its offline kit still ask for the code."""
+    games = seed_games(phone)
+    html = phone.client.get(f"/g/{games.playing}").get_data(as_text=True)
+    found = re.search(r'data-engine="([^"]+)"', html)
+    assert found, "the game page names the engine's config"
+    config_url = found.group(1).replace("&amp;", "&")
+    app.config["ACCESS_CODE"] = CODE
+    stranger = app.test_client()
+    assert stranger.get("/sw.js").status_code == 200
+    config = stranger.get(config_url)
+    assert config.status_code == 200, config_url
+    files = config.get_json()["files"]
+    engine_files = [url for url in files if "/engine/" in url]
+    assert any("/engine/bundle/" in url for url in engine_files)
+    assert any("/engine/runtime/" in url for url in engine_files)
+    for url in engine_files:
+        answer = stranger.get(url)
+        assert answer.status_code == 200, url
+        answer.close()
+    game = f"/g/{games.playing}"
+    for url in (game, f"{game}/deal/record", f"{game}/offline"):
+        response = stranger.get(url)
+        assert response.status_code == 303 and response.headers["Location"].startswith("/access")
+
+
+def test_the_language_switch_is_not_kept(client: FlaskClient) -> None:
+    """Its Location may carry a game's token: no cache keeps it."""
+    response = client.get("/lang/ar?next=/g/abcdefghijklmnop")
+    assert response.status_code == 303
+    assert response.headers["Cache-Control"] == "no-store"

@@ -239,9 +239,9 @@ def test_home_new_game_and_backup_draw_without_a_game_they_cannot_draw(
 def test_export_writes_the_whole_file_whatever_was_stored_before(
     instance: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from scorekeeper.cli import _app_with_database
+    from scorekeeper.cli.database import open_database
 
-    stored_before(_app_with_database())
+    stored_before(open_database()[0])
     out = tmp_path / "all.json"
     assert main(["export", str(out)]) == 0
     games = json.loads(out.read_text(encoding="utf-8"))

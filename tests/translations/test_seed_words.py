@@ -12,8 +12,21 @@ from babel.messages.pofile import read_po
 
 from scorekeeper.words.contracts import CONTRACT_WORDS
 
-TRANSLATIONS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"
+ROOT = Path(__file__).resolve().parents[2]
+TRANSLATIONS = ROOT / "scorekeeper" / "translations"
 GLOSSARY = TRANSLATIONS / "GLOSSARY.md"
+DOCS = ROOT / "docs" / "translations.md"
+CARD_LABELS = {
+    # Russian decks print Т К Д В (003:15 «Король червей», 003:17 «дамы»)
+    "ru": {"Q♠": "Д♠", "K♥": "К♥"},
+    # 000:8 «بنات», 000:13 «شيخ الكبة»
+    "ar": {"Q♠": "بنت ♠", "K♥": "شيخ ♥"},
+    # 004:5 writes the cards as letters, «A K Q J 10 9 8 7 6 5 4 3 2», as Indian decks print them
+    "hi": {"Q♠": "Q♠", "K♥": "K♥"},
+}
+"""A card's label on every form and in the history, per language (issue 44, item 9)."""
+A_WORD_ON_A_CARD = re.compile(r"(इक्का|बादशाह|बेगम|गुलाम|किंग|क्वीन|जैक|राजा)\s?[♠♥♦♣]")
+"""A Hindi card's name where a card's label stands (Hindi's words and seed 004's)."""
 
 
 def _strings(language: str) -> list[tuple[str, str]]:
@@ -78,3 +91,20 @@ def test_the_glossary_cites_every_name_it_takes_from_a_text() -> None:
                 rf"«{re.escape(text.name)}»[^|\n]*\b{re.escape(text.source)}\b", glossary
             )
             assert cited, (contract, text.name, text.source)
+
+
+@pytest.mark.parametrize("language", sorted(CARD_LABELS))
+def test_the_card_labels_are_the_ones_the_docs_and_the_glossary_give(language: str) -> None:
+    """docs/translations.md said Hindi forms show «बेगम ♠», GLOSSARY.md that Hindi keeps the
+    letters, the forms showed Q♠: seed 004 decides (its cards are letters), and all three say it."""
+    strings = dict(_strings(language))
+    docs = DOCS.read_text(encoding="utf-8")
+    glossary = GLOSSARY.read_text(encoding="utf-8")
+    for card, label in CARD_LABELS[language].items():
+        assert strings[card] == label, (language, card, strings[card])
+        assert label in docs, (language, label)
+        assert label in glossary, (language, label)
+    if language == "hi":
+        for where, text in (("docs", docs), ("glossary", glossary)):
+            assert not A_WORD_ON_A_CARD.findall(text), (where, A_WORD_ON_A_CARD.findall(text))
+        assert [text for _, text in _strings("hi") if A_WORD_ON_A_CARD.search(text)] == []

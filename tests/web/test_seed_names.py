@@ -18,6 +18,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.rules import CONTRACTS, GAMES
 from tests.conftest import Phone, page
+from tests.translations.test_seed_words import A_WORD_ON_A_CARD
 
 RUSSIAN_003 = {
     "trump": "козырный контракт",
@@ -42,6 +43,10 @@ HINDI_004 = {
 ARABIC_001_ALIASES = {"king-of-hearts": "لطّش", "diamonds": "ديمن"}
 """Seed 001's own names where they are not seeds 000/002's (lines 15 and 19): «لطّش» there is
 the K♥ contract, not the tricks contract «لطوش»."""
+ARABIC_001_CARD = ("king-of-hearts", "شايب الكبّة")
+"""Seed 001's name for the K♥ card (line 17), on the contract that takes it."""
+ANOTHER_TEXT = "في نصّ آخر للقواعد: «{name}»"
+"""How an Arabic page marks another text's name (the rules page did; the choice did not)."""
 ARABIC_000_002 = {
     "king-of-hearts": "شيخ الكبة",
     "queens": "بنات",
@@ -52,6 +57,9 @@ ARABIC_000_002 = {
 }
 """Seed 000 lines 8-13, seed 002 lines 3 and 15: the app's own Arabic names."""
 LATIN_CARD = re.compile(r"(?<![A-Za-z])[AKQJ]\s?[♠♥♦♣]")
+NOT_THE_PAGES_CARD = {"ru": LATIN_CARD, "ar": LATIN_CARD, "hi": A_WORD_ON_A_CARD}
+"""A card label the page's language does not use: a Latin letter in Russian and Arabic; in Hindi
+a word («बेगम ♠»), where seed 004 writes the cards as letters (004:5, issue 44 item 9)."""
 
 
 def _text(html: str) -> str:
@@ -131,6 +139,38 @@ def test_arabic_pages_give_seed_001s_names_as_aliases_of_their_contracts(
     assert "ديمن" in buttons["diamonds"]
 
 
+def test_the_arabic_contract_choice_marks_seed_001s_names_as_the_rules_page_does(
+    app,
+    client: FlaskClient,  # type: ignore[no-untyped-def]
+) -> None:
+    """«لطّش» stood bare under the K♥ button, beside «لطوش» (issue 44, item 8)."""
+    client.set_cookie("lang", "ar")
+    rules = _text(client.get("/rules/trix").get_data(as_text=True))
+    buttons = _buttons(_game(app, client, "trix", "ar").game_page().get_data(as_text=True))
+    for contract, alias in ARABIC_001_ALIASES.items():
+        marked = ANOTHER_TEXT.format(name=alias)
+        assert marked in rules, contract
+        assert marked in buttons[contract], (contract, buttons[contract])
+
+
+def test_seed_001s_name_for_the_k_heart_card_is_where_its_table_looks(
+    app,
+    client: FlaskClient,  # type: ignore[no-untyped-def]
+) -> None:
+    """«شايب الكبّة» (001:17) was on no page though the docs listed it (issue 44, item 8): it
+    stands, quoted exactly and marked as another text's, on the rules page's row and on the
+    button of the contract that takes the K♥, and on no other."""
+    contract, card = ARABIC_001_CARD
+    client.set_cookie("lang", "ar")
+    trix = _rows(client.get("/rules/trix").get_data(as_text=True))
+    rows = dict(zip(GAMES["trix"].contracts, trix, strict=True))
+    assert f"«{card}»" in rows[contract], rows[contract]
+    assert [other for other, row in rows.items() if card in row] == [contract]
+    buttons = _buttons(_game(app, client, "trix", "ar").game_page().get_data(as_text=True))
+    assert f"«{card}»" in buttons[contract], buttons[contract]
+    assert [other for other, text in buttons.items() if card in text] == [contract]
+
+
 @pytest.mark.parametrize(
     ("language", "name", "not_a_name"),
     [
@@ -169,7 +209,7 @@ def _doubles_noted(contract: str) -> dict[str, str]:
     return {name: "1" for group in chip_groups(contract) if group.doubles for name in group.names}
 
 
-@pytest.mark.parametrize("language", ["ru", "ar"])
+@pytest.mark.parametrize("language", sorted(NOT_THE_PAGES_CARD))
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_card_on_every_deal_form_is_in_the_pages_language(
     app,
@@ -177,6 +217,7 @@ def test_every_card_on_every_deal_form_is_in_the_pages_language(
     game: str,
     language: str,  # type: ignore[no-untyped-def]
 ) -> None:
+    foreign = NOT_THE_PAGES_CARD[language]
     phone = _game(app, client, game, language)
     for contract in GAMES[game].contracts:
         # every double noted, so each card's name shows in its chips and in the note
@@ -185,7 +226,9 @@ def test_every_card_on_every_deal_form_is_in_the_pages_language(
         )
         assert response.status_code == 200, contract
         text = _text(response.get_data(as_text=True))
-        assert not LATIN_CARD.findall(text), (contract, LATIN_CARD.findall(text), text)
+        assert not foreign.findall(text), (contract, foreign.findall(text), text)
+        if language == "hi" and CONTRACTS[contract].doubles:
+            assert LATIN_CARD.search(text), (contract, text)  # the seed's letters: Q♠, K♥
         if CONTRACTS[contract].doubles:
             folded = client.get(
                 f"{phone.url}/deal/chips",
@@ -193,5 +236,5 @@ def test_every_card_on_every_deal_form_is_in_the_pages_language(
                 headers={"HX-Request": "true"},
             )
             if folded.status_code == 200:
-                assert not LATIN_CARD.findall(_text(folded.get_data(as_text=True))), contract
+                assert not foreign.findall(_text(folded.get_data(as_text=True))), contract
     assert page(phone.game_page()).text

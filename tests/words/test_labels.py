@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
 from scorekeeper.rules import CONTRACTS, GAMES, SUITS, Deal, parse_deal
+from scorekeeper.words.catalogue import Words, read_catalogue
 from scorekeeper.words.labels import (
     contract_label,
     contract_native_name,
@@ -34,11 +36,11 @@ def bracket(text: str) -> str:
 
 TAKES: list[tuple[str, dict[str, Any], str]] = [
     ("trix", {"contract": "king-of-hearts", "taker": 1}, "K♥ Lina"),
-    ("trix", {"contract": "king-of-hearts", "taker": 1, "doubled_by": 2}, "K♥ Lina (×2 Omar)"),
+    ("trix", {"contract": "king-of-hearts", "taker": 1, "doubled_by": 2}, "K♥ Lina (×2\u00a0Omar)"),
     (
         "trix",
         {"contract": "queens", "takers": {"S": 0, "H": 1, "D": 1, "C": 3}, "doubled_by": {"H": 0}},
-        "Q♠ Rami · Q♥ Lina (×2 Rami) · Q♦ Lina · Q♣ Dana",
+        "Q♠ Rami · Q♥ Lina (×2\u00a0Rami) · Q♦ Lina · Q♣ Dana",
     ),
     ("trix", {"contract": "diamonds", "counts": [3, 4, 5, 1]}, "3 · 4 · 5 · 1"),
     ("trix", {"contract": "ltoosh", "tricks": [4, 3, 3, 3]}, "4 · 3 · 3 · 3"),
@@ -54,7 +56,7 @@ TAKES: list[tuple[str, dict[str, Any], str]] = [
             "doubled_by": {"KH": 0, "C": 1},
         },
         "Tricks 4 · 3 · 3 · 3 / ♦ 3 · 4 · 5 · 1 / Q♠ Rami · Q♥ Lina · Q♦ Omar · "
-        "Q♣ Dana (×2 Lina) / K♥ Dana (×2 Rami)",
+        "Q♣ Dana (×2\u00a0Lina) / K♥ Dana (×2\u00a0Rami)",
     ),
     ("turkish-king", {"contract": "trump", "suit": "S", "tricks": [0, 4, 9, 0]}, "♠ 0 · 4 · 9 · 0"),
     ("turkish-king", {"contract": "no-king", "taker": 3}, "K♥ Dana"),
@@ -82,7 +84,7 @@ def test_every_contract_has_a_short_form_case() -> None:
 
 def test_short_takes_words_go_through_translate() -> None:
     king = make_deal("trix", {"contract": "king-of-hearts", "taker": 1, "doubled_by": 2})
-    assert short_takes(king, PLAYERS, bracket) == "[{card} {taker} (×2 {doubler})]".format(
+    assert short_takes(king, PLAYERS, bracket) == "[{card} {taker} (×2\u00a0{doubler})]".format(
         card="[K♥]", taker="Lina", doubler="Omar"
     )
     complex_deal = make_deal(
@@ -98,6 +100,19 @@ def test_short_takes_words_go_through_translate() -> None:
     assert short_takes(complex_deal, PLAYERS, bracket).startswith("[Tricks 4 · 3 · 3 · 3]")
     last_two = make_deal("turkish-king", {"contract": "no-last-two", "last_two": [0, 3]})
     assert short_takes(last_two, PLAYERS, bracket) == "[12: Rami] · [13: Dana]"
+
+
+@pytest.mark.parametrize("language", ["ar", "en", "tr", "ru", "hi"])
+def test_a_doubled_cards_bracket_never_breaks_inside(language: str) -> None:
+    """At 360 px the Arabic history broke «(×2 ليلى)» after «(×2» (issue 44, item 7): the
+    bracket holds no space a line may break at, even around a name of several words."""
+    players = ("سامي", "ليلى", "أبو سامي", "مريم")
+    king = make_deal("trix", {"contract": "king-of-hearts", "taker": 1, "doubled_by": 2})
+    text = short_takes(king, players, Words(read_catalogue(language), "trix").translate)
+    brackets = re.findall(r"\([^()]*\)", text)
+    assert brackets and "أبو\u00a0سامي" in brackets[0], text
+    breakable = [bracket for bracket in brackets if re.search(r"\s", bracket.replace("\u00a0", ""))]
+    assert breakable == []
 
 
 def test_short_takes_uses_the_names_given() -> None:

@@ -12,7 +12,9 @@ from sqlalchemy import MetaData
 from sqlalchemy.engine import Engine
 
 config = context.config
-if config.config_file_name is not None:
+# the logging of alembic.ini (each migration said as it runs), unless the caller says itself
+# what was done (store.db.upgrade_quietly)
+if config.config_file_name is not None and config.attributes.get("configure_logger", True):
     fileConfig(config.config_file_name)
 logger = logging.getLogger("alembic.env")
 

@@ -29,7 +29,7 @@ from ...rules.messages import N_
 from ...store import deals
 from ...store.deals import Entry
 from ...words.deal_form import Chips
-from ...words.deal_words import NOT_THROUGH, deal_messages, finished_text
+from ...words.deal_words import NOT_THROUGH, WITHDRAWN, deal_messages, finished_text
 from ..caches import keep_replay
 from ..forms import DealForm, blank_deal_form, make_deal_form
 from ..languages import gettext, plural_form
@@ -385,6 +385,8 @@ def _said(outcome: deals.Outcome, entry: Entry, players: tuple[str, ...]) -> tup
             return gettext("The game changed on another phone; this deal was not saved."), "warning"
         case deals.Stale():
             return gettext(STALE), "warning"
+        case deals.Withdrawn():  # a late copy of a save this phone's person undid
+            return gettext(WITHDRAWN, number=number), "warning"
         case deals.Finished():
             return finished_text(players, gettext, plural_form), "warning"
         case deals.Refused() | deals.Impossible():

@@ -135,4 +135,5 @@ def set_language(code: str) -> Response:
         abort(404)
     response = redirect(local_path(request.args.get("next"), url_for("games.home")), 303)
     remember_language(response, code)
+    response.headers["Cache-Control"] = "no-store"  # (its Location may name a game's token)
     return response

@@ -19,8 +19,8 @@ from ...rules import Replay
 from ...rules.record import dump_record
 from ...store import deals
 from ...store.games import record_of
-from ...store.sync import Conflict, Sent, Waiting, send_pending
-from ...words.deal_words import deal_messages, finished_text
+from ...store.sync import Conflict, Sent, TooLate, Waiting, send_pending
+from ...words.deal_words import STORED_FIRST, UNDONE, deal_messages, finished_text
 from ..caches import keep_replay
 from ..json_answers import json_error
 from ..languages import gettext, plural_form
@@ -133,6 +133,19 @@ def _result(sent: Sent, view: GameView) -> dict[str, Any]:
                 "outcome": "refused",
                 "problems": [{"field": "contract", "message": message}],
                 "message": message,
+            }
+        case deals.Withdrawn():
+            answer |= {
+                "outcome": "withdrawn",
+                "message": gettext(UNDONE, number=entry.number),
+            }
+        case TooLate(kept=kept):
+            answer |= {
+                "outcome": "too-late",
+                "number": kept.number,
+                "version": kept.version,
+                "stands": kept.stands,
+                "message": gettext(STORED_FIRST, number=kept.number),
             }
         case Waiting():
             answer |= {
