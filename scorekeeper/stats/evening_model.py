@@ -99,8 +99,8 @@ class Partner:
 
 @dataclass(frozen=True)
 class PlayerRivals:
-    """One player's rivals in one mode: each may be empty or None (nobody met often enough, or
-    nobody more often one way than the other)."""
+    """One player's rivals and partners in one mode: each may be empty (nobody met often
+    enough, or nobody more often one way than the other)."""
 
     key: str
     name: str
@@ -111,8 +111,9 @@ class PlayerRivals:
     beaten_by: tuple[Rival, ...]
     """The ones they finish behind most often, likewise (more often behind than ahead): the
     ones to beat. Never one of `beats`."""
-    partner: Partner | None
-    """Partnership games: the partner they win with most often (by share, then count)."""
+    partner: tuple[Partner, ...]
+    """Partnership games: the partners they win with most often (by share, then count), all
+    who share the most, by key (their figures are equal)."""
 
 
 @dataclass(frozen=True)

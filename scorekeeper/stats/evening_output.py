@@ -46,15 +46,16 @@ def _rivals_json(rivals: tuple[Rival, ...]) -> list[dict[str, Any]]:
     ]
 
 
-def _partner_json(partner: Partner | None) -> dict[str, Any] | None:
-    if partner is None:
-        return None
-    return {
-        "name": partner.name,
-        "key": partner.key,
-        "together": partner.together,
-        "wins": partner.wins,
-    }
+def _partner_json(partners: tuple[Partner, ...]) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": partner.name,
+            "key": partner.key,
+            "together": partner.together,
+            "wins": partner.wins,
+        }
+        for partner in partners
+    ]
 
 
 def _leader_json(leader: ContractLeader) -> dict[str, Any]:
@@ -70,8 +71,8 @@ def _leader_json(leader: ContractLeader) -> dict[str, Any]:
 
 
 def rivals_json(modes: tuple[ModeRivals, ...]) -> dict[str, Any]:
-    """Per mode played ("solo", "partnership"): rivals (lists: everyone tied for the most, empty
-    for nobody) and partners per player, and who leads each contract."""
+    """Per mode played ("solo", "partnership"): rivals and partners per player (lists: everyone
+    tied for the most, empty for nobody), and who leads each contract."""
     return {
         mode.mode: {
             "games": mode.games,

@@ -69,13 +69,17 @@ def _rivals(
     return _most(candidates, ahead=True), _most(candidates, ahead=False)
 
 
-def _partner(partners: dict[str, list[int]], names: dict[str, str]) -> Partner | None:
+def _partner(partners: dict[str, list[int]], names: dict[str, str]) -> tuple[Partner, ...]:
+    """The partners won with most often (by share, then count): all who share the most."""
     candidates = [
         Partner(other, names[other], *figures)
         for other, figures in sorted(partners.items())
         if figures[0] >= TOGETHER_AT_LEAST and figures[1]
     ]
-    return max(candidates, key=lambda partner: _share(partner.wins, partner.together), default=None)
+    if not candidates:
+        return ()
+    best = max(_share(partner.wins, partner.together) for partner in candidates)
+    return tuple(p for p in candidates if _share(p.wins, p.together) == best)
 
 
 def _compared(played: GameFigures) -> list[int]:

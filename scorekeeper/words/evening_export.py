@@ -107,7 +107,7 @@ def evening_rows(
         header += (BEST_PARTNER, TOGETHER, PARTNER_WINS)
         for mode in stats.rivals:
             for rivals in mode.players:
-                partner = rivals.partner
+                partners = rivals.partner
                 rows.append(
                     [
                         translate(MODES[mode.mode]),
@@ -116,8 +116,12 @@ def evening_rows(
                         *_rival_cells(rivals.beaten_by),
                         *(
                             ["", "", ""]
-                            if partner is None
-                            else [partner.name, partner.together, partner.wins]
+                            if not partners
+                            else [
+                                ", ".join(partner.name for partner in partners),
+                                partners[0].together,
+                                partners[0].wins,
+                            ]
                         ),
                     ]
                 )

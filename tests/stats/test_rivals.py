@@ -17,12 +17,21 @@ def rival(found: tuple[Rival, ...]) -> tuple[str, int, int, int] | None:
     return (only.name, only.together, only.ahead, only.behind)
 
 
+def partner(player: object) -> tuple[str, int] | None:
+    """The one best partner named (none: None): name, together."""
+    found = player.partner  # type: ignore[attr-defined]
+    if not found:
+        return None
+    (only,) = found
+    return (only.name, only.together)
+
+
 def by_name(mode: ModeRivals) -> dict[str, tuple[object, object, object]]:
     return {
         player.name: (
             rival(player.beats),
             rival(player.beaten_by),
-            None if player.partner is None else (player.partner.name, player.partner.together),
+            partner(player),
         )
         for player in mode.players
     }
@@ -102,7 +111,7 @@ def test_partners_and_partnership_rivals_worked_out_by_hand() -> None:
     assert found["Rami"] == (("Omar", 3, 2, 1), None, ("Lina", 3))
     assert found["Lina"][2] == ("Rami", 3)
     rami = next(player for player in partnership.players if player.name == "Rami")
-    assert rami.partner is not None and rami.partner.wins == 2
+    assert [(p.name, p.wins) for p in rami.partner] == [("Lina", 2)]
     # Omar partnered Sami once, Dana twice, Rami once: no partner named
     assert found["Omar"][2] is None
 
@@ -115,7 +124,7 @@ def test_the_json_names_rivals_per_mode() -> None:
         {"name": "Omar", "key": "omar", "together": 3, "ahead": 0, "behind": 3, "level": 0}
     ]
     assert rami["beats"] == []
-    assert rami["partner"] is None
+    assert rami["partner"] == []
     assert {
         "contract": "trump",
         "item": "tricks",
@@ -162,3 +171,31 @@ def test_an_even_rival_is_neither_ahead_nor_behind() -> None:
     ]
     (solo,) = combine(games).rivals
     assert all(not player.beats and not player.beaten_by for player in solo.players)
+
+
+def test_partners_tied_for_the_most_are_all_named() -> None:
+    # seats 0 and 2 win every game: Rami wins twice and loses once with Lina, and the same
+    # with Omar; both are his best partner, not the first by name
+    games = [
+        trix(players, f"2025-07-01T{hour}:00:00+00:00", "partnership")
+        for hour, players in zip(
+            ("14", "15", "16", "17", "18", "19"),
+            (
+                ["Rami", "Sami", "Lina", "Dana"],
+                ["Rami", "Sami", "Lina", "Dana"],
+                ["Sami", "Rami", "Dana", "Lina"],
+                ["Rami", "Sami", "Omar", "Dana"],
+                ["Rami", "Sami", "Omar", "Dana"],
+                ["Sami", "Rami", "Dana", "Omar"],
+            ),
+            strict=True,
+        )
+    ]
+    (partnership,) = compute(games).rivals
+    rami = next(player for player in partnership.players if player.name == "Rami")
+    assert [(p.name, p.together, p.wins) for p in rami.partner] == [("Lina", 3, 2), ("Omar", 3, 2)]
+    data = to_json(compute(games))["rivals"]["partnership"]["players"]
+    assert [p["name"] for p in next(p for p in data if p["name"] == "Rami")["partner"]] == [
+        "Lina",
+        "Omar",
+    ]
