@@ -93,12 +93,14 @@ def export_games(path: str) -> int:
     """Write every game in the database as a JSON array of records (`-`: standard output), a
     record at a time (its memory does not grow with the number of games)."""
     from ..store.games import each_game
+    from ..store.nights import night_starts_by_game
     from ..store.records import EXPORT_BATCH, Exported, records_text
 
     app = opened()
     exported = Exported()
     with app.app_context():
-        text = records_text(each_game(EXPORT_BATCH), exported)
+        # each table's nights started on purpose, on the games they followed (a few a table)
+        text = records_text(each_game(EXPORT_BATCH), exported, night_starts_by_game())
         if path == "-":
             for part in text:
                 sys.stdout.write(part)

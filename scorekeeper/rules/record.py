@@ -27,7 +27,7 @@ from .text import TEXT_LIMITS, lone_surrogate_at, table_text
 
 FORMAT = "scorekeeper-game/1"
 SETUP_KEYS = ("format", "game", "mode", "players", "first", "house_rules", "deals")
-TEXT_KEYS = ("name", "notes", "created_at", "updated_at")
+TEXT_KEYS = ("name", "notes", "created_at", "updated_at", "night_started_at")
 DERIVED_KEYS = ("totals", "team_totals", "finished", "next", "winners")
 DEAL_DERIVED_KEYS = ("number", "chooser", "kingdom", "scores")
 
@@ -41,6 +41,9 @@ class Record:
     notes: str | None = None
     created_at: str | None = None
     updated_at: str | None = None
+    night_started_at: str | None = None
+    """When the table started a new night after this game ("Start a new night"): its next game
+    begins one. A table's own fact, kept by a table's export and read by a table's import."""
 
 
 def _fail(problem: Problem, deal_number: int | None = None, contract: str | None = None) -> None:

@@ -8,14 +8,15 @@ caller that keeps each game's figures recomputes only the games that changed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from operator import add
+from typing import Final
 
 from ..rules.cards import TEAMS
 from ..rules.contracts import CONTRACTS
-from ..rules.games import GAMES
-from ..rules.record import Record
+from ..rules.games import GAMES, TRIX, TRIX_COMPLEX, TURKISH_KING
+from ..rules.record import Record, parse_timestamp
 from .figures import LAYOUTS, GameFigures, game_figures
 from .model import (
     ContractStats,
@@ -29,6 +30,12 @@ from .model import (
 from .nights import nights
 from .ratings import ratings
 from .rivals import rivals
+
+SCALES: Final = {TRIX: TRIX, TRIX_COMPLEX: TRIX, TURKISH_KING: TURKISH_KING}
+"""The points each game's totals are counted in. Trix and Trix Complex score the same cards the
+same way (the trix contract is in both, Complex's deal is Trix's four negatives at once);
+Turkish King's totals are on another scale and are never added to theirs (as a night ranks
+each game rather than add totals): points across games of two scales are not summed."""
 
 
 @dataclass
@@ -78,7 +85,7 @@ class _PlayerTally:
 
 
 def _standing_key(player: PlayerStats) -> tuple[int, int, str, str]:
-    return (-player.wins, -player.points, player.key, player.name)
+    return (-player.wins, -(player.points or 0), player.key, player.name)
 
 
 def _standings(tallies: dict[str, _PlayerTally], names: dict[str, str]) -> tuple[PlayerStats, ...]:
@@ -111,8 +118,13 @@ def _players(
     for kind in by_game.values():  # every game kind together: each kind's sums
         for key, player in kind.items():
             overall[key].tallies.update(player.tallies)
+    together = _standings(overall, names)
+    if len({SCALES[game] for game, kind in by_game.items() if kind}) > 1:
+        # Trix and King points are never added: each kind's standings keep their own
+        together = tuple(replace(player, points=None) for player in together)
+        together = tuple(sorted(together, key=_standing_key))
     return (
-        _standings(overall, names),
+        together,
         {game: _standings(kind, names) for game, kind in by_game.items()},
     )
 
@@ -183,6 +195,12 @@ def combine(
 
 def compute(records: Sequence[Record], *, rated: bool = False) -> TableStats:
     """The statistics of a table's games: standings overall and per game kind, per contract,
-    partnerships, streaks and wins over time, nights and rivals (and ratings if `rated`).
-    Each record is replayed through the engine."""
-    return combine([game_figures(record) for record in records], rated=rated)
+    partnerships, streaks and wins over time, nights (the new nights the records say the
+    table started, too) and rivals (and ratings if `rated`). Each record is replayed through
+    the engine."""
+    starts = [parse_timestamp(record.night_started_at or "") for record in records]
+    return combine(
+        [game_figures(record) for record in records],
+        night_starts=[moment for moment in starts if moment is not None],
+        rated=rated,
+    )

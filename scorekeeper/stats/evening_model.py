@@ -72,13 +72,19 @@ class Night:
 @dataclass(frozen=True)
 class Rival:
     """Another player as one player met them: finished games together (as opponents in
-    partnership games), and how often the player finished ahead of or behind them."""
+    partnership games), and how often the player finished ahead of, behind or level with
+    them."""
 
     key: str
     name: str
     together: int
     ahead: int
     behind: int
+
+    @property
+    def level(self) -> int:
+        """Games finished level (equal totals): neither ahead nor behind."""
+        return self.together - self.ahead - self.behind
 
 
 @dataclass(frozen=True)
@@ -93,16 +99,21 @@ class Partner:
 
 @dataclass(frozen=True)
 class PlayerRivals:
-    """One player's rivals in one mode: each may be None (nobody met often enough)."""
+    """One player's rivals and partners in one mode: each may be empty (nobody met often
+    enough, or nobody more often one way than the other)."""
 
     key: str
     name: str
-    beats: Rival | None
-    """The one they finish ahead of most often (by share of games together, then count)."""
-    beaten_by: Rival | None
-    """The one they finish behind most often: the one to beat."""
-    partner: Partner | None
-    """Partnership games: the partner they win with most often (by share, then count)."""
+    beats: tuple[Rival, ...]
+    """The ones they finish ahead of most often (by share of games together, then count, then
+    fewer behind), each finished ahead of more often than behind; all who share the most, by
+    key (their figures are equal)."""
+    beaten_by: tuple[Rival, ...]
+    """The ones they finish behind most often, likewise (more often behind than ahead): the
+    ones to beat. Never one of `beats`."""
+    partner: tuple[Partner, ...]
+    """Partnership games: the partners they win with most often (by share, then count), all
+    who share the most, by key (their figures are equal)."""
 
 
 @dataclass(frozen=True)

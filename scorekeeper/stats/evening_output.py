@@ -32,27 +32,30 @@ def night_json(night: Night) -> dict[str, Any]:
     }
 
 
-def _rival_json(rival: Rival | None) -> dict[str, Any] | None:
-    if rival is None:
-        return None
-    return {
-        "name": rival.name,
-        "key": rival.key,
-        "together": rival.together,
-        "ahead": rival.ahead,
-        "behind": rival.behind,
-    }
+def _rivals_json(rivals: tuple[Rival, ...]) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": rival.name,
+            "key": rival.key,
+            "together": rival.together,
+            "ahead": rival.ahead,
+            "behind": rival.behind,
+            "level": rival.level,
+        }
+        for rival in rivals
+    ]
 
 
-def _partner_json(partner: Partner | None) -> dict[str, Any] | None:
-    if partner is None:
-        return None
-    return {
-        "name": partner.name,
-        "key": partner.key,
-        "together": partner.together,
-        "wins": partner.wins,
-    }
+def _partner_json(partners: tuple[Partner, ...]) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": partner.name,
+            "key": partner.key,
+            "together": partner.together,
+            "wins": partner.wins,
+        }
+        for partner in partners
+    ]
 
 
 def _leader_json(leader: ContractLeader) -> dict[str, Any]:
@@ -68,8 +71,8 @@ def _leader_json(leader: ContractLeader) -> dict[str, Any]:
 
 
 def rivals_json(modes: tuple[ModeRivals, ...]) -> dict[str, Any]:
-    """Per mode played ("solo", "partnership"): rivals and partners per player, and who leads
-    each contract."""
+    """Per mode played ("solo", "partnership"): rivals and partners per player (lists: everyone
+    tied for the most, empty for nobody), and who leads each contract."""
     return {
         mode.mode: {
             "games": mode.games,
@@ -77,8 +80,8 @@ def rivals_json(modes: tuple[ModeRivals, ...]) -> dict[str, Any]:
                 {
                     "name": player.name,
                     "key": player.key,
-                    "beats": _rival_json(player.beats),
-                    "beaten_by": _rival_json(player.beaten_by),
+                    "beats": _rivals_json(player.beats),
+                    "beaten_by": _rivals_json(player.beaten_by),
                     "partner": _partner_json(player.partner),
                 }
                 for player in mode.players

@@ -81,8 +81,10 @@ class PlayerStats:
     finished: int
     wins: int
     """Finished games whose `winners` include the player's seat (shared wins count for each)."""
-    points: int
-    """The player's own final totals summed over finished games."""
+    points: int | None
+    """The player's own final totals summed over finished games; None in the standings of
+    every game kind together when those mix games whose points are never added (Trix games and
+    Turkish King: :data:`~.compute.SCALES`)."""
     contracts: Mapping[str, ContractStats] = field(default_factory=dict)
     """Per contract id the player played (every deal of every record, finished or not), in the
     engine's order of contracts (Trix's first, then Complex, then Turkish King's)."""
@@ -146,7 +148,8 @@ class TableStats:
     games: int
     finished: int
     players: tuple[PlayerStats, ...]
-    """Every game kind together, sorted by wins, then points (both descending), then name."""
+    """Every game kind together, sorted by wins, then points (both descending), then name;
+    without points (None) when the games mix Trix games and Turkish King."""
     standings: Mapping[str, tuple[PlayerStats, ...]]
     """Per game id (trix, trix-complex, turkish-king), the same figures over that kind only;
     every game id is present (an empty tuple when the table never played it)."""

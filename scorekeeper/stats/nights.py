@@ -33,6 +33,15 @@ def place_halves(values: Sequence[int]) -> list[int]:
     ]
 
 
+def partnership_halves() -> tuple[int, int, int]:
+    """Twice the night points of a partnership game's players: each winner, each loser, and
+    each of the four when the teams finish level (partners share a total, so finish level
+    with each other: 2½, ½ and 1½)."""
+    won = place_halves([1, 0, 1, 0])
+    level = place_halves([0, 0, 0, 0])
+    return won[0], won[1], level[0]
+
+
 def game_halves(played: GameFigures) -> list[int]:
     """A finished game's night points per seat, doubled: by each seat's total (solo) or its
     team's total (partnership)."""

@@ -1,6 +1,12 @@
-"""Rivals, partners and who takes what: per player, the one they finish ahead of most often
-and the one they finish behind most often (the one to beat), their best partner; per contract,
-who takes its cards or tricks most (the K♥, King's trump tricks) and who places best in Trix.
+"""Rivals, partners and who takes what: per player, the ones they finish ahead of most often
+and the ones they finish behind most often (the ones to beat), their best partner; per
+contract, who takes its cards or tricks most (the K♥, King's trump tricks) and who places best
+in Trix.
+
+Ties are said, never broken in silence: a level finish (equal totals) counts neither way; a
+player is someone's "ahead of" only when finished ahead of them more often than behind, and
+"behind" only when the other way round (so never both, and someone met as often ahead as
+behind is neither); everyone who shares the most is named.
 
 Solo and partnership games are counted apart (:data:`MODES`): in a partnership game a player's
 rivals are the two opponents, compared by the teams' totals, and the partner is no rival.
@@ -32,34 +38,48 @@ def _share(ahead: int, together: int) -> tuple[float, int]:
     return (ahead / together, ahead)
 
 
+def _most(rivals: list[Rival], ahead: bool) -> tuple[Rival, ...]:
+    """The rivals finished ahead of (or behind, not `ahead`) most often, by share of games
+    together, then count, then fewer the other way; among those met more often so than the
+    other way only. Everyone who shares the most, by key (equal figures, all of them)."""
+
+    def rank(rival: Rival) -> tuple[float, int, int]:
+        mine, theirs = (rival.ahead, rival.behind) if ahead else (rival.behind, rival.ahead)
+        return (*_share(mine, rival.together), -theirs)
+
+    candidates = [
+        rival
+        for rival in rivals
+        if (rival.ahead > rival.behind if ahead else rival.behind > rival.ahead)
+    ]
+    if not candidates:
+        return ()
+    best = max(rank(rival) for rival in candidates)
+    return tuple(rival for rival in candidates if rank(rival) == best)
+
+
 def _rivals(
     key: str, met: dict[str, list[int]], names: dict[str, str]
-) -> tuple[Rival | None, Rival | None]:
+) -> tuple[tuple[Rival, ...], tuple[Rival, ...]]:
     candidates = [
         Rival(other, names[other], *figures)
         for other, figures in sorted(met.items())
         if figures[0] >= TOGETHER_AT_LEAST
     ]
-    beats = max(
-        (rival for rival in candidates if rival.ahead),
-        key=lambda rival: _share(rival.ahead, rival.together),
-        default=None,
-    )
-    beaten_by = max(
-        (rival for rival in candidates if rival.behind),
-        key=lambda rival: _share(rival.behind, rival.together),
-        default=None,
-    )
-    return beats, beaten_by
+    return _most(candidates, ahead=True), _most(candidates, ahead=False)
 
 
-def _partner(partners: dict[str, list[int]], names: dict[str, str]) -> Partner | None:
+def _partner(partners: dict[str, list[int]], names: dict[str, str]) -> tuple[Partner, ...]:
+    """The partners won with most often (by share, then count): all who share the most."""
     candidates = [
         Partner(other, names[other], *figures)
         for other, figures in sorted(partners.items())
         if figures[0] >= TOGETHER_AT_LEAST and figures[1]
     ]
-    return max(candidates, key=lambda partner: _share(partner.wins, partner.together), default=None)
+    if not candidates:
+        return ()
+    best = max(_share(partner.wins, partner.together) for partner in candidates)
+    return tuple(p for p in candidates if _share(p.wins, p.together) == best)
 
 
 def _compared(played: GameFigures) -> list[int]:

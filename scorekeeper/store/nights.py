@@ -73,6 +73,47 @@ def night_starts(table: TableRow) -> list[datetime]:
     ]
 
 
+def night_starts_by_game(table: TableRow | None = None) -> dict[int, datetime]:
+    """The nights started on purpose (at one table, or at every table), each by the game an
+    export writes it on: the game it was started after, or, when that game has no record (not
+    begun, or gone), the table's latest game with one begun before the moment; the earliest
+    moment per game (a later one splits no other games). One query, and one more per start
+    whose game has no record: a list as long as the nights, never as the games."""
+    query = (
+        select(
+            NightStartRow.table_id,
+            NightStartRow.after_game_id,
+            NightStartRow.started_at,
+            GameRow.first_chooser,
+        )
+        .outerjoin(
+            GameRow,
+            (GameRow.id == NightStartRow.after_game_id)
+            & (GameRow.table_id == NightStartRow.table_id),
+        )
+        .order_by(NightStartRow.started_at, NightStartRow.id)
+    )
+    if table is not None:
+        query = query.where(NightStartRow.table_id == table.id)
+    found: dict[int, datetime] = {}
+    for table_id, after, moment, first in db.session.execute(query).all():
+        game_id: int | None = after if first is not None else None
+        if game_id is None:
+            game_id = db.session.execute(
+                select(GameRow.id)
+                .where(
+                    GameRow.table_id == table_id,
+                    GameRow.first_chooser.is_not(None),
+                    GameRow.created_at <= moment,
+                )
+                .order_by(GameRow.created_at.desc(), GameRow.id.desc())
+                .limit(1)
+            ).scalar_one_or_none()
+        if game_id is not None:
+            found.setdefault(game_id, aware(moment))
+    return found
+
+
 def started_after(table: TableRow, game: GameRow) -> bool:
     """Whether a new night was started after this game (the next game begins it)."""
     return (

@@ -8,8 +8,9 @@ is stored in one transaction, so it goes in whole or not at all.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from ..rules import Record
@@ -18,7 +19,7 @@ from ..rules.text import repaired
 from . import limits
 from .db import db
 from .figures import MakeFigures, store_figures_of
-from .games import record_of, row_of
+from .games import format_timestamp, record_of, row_of
 from .models import GameRow
 
 
@@ -127,20 +128,29 @@ class Exported:
     damaged: int = 0
 
 
-def records_text(rows: Iterable[GameRow], exported: Exported | None = None) -> Iterator[str]:
+def records_text(
+    rows: Iterable[GameRow],
+    exported: Exported | None = None,
+    night_starts: Mapping[int, datetime] | None = None,
+) -> Iterator[str]:
     """Games as a JSON array of records with the engine's derived values (a backup), a record at
-    a time: "[", each record, "]" and a newline. Always encodable (a lone surrogate stored
-    before text was checked reads U+FFFD); a game that cannot be replayed is left out and
-    counted in `exported`, never the end of the export. Lazy: each row is read, turned into
-    its record and let go before the next."""
+    a time: "[", each record, "]" and a newline; with `night_starts` (game id → moment), each
+    game's `night_started_at`. Always encodable (a lone surrogate stored before text was
+    checked reads U+FFFD); a game that cannot be replayed is left out and counted in
+    `exported`, never the end of the export. Lazy: each row is read, turned into its record
+    and let go before the next."""
     exported = exported if exported is not None else Exported()
+    night_starts = night_starts or {}
     yield "["
     for row in rows:
         if row.first_chooser is None:
             exported.not_started += 1
             continue
         try:
-            record = dump_record(record_of(row), derived=True)
+            kept = record_of(row)
+            if row.id in night_starts:
+                kept = replace(kept, night_started_at=format_timestamp(night_starts[row.id]))
+            record = dump_record(kept, derived=True)
         except (ValueError, KeyError, TypeError, IndexError):
             exported.damaged += 1
             continue

@@ -20,8 +20,8 @@ from ..rules import HouseRules, Record
 from ..rules.text import clean_text, player_key
 from .db import db
 from .figures import MakeFigures, store_figures_of
-from .games import house_rules_of, is_token, new_game_row, new_token, row_of
-from .models import GameRow, PlayerRow, SeatRow, TableRow, utcnow
+from .games import house_rules_of, is_token, new_game_row, new_token, parse_timestamp, row_of
+from .models import GameRow, NightStartRow, PlayerRow, SeatRow, TableRow, utcnow
 from .records import parse_records
 from .roster import Changed as Changed  # the roster's changes, where views look for them
 from .roster import NameTaken as NameTaken
@@ -428,7 +428,8 @@ def store_table_records(
     table: TableRow, records: Iterable[Record], figures: MakeFigures | None = None
 ) -> list[GameRow]:
     """Checked records (each seats one person once: the engine's check) as new games of the
-    table, their players on its roster; all or none; then, with `figures`, each game's
+    table, their players on its roster, and the nights their records say the table started
+    after them (`night_started_at`); all or none; then, with `figures`, each game's
     statistics figures (the table's first reader replays none)."""
     records = list(records)
 
@@ -441,6 +442,11 @@ def store_table_records(
             row.table_id = table.id
             db.session.add(row)
             _seat(row, players)
+            started = parse_timestamp(record.night_started_at)
+            if started is not None:  # (the game is flushed: its id is known)
+                db.session.add(
+                    NightStartRow(table_id=table.id, after_game_id=row.id, started_at=started)
+                )
             rows.append(row)
         return rows
 

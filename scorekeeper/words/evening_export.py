@@ -33,6 +33,7 @@ BEST_PARTNER = N_("Best partner")
 TOGETHER = N_("Games together")
 AHEAD = N_("Ahead")
 BEHIND_COUNT = N_("Behind")
+LEVEL = N_("Level")
 PARTNER_WINS = N_("Wins together")
 ITEM = N_("What")
 PER_DEAL = N_("Per deal")
@@ -58,10 +59,13 @@ def leader_what(leader: ContractLeader, translate: Translate = identity) -> str:
     return translate(ITEM_NAMES[str(leader.item)])
 
 
-def _rival_cells(rival: Rival | None, ahead: bool) -> list[Cell]:
-    if rival is None:
-        return ["", "", ""]
-    return [rival.name, rival.together, rival.ahead if ahead else rival.behind]
+def _rival_cells(rivals: tuple[Rival, ...]) -> list[Cell]:
+    """Everyone tied for the most in one cell, then their figures (equal for all of them)."""
+    if not rivals:
+        return ["", "", "", "", ""]
+    first = rivals[0]
+    names = ", ".join(rival.name for rival in rivals)
+    return [names, first.together, first.ahead, first.behind, first.level]
 
 
 def evening_rows(
@@ -97,21 +101,27 @@ def evening_rows(
             for rating in stats.ratings
         ]
     elif table == RIVALS_FILE:
-        header = (MODE, "Player", AHEAD_OF, TOGETHER, AHEAD, BEHIND, TOGETHER, BEHIND_COUNT)
+        header = (MODE, "Player")
+        header += (AHEAD_OF, TOGETHER, AHEAD, BEHIND_COUNT, LEVEL)
+        header += (BEHIND, TOGETHER, AHEAD, BEHIND_COUNT, LEVEL)
         header += (BEST_PARTNER, TOGETHER, PARTNER_WINS)
         for mode in stats.rivals:
             for rivals in mode.players:
-                partner = rivals.partner
+                partners = rivals.partner
                 rows.append(
                     [
                         translate(MODES[mode.mode]),
                         rivals.name,
-                        *_rival_cells(rivals.beats, ahead=True),
-                        *_rival_cells(rivals.beaten_by, ahead=False),
+                        *_rival_cells(rivals.beats),
+                        *_rival_cells(rivals.beaten_by),
                         *(
                             ["", "", ""]
-                            if partner is None
-                            else [partner.name, partner.together, partner.wins]
+                            if not partners
+                            else [
+                                ", ".join(partner.name for partner in partners),
+                                partners[0].together,
+                                partners[0].wins,
+                            ]
                         ),
                     ]
                 )

@@ -59,7 +59,7 @@ def _standing(game: str, player: PlayerStats) -> list[Cell]:
         player.finished,
         player.wins,
         _rate(player.win_rate),
-        player.points,
+        "" if player.points is None else player.points,  # never Trix and King added up
         player.longest_streak,
         player.current_streak,
     ]

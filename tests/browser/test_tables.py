@@ -151,6 +151,8 @@ def check_stats_page(player: Player, table: str, where: str) -> None:
     expect(rows).to_have_count(len(expected["players"]))
     for index, figures in enumerate(expected["players"]):
         cells = rows.nth(index).locator("th, td").all_inner_texts()
+        if figures["points"] is None:  # Trix and King: no points for all games together
+            cells.insert(1, "None")
         assert cells[0] == figures["name"] and [cells[2], cells[4], cells[5]] == [
             str(figures["wins"]),
             str(figures["games"]),

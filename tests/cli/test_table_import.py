@@ -108,3 +108,25 @@ def test_an_import_stores_each_games_statistics_figures(
         assert len(rows) == len(records())
         for row in rows:
             assert stored[row.id] == (row.version, *stored_form(record_of(row)))
+
+
+def test_the_backup_keeps_where_a_tables_nights_began(instance: Path, tmp_path: Path) -> None:
+    # `scorekeeper export` writes each night started on purpose on the game it followed, and
+    # `import --table` puts it back (as the table's own export and import page do)
+    _, link = make_table()
+    games = [
+        {**game, "created_at": f"2026-03-0{1 + number}T20:00:00+00:00"}
+        for number, game in enumerate(records()[:3])
+    ]
+    games[1]["night_started_at"] = "2026-03-02T23:00:00+00:00"
+    path = tmp_path / "games.json"
+    path.write_text(json.dumps(games), encoding="utf-8")
+    assert main(["import", str(path), "--table", link]) == 0
+    backup = tmp_path / "backup.json"
+    assert main(["export", str(backup)]) == 0
+    written = json.loads(backup.read_text(encoding="utf-8"))
+    assert [game.get("night_started_at") for game in written] == [
+        None,
+        "2026-03-02T23:00:00+00:00",
+        None,
+    ]

@@ -9,6 +9,8 @@ in each of the 8 trump hands, the others 3; seat 2 takes the K♥ in both No Kin
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from scorekeeper.rules import Record
 from scorekeeper.stats import GameFigures, game_figures
 from tests.rules.builders import FULL_GAME, TRIX_KINGDOM, load, raw_record
@@ -41,3 +43,22 @@ HISTORY = [
 
 def history_figures() -> list[GameFigures]:
     return [game_figures(record) for record in HISTORY]
+
+
+def solo_ending(totals: list[int], at: str) -> GameFigures:
+    """A finished solo game of Lina, Rami, Omar and Dana (seats in that order) ending at
+    `totals` (the deals are TRIX_GAME's; only the totals rank the rivals)."""
+    figures = game_figures(trix(["Lina", "Rami", "Omar", "Dana"], at))
+    return replace(figures, totals=tuple(totals))
+
+
+TIED = [
+    solo_ending([10, 0, 20, 20], "2025-05-01T19:00:00+00:00"),
+    solo_ending([10, 0, 20, 20], "2025-05-01T20:00:00+00:00"),
+    solo_ending([0, 10, 20, 20], "2025-05-01T21:00:00+00:00"),
+    solo_ending([0, 10, -50, -50], "2025-05-01T22:00:00+00:00"),
+    solo_ending([5, 5, 5, 5], "2025-05-01T23:00:00+00:00"),
+    solo_ending([5, 5, 5, 5], "2025-05-02T00:00:00+00:00"),
+]
+"""Lina and Rami: 2 ahead, 2 behind, 2 level each way; Omar and Dana always level, each ahead
+of Lina and of Rami 3 times, behind them once, level twice."""

@@ -6,7 +6,14 @@ import pytest
 
 from scorekeeper.rules import Problem, RuleError
 from scorekeeper.stats import Item, PlayerStats, TableStats, compute, player_key
-from tests.rules.builders import ALL_AT_ZERO, TURKISH_GAME, TWO_ABOVE_ZERO
+from tests.rules.builders import (
+    ALL_AT_ZERO,
+    FULL_GAME,
+    TURKISH_GAME,
+    TWO_ABOVE_ZERO,
+    load,
+    raw_record,
+)
 from tests.stats.records import trix, turkish, unfinished_trix
 
 
@@ -202,7 +209,28 @@ def test_standings_per_game_kind() -> None:
     assert by_name(stats)["Lina"].contracts["trump"].deals == 8
     assert "trump" not in next(p for p in stats.standings["trix"] if p.name == "Lina").contracts
     overall = by_name(stats)["Lina"]
-    assert (overall.games, overall.wins, overall.points) == (2, 1, -640 + 280)
+    # Trix points (−640) and King points (+280) are never added up
+    assert (overall.games, overall.wins, overall.points) == (2, 1, None)
+    assert all(player.points is None for player in stats.players)
+
+
+def test_trix_and_king_points_are_never_added_but_trix_and_complex_are() -> None:
+    # by wins, then name: Dana and Lina shared the King game, Omar won the Trix; the points
+    # stay per kind
+    mixed = compute([trix(), turkish(TURKISH_GAME)])
+    assert [(p.name, p.wins, p.points) for p in mixed.players] == [
+        ("Dana", 1, None),
+        ("Lina", 1, None),
+        ("Omar", 1, None),
+        ("Rami", 0, None),
+    ]
+    # Trix and Trix Complex score the same cards the same way: their points add up
+    complex_game = load(raw_record("trix-complex", FULL_GAME["trix-complex"]))
+    trix_games = compute([trix(), complex_game])
+    omar = by_name(trix_games)["Omar"]
+    complex_omar = next(p for p in trix_games.standings["trix-complex"] if p.name == "Omar")
+    assert complex_omar.points is not None and complex_omar.points != 0
+    assert omar.points == 420 + complex_omar.points
 
 
 def test_one_person_in_two_seats_is_refused() -> None:

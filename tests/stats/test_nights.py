@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from scorekeeper.stats import compute, to_json
+from scorekeeper.stats import compute, game_figures, to_json
 from scorekeeper.stats.evening_model import NIGHT_GAP
-from scorekeeper.stats.nights import nights, place_halves, sittings
+from scorekeeper.stats.nights import game_halves, nights, partnership_halves, place_halves, sittings
 from tests.stats.evening_history import HISTORY, history_figures, trix
 
 
@@ -25,6 +25,14 @@ def test_a_game_scores_places_not_points_with_ties_shared() -> None:
     assert place_halves([560, -560, 560, -560]) == [5, 1, 5, 1]  # a partnership: 2½ and ½
     assert place_halves([0, 0, 0, 0]) == [3, 3, 3, 3]
     assert sum(place_halves([7, 7, 1, 9])) == 12  # every game gives out 6 points
+
+
+def test_what_a_partnership_game_gives_is_what_the_pages_say() -> None:
+    # the pages say it with these figures: winners 2½ each, losers ½, level teams 1½ each
+    assert partnership_halves() == (5, 1, 3)
+    won = game_halves(game_figures(HISTORY[2]))  # G3, a partnership game won by seats 0, 2
+    assert won == [5, 1, 5, 1]
+    assert sorted(set(won)) == sorted(partnership_halves()[:2])
 
 
 def test_the_history_makes_two_nights_with_standings_worked_out_by_hand() -> None:

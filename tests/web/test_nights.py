@@ -97,6 +97,15 @@ def night_rows(night: dict[str, Any]) -> list[list[str]]:
     return shown
 
 
+def rivals_text(rivals: list[dict[str, Any]]) -> str:
+    """A rivals cell as the page shows it: everyone tied, then their (equal) figures."""
+    if not rivals:
+        return "–"
+    names = ", ".join(rival["name"] for rival in rivals)
+    first = rivals[0]
+    return f"{names} {first['ahead']} ahead · {first['behind']} behind · {first['level']} level"
+
+
 def day_in_english(stamp: str) -> str:
     """A night's day as an English page says it ("Mar 6, 2025"), in the server's zone."""
     began = datetime.fromisoformat(stamp).astimezone()
@@ -121,15 +130,8 @@ def test_a_hundred_games_show_their_nights_rivals_and_ratings(table: TablePhone)
         shown = rows(section(html, f"rivals-{mode}").split("<h3")[0])
         for player, cells in zip(data["players"], shown, strict=True):
             assert cells[0] == player["name"]
-            beats, beaten_by = player["beats"], player["beaten_by"]
-            assert cells[1] == (
-                "–" if beats is None else f"{beats['name']} {beats['ahead']} of {beats['together']}"
-            )
-            assert cells[2] == (
-                "–"
-                if beaten_by is None
-                else f"{beaten_by['name']} {beaten_by['behind']} of {beaten_by['together']}"
-            )
+            assert cells[1:3] == [rivals_text(player["beats"]), rivals_text(player["beaten_by"])]
+            assert not {r["key"] for r in player["beats"]} & {r["key"] for r in player["beaten_by"]}
     assert "Who takes what" in html
     # ratings are off until a phone turns them on
     assert "Ratings are off for this table." in section(html, "ratings")
@@ -211,6 +213,27 @@ def test_a_night_started_on_purpose(phone: TablePhone) -> None:
     fragment = phone.client.get(f"/g/{first}/night", headers={"HX-Request": "true"})
     assert fragment.status_code == 200
     assert len(rows(fragment.get_data(as_text=True))) == 5  # Rami Lina Omar Dana Sami
+
+
+PARTNERSHIP_NIGHT = {
+    "en": "each winner gets 2½, each loser ½, and all four 1½",
+    "ar": "لكلّ فائز 2½، ولكلّ خاسر ½، وللأربعة 1½",
+    "tr": "her kazanan 2½, her kaybeden ½",
+    "ru": "каждому победителю 2½, каждому проигравшему ½",
+    "hi": "हर जीतने वाले को 2½, हर हारने वाले को ½",
+}
+
+
+@pytest.mark.parametrize("language", sorted(PARTNERSHIP_NIGHT))
+def test_the_pages_say_what_a_partnership_game_gives_a_night(
+    phone: TablePhone, language: str
+) -> None:
+    phone.create_table("Majlis")
+    _now_game(phone, ["Rami", "Lina", "Omar", "Dana"])
+    phone.client.set_cookie("lang", language)
+    for url in (phone.table_url, f"{phone.table_url}/stats", f"/g/{phone.game_tokens()[0]}/night"):
+        html = unescape(phone.client.get(url).get_data(as_text=True))
+        assert PARTNERSHIP_NIGHT[language] in html, url
 
 
 def _finish(phone: Phone, record: dict[str, Any]) -> None:

@@ -71,7 +71,7 @@ def expected_rows(players: list[dict[str, Any]]) -> list[list[str]]:
     return [
         [
             p["name"],
-            shown(p["points"]),
+            *([] if p["points"] is None else [shown(p["points"])]),  # Trix and King: none
             str(p["wins"]),
             "–" if p["win_rate"] is None else str(round(p["win_rate"] * 100)),
             str(p["games"]),
@@ -89,6 +89,11 @@ def test_the_statistics_page_agrees_with_the_exported_records(played: TablePhone
     assert [p["name"] for p in expected["players"]][:1] and expected["games"] == 4
     html = played.client.get(f"{played.table_url}/stats").get_data(as_text=True)
     assert standings_shown(html, "All games") == expected_rows(expected["players"])
+    # Trix and King are played here: all games together count no points (never added up)
+    assert all(player["points"] is None for player in expected["players"])
+    together = html.split("<caption>All games</caption>", 1)[1].split("</thead>", 1)[0]
+    assert ">Points<" not in together
+    assert "Trix and King points are never added up" in html
     for game, caption in (
         ("trix", "Trix"),
         ("turkish-king", "Turkish King"),

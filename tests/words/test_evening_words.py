@@ -6,10 +6,10 @@ from __future__ import annotations
 import csv
 import io
 
-from scorekeeper.stats import compute
+from scorekeeper.stats import combine, compute
 from scorekeeper.words.night_share import night_text, places, points_text
 from scorekeeper.words.stats_export import stats_csv, stats_csv_rows
-from tests.stats.evening_history import HISTORY
+from tests.stats.evening_history import HISTORY, TIED
 
 
 def test_night_points_are_written_with_halves() -> None:
@@ -69,8 +69,25 @@ def test_the_rivals_and_leaders_files() -> None:
         "Games together",
         "Ahead",
     ]
+    assert rivals[0][5:12] == [
+        "Behind",
+        "Level",
+        "Finishes behind most often",
+        "Games together",
+        "Ahead",
+        "Behind",
+        "Level",
+    ]
+    # Rami finishes ahead of nobody more often than behind; behind Omar 3 of 3
     rami = next(row for row in rivals if row[:2] == ["Solo", "Rami"])
-    assert rami[2:8] == ["Dana", "3", "1", "Omar", "3", "3"]
+    assert rami[2:12] == ["", "", "", "", "", "Omar", "3", "0", "3", "0"]
     leaders = stats_csv_rows(stats, table="leaders")
     assert ["Solo", "Trump", "Tricks per deal", "Omar", 8, "4.00"] in leaders
     assert ["Solo", "Trix", "Average place", "Dana", 12, "2.00"] in leaders
+
+
+def test_the_rivals_file_names_everyone_tied() -> None:
+    rows = stats_csv_rows(combine(TIED), table="rivals")
+    lina = next(row for row in rows if row[:2] == ["Solo", "Lina"])
+    # nobody she is ahead of more often; Dana and Omar share the most she is behind
+    assert lina[2:12] == ["", "", "", "", "", "Dana, Omar", 6, 1, 3, 2]

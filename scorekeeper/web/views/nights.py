@@ -13,6 +13,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ...stats import to_json
 from ...stats.evening_model import Night
+from ...stats.nights import partnership_halves
 from ...store import nights as store
 from ...store.models import TableRow
 from ...store.tables import table_of
@@ -102,5 +103,9 @@ def _night_day(night: Night) -> str:
     return night_day(night, current_language())
 
 
-TEMPLATE_GLOBALS: dict[str, Any] = {"night_points": points_text, "night_day": _night_day}
+TEMPLATE_GLOBALS: dict[str, Any] = {
+    "night_points": points_text,
+    "night_day": _night_day,
+    "partnership_night_halves": partnership_halves(),
+}
 """What templates call from this room (views.register hands each room's to Jinja once)."""

@@ -19,6 +19,7 @@ from flask import (
 from ...stats import TableStats, stored_form
 from ...store import tables as store
 from ...store.models import TableRow
+from ...store.nights import night_starts_by_game
 from ...store.records import records_text
 from ...words.evening_export import RATINGS_FILE
 from ...words.stats_export import (
@@ -78,8 +79,10 @@ def _today() -> str:
 
 
 def _games_json(table: TableRow) -> Response:
+    night_starts = night_starts_by_game(table)
     return attachment(
-        stream_with_context(records_text(store.each_table_game(table))),  # a record at a time
+        # a record at a time, each with the night the table started after it (if any)
+        stream_with_context(records_text(store.each_table_game(table), None, night_starts)),
         "application/json",
         f"scorekeeper-table-{_today()}.json",
     )
