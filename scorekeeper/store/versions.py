@@ -186,8 +186,11 @@ class Versions:
             try:
                 self._listen_once()
                 failures = 0
-            except Exception:  # a lost connection, a restarted server
-                log.warning("game changes: the listener lost its connection", exc_info=True)
+            except Exception as error:  # a lost connection, a restarted server: one line
+                log.warning(
+                    "game changes: the listener lost its connection (%s); listening again",
+                    one_line(error),
+                )
             self._listening(None)
             self._stop.wait(RETRY_SECONDS[min(failures, len(RETRY_SECONDS) - 1)])
             failures += 1
@@ -218,6 +221,13 @@ class Versions:
                 self._answered()
         finally:
             connection.close()
+
+
+def one_line(error: BaseException) -> str:
+    """An error as one line of the log: its kind and its first line (psycopg's messages run
+    over several, with the server's details)."""
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
 
 
 def _cut(connection: Any) -> None:
