@@ -57,8 +57,10 @@ Answer = tuple[int, list[tuple[str, str]], bytes]
 BodyLimit = Callable[[dict[str, Any]], int]
 QuickAnswer = Callable[[dict[str, Any]], "Answer | None"]
 """What a WSGI app may offer (as `app.extensions[QUICK_ANSWER]`): the answer to a request that
-costs less than handing it to a thread (one indexed read: the polls of an unchanged game), given
-on the event loop; None for every other request."""
+costs less than handing it to a thread (the polls of an unchanged game whose version this process
+keeps), given on the event loop, from memory alone: nothing that can wait (a database's lock, a
+slow server) may run there, it would stall every connection of the worker; None for every other
+request."""
 QUICK_ANSWER = "scorekeeper.quick_answer"
 
 _NOT_HTTP_HEADERS = {"content-type": "CONTENT_TYPE", "content-length": "CONTENT_LENGTH"}

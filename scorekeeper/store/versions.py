@@ -110,6 +110,15 @@ class Versions:
                     self._kept[kind, token] = found
         return found
 
+    def known(self, kind: str, token: str) -> int | None:
+        """The version kept in memory, trusted now, or None (then only :meth:`version` knows):
+        nothing here waits on the database (the server's event loop asks it)."""
+        if self.listens and not self._started:
+            self._start()
+        with self._changed:
+            trusted = self.listener_pid is not None and time.monotonic() < self._trusted_until
+            return self._kept.get((kind, token)) if trusted else None
+
     def read(self, kind: str, token: str) -> int | None:
         """The version in the database (one indexed read)."""
         with self.engine.connect() as connection:
