@@ -30,6 +30,7 @@ BENCHES = (
     "throughput",
     "tables",
     "slow",
+    "held",
     "growth",
     "table_stats",
     "ratings",

@@ -26,6 +26,7 @@ import asyncio
 import queue
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable
 from io import BytesIO
 from typing import Any
@@ -47,6 +48,12 @@ BODY_TIMED_OUT = "scorekeeper.body_timed_out"
 BODY_BUSY = "scorekeeper.body_busy"
 """Environ key of a request whose body was not read because the worker holds as many bodies as
 it may: the app answers 503 with Retry-After (scorekeeper.serving.wrap)."""
+ANSWER_AT = "scorekeeper.answer_at"
+"""Environ key the app may set (also named in scorekeeper.web.access): the moment (time.time())
+before which its answer is not sent; the loop waits, no thread is held (a wrong access code's
+answer, in its turn of the queue every worker shares)."""
+HELD_AT_MOST_S = 30.0
+"""The longest an answer is held for ANSWER_AT, whatever the app asks."""
 BODY_LIMIT = "scorekeeper.body_limit"
 """What a WSGI app may offer (as `app.extensions[BODY_LIMIT]`): the most bytes of body it takes
 for a request, judged from its head alone (the environ before the body is read); 0 when it
@@ -57,8 +64,10 @@ Answer = tuple[int, list[tuple[str, str]], bytes]
 BodyLimit = Callable[[dict[str, Any]], int]
 QuickAnswer = Callable[[dict[str, Any]], "Answer | None"]
 """What a WSGI app may offer (as `app.extensions[QUICK_ANSWER]`): the answer to a request that
-costs less than handing it to a thread (one indexed read: the polls of an unchanged game), given
-on the event loop; None for every other request."""
+costs less than handing it to a thread (the polls of an unchanged game whose version this process
+keeps), given on the event loop, from memory alone: nothing that can wait (a database's lock, a
+slow server) may run there, it would stall every connection of the worker; None for every other
+request."""
 QUICK_ANSWER = "scorekeeper.quick_answer"
 
 _NOT_HTTP_HEADERS = {"content-type": "CONTENT_TYPE", "content-length": "CONTENT_LENGTH"}
@@ -243,6 +252,9 @@ class BodyFirst:
                 answer = self.quick(environ)
             if answer is None:
                 answer = await self.threads.answer(environ)
+            answer_at = environ.get(ANSWER_AT)
+            if answer_at is not None:
+                await asyncio.sleep(min(float(answer_at) - time.time(), HELD_AT_MOST_S))
         finally:
             self.buffered -= held
         status, response_headers, content = answer

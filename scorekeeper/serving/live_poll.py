@@ -5,7 +5,7 @@ a view link `/v/<view_token>/live` (`?v=` from htmx, `If-None-Match` from the br
 and a scorekeeping page `/g/<token>/live?v=` (htmx only). While the game is unchanged the
 answer is an empty 304 or 204; this WSGI middleware gives it with the game's version
 (`store.versions`: kept in this process while PostgreSQL reports no change, else one indexed
-read) and none of the rest of a Flask request (no view function, no session save, no
+read, in a thread) and none of the rest of a Flask request (no view function, no session save, no
 after-request hooks).
 
 It answers only what Flask would answer the same way:
@@ -87,10 +87,12 @@ class LivePollShortcut:
     def quick_answer(
         self, environ: dict[str, Any]
     ) -> tuple[int, list[tuple[str, str]], bytes] | None:
-        """The 304/204 of an unchanged game's poll, as Flask would give it, or None (Flask must
-        answer). The server asks it before handing a request to a thread (one indexed read)."""
+        """The 304/204 of an unchanged game's poll from what this process keeps in memory, or
+        None (a thread answers: this shortcut with a read, or Flask). The server asks it on its
+        event loop before handing a request to a thread, so it never waits on the database: a
+        held write lock or a slow server would stall every connection of the worker."""
         poll = self._poll(environ)
-        return None if poll is None else self._answer(environ, poll)
+        return None if poll is None else self._answer(environ, poll, kept_only=True)
 
     @staticmethod
     def _poll(environ: dict[str, Any]) -> _Poll | None:
@@ -108,9 +110,9 @@ class LivePollShortcut:
         return poll
 
     def _answer(
-        self, environ: dict[str, Any], poll: _Poll
+        self, environ: dict[str, Any], poll: _Poll, *, kept_only: bool = False
     ) -> tuple[int, list[tuple[str, str]], bytes] | None:
-        status, tag = self._unchanged(environ, poll, environ["PATH_INFO"][3:-5])
+        status, tag = self._unchanged(environ, poll, environ["PATH_INFO"][3:-5], kept_only)
         headers = None if status is None else self.headers.get((poll.prefix, status))
         if status is None or headers is None:
             return None
@@ -119,7 +121,7 @@ class LivePollShortcut:
         return status, headers, b""
 
     def _unchanged(
-        self, environ: dict[str, Any], poll: _Poll, token: str
+        self, environ: dict[str, Any], poll: _Poll, token: str, kept_only: bool
     ) -> tuple[int | None, str]:
         """(304 or 204, the tag) when the phone shows the current version, else (None, "").
 
@@ -135,7 +137,7 @@ class LivePollShortcut:
         if_none_match = parse_etags(environ.get("HTTP_IF_NONE_MATCH") if poll.etag else None)
         if not shown and not if_none_match:
             return None, ""
-        version = self._version(poll, token)
+        version = self._version(poll, token, kept_only)
         if version is None:
             return None, ""
         chosen = parse_cookie(environ.get("HTTP_COOKIE")).get(LANGUAGE_COOKIE)
@@ -153,14 +155,17 @@ class LivePollShortcut:
         with self.app.request_context(environ):
             return has_access()
 
-    def _version(self, poll: _Poll, token: str) -> int | None:
+    def _version(self, poll: _Poll, token: str, kept_only: bool) -> int | None:
         """The game's version by the route's token, or None: kept by this process while the
-        database reports no change to it (PostgreSQL), else one indexed read."""
+        database reports no change to it (PostgreSQL), else one indexed read (`kept_only`:
+        None rather than a read)."""
         if self.versions is None:
             with self.app.app_context():
                 self.versions = versions_for(
                     db.engine, listen=bool(self.app.config.get("LISTEN_FOR_CHANGES", True))
                 )
+        if kept_only:
+            return self.versions.known(poll.kind, token)
         return self.versions.version(poll.kind, token)
 
     def _through_flask(

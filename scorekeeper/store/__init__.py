@@ -4,7 +4,8 @@
 - :mod:`.deals`: entering, correcting and undoing deals when several phones race;
 - :mod:`.records`: moving records in and out (import, export, backup), all or nothing;
 - :mod:`.limits`: what clients did lately (wrong access codes, imports), counted for every
-  worker and host that shares the database.
+  worker and host that shares the database;
+- :mod:`.writer`: on SQLite, one writer at a time, handed over at once.
 """
 
 from __future__ import annotations
@@ -12,7 +13,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..settings import MIGRATIONS_DIR
-from . import limits  # noqa: F401  (its tables belong to the models' metadata)
+from . import (
+    limits,  # noqa: F401  (its tables belong to the models' metadata)
+    writer,  # noqa: F401  (its listeners queue SQLite's writers)
+)
 from .db import db, migrate
 
 if TYPE_CHECKING:

@@ -14,10 +14,12 @@ workers, several hosts nor rotating source addresses multiply what a limit allow
 Access codes: a code is counted as wrong before it is checked (so concurrent guesses cannot
 slip past the allowance together) and taken back when it was right, so only wrong codes count;
 a right code is let in whenever it is checked, and an address that has used its allowance is
-checked again a few seconds later, not locked out for minutes. There is no limit for everyone
-together: addresses rotating through it would spend it and keep every honest user out. What
-holds them off is the code's strength (:func:`code_guesses`): a code `scorekeeper serve`
-accepts takes at least STRONG_CODE_GUESSES guesses, years at any rate this server can check.
+checked again a few seconds later, not locked out for minutes. For everyone together, the
+answers to wrong codes are paced (:func:`wrong_answer_at`): one every WRONG_ANSWERS_EVERY_S,
+whatever the address, the server holding each until its moment; a right code is never paced,
+so rotating addresses slow each other down and never the host. What holds off the rest is the
+code's strength (:func:`code_guesses`): a code `scorekeeper serve` accepts takes at least
+STRONG_CODE_GUESSES guesses, years at any rate this server can check.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Float, Index, Integer, String, delete, func, select, update
+from sqlalchemy import Float, Index, Integer, String, case, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -81,6 +83,14 @@ class Limit:
 WRONG_CODES = Limit("code", window=300.0, per_address=10, address_interval=6.0)
 """Wrong access codes: 10 per address per 5 minutes, then one check every 6 s per address (at
 most 60 in 5 minutes, 0.2 a second, per address or IPv6 /64). None for everyone together."""
+WRONG_ANSWERS_EVERY_S = 0.75
+"""For everyone together: one wrong code answered every this many seconds (80 a minute), a
+queue in the database (the slot `code:wrong-answers`) that every worker and host shares; a
+wrong code is answered at once while nobody else is guessing."""
+WRONG_ANSWER_HELD_AT_MOST_S = 10.0
+"""The longest a wrong code's answer waits in that queue: past it (a crowd of guesses at once),
+each waits this long, and the queue grows no further."""
+WRONG_ANSWERS_KEY = "code:wrong-answers"
 STRONG_CODE_GUESSES = 10**12
 """Guesses a code must take, as zxcvbn estimates them (an attacker who tries words, names,
 dates and patterns first): half of them at 1,000 checked a second, more than this server can
@@ -227,6 +237,38 @@ def check_code(address: str) -> int | None:
 def right_code(ticket: int) -> None:
     """The code was right: it does not count against anyone."""
     forget(ticket)
+
+
+def wrong_answer_at() -> float:
+    """A wrong code was checked: the moment (as :func:`now`) its answer may be given, its place
+    in the queue every worker and host shares, taken with one guarded UPDATE (committed). The
+    first of a quiet while is answered at once; each next one WRONG_ANSWERS_EVERY_S after the
+    one before, at most WRONG_ANSWER_HELD_AT_MOST_S from now."""
+    moment = now()
+    latest = moment + WRONG_ANSWER_HELD_AT_MOST_S
+    place = case(
+        (LimitSlot.next_at < moment, moment),
+        (LimitSlot.next_at > latest, latest),
+        else_=LimitSlot.next_at,
+    )
+    for _ in range(3):
+        taken = db.session.execute(
+            update(LimitSlot)
+            .where(LimitSlot.key == WRONG_ANSWERS_KEY)
+            .values(next_at=place + WRONG_ANSWERS_EVERY_S)
+            .returning(LimitSlot.next_at)
+            .execution_options(synchronize_session=False)
+        ).scalar_one_or_none()
+        if taken is not None:
+            db.session.commit()
+            return float(taken) - WRONG_ANSWERS_EVERY_S
+        db.session.add(LimitSlot(key=WRONG_ANSWERS_KEY, next_at=moment + WRONG_ANSWERS_EVERY_S))
+        try:
+            db.session.commit()
+            return moment
+        except IntegrityError:  # another worker made it first: queue behind it
+            db.session.rollback()
+    raise RuntimeError("the queue of wrong answers could not be joined")
 
 
 def _hold(key: str, seconds: float) -> None:

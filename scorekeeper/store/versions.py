@@ -110,6 +110,15 @@ class Versions:
                     self._kept[kind, token] = found
         return found
 
+    def known(self, kind: str, token: str) -> int | None:
+        """The version kept in memory, trusted now, or None (then only :meth:`version` knows):
+        nothing here waits on the database (the server's event loop asks it)."""
+        if self.listens and not self._started:
+            self._start()
+        with self._changed:
+            trusted = self.listener_pid is not None and time.monotonic() < self._trusted_until
+            return self._kept.get((kind, token)) if trusted else None
+
     def read(self, kind: str, token: str) -> int | None:
         """The version in the database (one indexed read)."""
         with self.engine.connect() as connection:
@@ -186,8 +195,11 @@ class Versions:
             try:
                 self._listen_once()
                 failures = 0
-            except Exception:  # a lost connection, a restarted server
-                log.warning("game changes: the listener lost its connection", exc_info=True)
+            except Exception as error:  # a lost connection, a restarted server: one line
+                log.warning(
+                    "game changes: the listener lost its connection (%s); listening again",
+                    one_line(error),
+                )
             self._listening(None)
             self._stop.wait(RETRY_SECONDS[min(failures, len(RETRY_SECONDS) - 1)])
             failures += 1
@@ -218,6 +230,13 @@ class Versions:
                 self._answered()
         finally:
             connection.close()
+
+
+def one_line(error: BaseException) -> str:
+    """An error as one line of the log: its kind and its first line (psycopg's messages run
+    over several, with the server's details)."""
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
 
 
 def _cut(connection: Any) -> None:

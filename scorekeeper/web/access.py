@@ -5,9 +5,11 @@ request except static files and the code page itself is sent to a small page ask
 The session keeps a keyed fingerprint of the code, not the code, so changing the code asks every
 browser again. Wrong codes are counted in the database (:mod:`scorekeeper.store.limits`) per
 address, so workers and hosts share one limit; beyond it a code is checked only when the
-address's slot is free, and a right one is let in then. Nothing is counted for everyone together
-(rotating addresses would spend it for the honest users): the code's strength, checked when the
-server starts, is what makes guessing hopeless.
+address's slot is free, and a right one is let in then. For everyone together, the answers to
+wrong codes wait in one queue (80 a minute, whatever the address): the server holds each until
+its moment (ANSWER_AT), on its event loop, holding no thread; a right code never waits in it,
+so the host gets in at the first try however many addresses guess. The code's strength, checked
+when the server starts, is what makes guessing hopeless.
 """
 
 from __future__ import annotations
@@ -58,6 +60,10 @@ OPEN_ENDPOINTS = frozenset(
         "engine.config",
     }
 )
+ANSWER_AT = "scorekeeper.answer_at"
+"""Environ key (also named in scorekeeper.serving.gateway): the moment (seconds since the epoch)
+before which the server must not send this answer; `scorekeeper serve` waits for it on its
+event loop."""
 
 
 class AccessForm(FlaskForm):
@@ -141,6 +147,8 @@ def ask() -> Any:
             limits.right_code(ticket)
             session[SESSION_KEY] = _fingerprint(code)
             return redirect(_local_path(form.next.data), 303)
+        # wrong: answered in its turn of the queue every worker and host shares
+        request.environ[ANSWER_AT] = limits.wrong_answer_at()
         form.code.errors = [*form.code.errors, _l("That is not the code. Ask the host.")]
     status = 422 if request.method == "POST" else 200
     return render_template("pages/access.html", form=form), status

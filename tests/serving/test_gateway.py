@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from typing import Any, TypeVar
 
@@ -279,6 +280,42 @@ def test_a_quick_answer_is_given_without_a_thread() -> None:
     assert polled.answer == (204, [("ETag", 'W/"2-en"')], b"")
     assert other.answer is not None and other.answer[0] == 200
     assert asked == ["/poll", "/page"]
+    assert [environ["PATH_INFO"] for environ in seen] == ["/page"]
+
+
+def test_an_answer_the_app_times_is_held_on_the_loop_with_the_thread_free(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A wrong access code's answer waits for its turn (ANSWER_AT) on the event loop: the
+    thread that made it answers the next request meanwhile."""
+    seen: list[dict[str, Any]] = []
+    later = time.time() + 3600.0  # beyond what the gateway holds: it holds its most
+
+    def timed(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        environ[gateway.ANSWER_AT] = later
+        start_response("422 Unprocessable Entity", [("Content-Type", "text/plain")])
+        return [b"wrong"]
+
+    front = BodyFirst(timed, 1)
+    waits: list[float] = []
+    asleep = asyncio.sleep
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        # the only thread is free: another request is answered while this one is held
+        other = environ_of(Scope(path="/page"), b"", multiprocess=False)
+        front.threads.app = recording_app(seen)
+        assert (await front.threads.answer(other))[0] == 200
+        await asleep(0)
+
+    monkeypatch.setattr(gateway.asyncio, "sleep", sleep)
+    held = Protocol()
+    try:
+        run_alone(front.__rsgi__(Scope("POST", "/access"), held))
+    finally:
+        front.threads.stop()
+    assert held.answer is not None and held.answer[0] == 422
+    assert waits == [gateway.HELD_AT_MOST_S]
     assert [environ["PATH_INFO"] for environ in seen] == ["/page"]
 
 

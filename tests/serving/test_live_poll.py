@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any
 
 import pytest
@@ -216,3 +217,53 @@ def test_the_access_code_still_applies_to_the_follow_poll(app: Flask, phone: Pho
     assert response.status_code != 204 and "/access" in response.headers.get(
         "HX-Redirect", response.headers.get("Location", "")
     )
+
+
+def test_the_quick_answer_on_the_event_loop_never_touches_the_database(
+    app: Flask, phone: Phone
+) -> None:
+    """The server asks the quick answer on its event loop (serving/gateway.py): a read there
+    that waits (SQLite's busy wait, a slow PostgreSQL) would stall every connection of the
+    worker. It answers from what this process keeps (PostgreSQL's listener), else nothing, and
+    a thread answers; no statement runs on the asking thread."""
+    from sqlalchemy import event
+    from werkzeug.test import EnvironBuilder
+
+    from scorekeeper.store.db import db
+
+    view_token = _started(phone)
+    shortcut = _shortcut(app)
+    url = f"/v/{view_token}/live"
+    etag = phone.client.get(url).headers["ETag"]
+    # the first teaches Flask's headers; the second is read (and kept, when listening)
+    for _ in range(2):
+        assert phone.client.get(url, headers={"If-None-Match": etag}).status_code == 304
+        versions = shortcut.versions
+        assert versions is not None
+        listens = versions.listens
+        if listens:  # PostgreSQL: a read is kept once the listener listens
+            assert versions.wait_listening(30.0)
+    other = _started(phone)  # polled by nobody yet: nothing kept of it
+    asking = threading.get_ident()
+    statements: list[str] = []
+
+    def counted(connection: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if threading.get_ident() == asking:
+            statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", counted)
+    try:
+        for token in (view_token, other):
+            environ = EnvironBuilder(
+                path=f"/v/{token}/live", headers={"If-None-Match": etag}
+            ).get_environ()
+            answer = shortcut.quick_answer(environ)
+            kept = listens and token == view_token
+            assert (answer is not None and answer[0] == 304) if kept else answer is None
+    finally:
+        event.remove(engine, "before_cursor_execute", counted)
+    assert statements == []
+    # and the thread's answer still reads what memory does not know
+    assert phone.client.get(url, headers={"If-None-Match": etag}).status_code == 304

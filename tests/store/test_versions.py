@@ -7,6 +7,7 @@ every poll reads (no channel to hear changes on).
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import threading
@@ -365,3 +366,37 @@ def test_a_polls_read_on_sqlite_is_one_statement(app: Flask) -> None:
         s for s in statements if "games.version" in s
     ]
     assert len([s for s in statements if "games.version" in s]) == 3
+
+
+def test_the_listeners_reconnect_logs_one_line(
+    app: Flask, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A lost listener is told in one line of the log (what happened), not a whole traceback:
+    a restarted database server writes it once a worker, and it is expected."""
+    with app.app_context():
+        versions = Versions(db.engine)
+    failures: list[int] = []
+
+    def lost() -> None:
+        failures.append(1)
+        if len(failures) == 2:
+            versions.close()
+        raise psycopg.OperationalError(
+            "consuming input failed: server closed the connection unexpectedly\n"
+            "\tThis probably means the server terminated abnormally"
+        )
+
+    monkeypatch.setattr(versions, "_listen_once", lost)
+    monkeypatch.setattr("scorekeeper.store.versions.RETRY_SECONDS", (0.0,))
+    # Alembic's logging setup (the migrations of the test's database) disables loggers it
+    # did not name
+    monkeypatch.setattr(logging.getLogger("scorekeeper.store.versions"), "disabled", False)
+    with caplog.at_level("WARNING", logger="scorekeeper.store.versions"):
+        versions._listen()  # in this thread: until it is closed
+    lines = [r for r in caplog.records if r.name == "scorekeeper.store.versions"]
+    assert len(lines) == 2
+    for record in lines:
+        assert record.exc_info is None and record.exc_text is None
+        message = record.getMessage()
+        assert "\n" not in message
+        assert "OperationalError: consuming input failed" in message
