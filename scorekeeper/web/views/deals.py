@@ -23,7 +23,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from ...rules import Evaluation, Record, Replay, dump_record, evaluate
+from ...rules import Evaluation, Option, Record, Replay, dump_record, edit_options, evaluate
 from ...rules.autofill import Sum
 from ...rules.messages import N_
 from ...store import deals
@@ -140,6 +140,8 @@ class DealFormShown:
     inline: bool = False
     """Inside the game page (else a page of its own)."""
     preview_on_load: bool = False
+    choices: tuple[Option, ...] = ()
+    """A past deal's: the contracts it may be changed to, or why not (the engine's)."""
 
     @classmethod
     def of(
@@ -195,6 +197,7 @@ class DealFormShown:
             ],
             inline,
             preview_on_load,
+            edit_options(view.game, corrects - 1) if corrects else (),
         )
 
 
