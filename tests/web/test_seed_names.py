@@ -16,7 +16,7 @@ from html import unescape
 import pytest
 from flask.testing import FlaskClient
 
-from scorekeeper.rules import CONTRACTS, GAMES
+from scorekeeper.rules import GAMES
 from tests.conftest import Phone, page
 
 RUSSIAN_003 = {
@@ -186,12 +186,4 @@ def test_every_card_on_every_deal_form_is_in_the_pages_language(
         assert response.status_code == 200, contract
         text = _text(response.get_data(as_text=True))
         assert not LATIN_CARD.findall(text), (contract, LATIN_CARD.findall(text), text)
-        if CONTRACTS[contract].doubles:
-            folded = client.get(
-                f"{phone.url}/deal/chips",
-                query_string={"contract": contract, "group": "doubled_by"},
-                headers={"HX-Request": "true"},
-            )
-            if folded.status_code == 200:
-                assert not LATIN_CARD.findall(_text(folded.get_data(as_text=True))), contract
     assert page(phone.game_page()).text
