@@ -286,7 +286,7 @@ def test_complex_doubles_come_first_open_as_in_trix_in_arabic(new_context) -> No
     player.choose("complex")
     first = page.locator("#deal-form .deal-fields > .group").first
     expect(first).to_have_js_property("tagName", "FIELDSET")  # open, as Trix shows them
-    expect(first.locator("legend")).to_contain_text("التدبيل قبل اللعب")
+    expect(first.locator("> legend")).to_contain_text("التدبيل قبل اللعب")
     # each folded section ("Share", "Name and notes") shows its marker
     markers = page.evaluate("""() => [...document.querySelectorAll('summary')].map(
         (s) => [getComputedStyle(s).display, getComputedStyle(s).listStyleType])""")
