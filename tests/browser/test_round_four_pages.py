@@ -210,3 +210,43 @@ def test_a_whole_game_logs_nothing(new_context: Any) -> None:
         page.goto(address)
         settle(page)
     assert not problems, problems
+
+
+# --- item 6: the carried form says Save is still needed --------------------------------------
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+def test_the_carried_form_says_it_is_not_saved_yet(browser: Any, server: str, locale: str) -> None:
+    """ "Enter these taps as the next deal" reopened the form with nothing said: it reads as
+    if saved. Now the form says so at its head, in sight, and axe finds nothing there."""
+    first = _page(browser, server, NARROW)
+    record = load_example("trix-partnership-complete")
+    imported(first, part(record, 0))
+    game = first.url
+    second = _page(browser, server, NARROW, locale=locale, bypass_csp=True)
+    second.context.add_init_script(path=AXE)
+    tap_contract(second, game, "ltoosh")  # the second phone starts deal 1 as Ltoosh ...
+    other = Player(second, javascript=True, shots=None, prefix=f"{locale}-carried")
+    other.enter({"tricks": [4, 3, 3, 3]})
+    tap_contract(first, game, "diamonds")  # ... while the first saves deal 1 as Diamonds
+    mine = Player(first, javascript=True, shots=None, prefix="en-first")
+    mine.enter({"counts": [5, 4, 3, 1]})
+    mine.save(1)
+    carry = second.locator("#deal-carry")
+    expect(carry).to_be_visible(timeout=10_000)  # told by the poll
+    carry.click()
+    settle(second)
+    note = second.locator("#deal-form .deal-head .carried")
+    expect(note).to_be_visible()
+    expect(note).to_have_attribute("role", "status")
+    said = {
+        "en": "Not saved yet: your taps are now deal 2. Check them, then tap “Save deal”.",
+        "ar": "لم تُحفظ بعد: اختياراتك الآن للجولة 2. راجعها ثم انقر «حفظ الجولة».",
+    }[locale]
+    expect(note).to_have_text(said)
+    box = note.bounding_box()
+    top = second.evaluate("document.querySelector('.scoreboard').getBoundingClientRect().bottom")
+    assert box and top - 0.5 <= box["y"] and box["y"] + box["height"] <= NARROW["height"], box
+    check_layout(second, f"{locale} the carried form")
+    assert not axe(second), axe(second)
+    expect(second.locator("#deal-save")).to_be_enabled()
