@@ -207,9 +207,6 @@ def enter(page: Any, token: str, script: TapScript, engine: bool) -> tuple[list[
         count = int(page.evaluate("() => window.__taps.length"))
         page.evaluate("() => { window.__t0 = null; }")
         target = chip(page, name, value)
-        if not target.count():  # a folded group's chips come when it opens
-            page.locator("details:has(> .folded) > summary").first.click()
-            target.first.wait_for()
         target.tap()
         page.wait_for_function(
             "(count) => window.__taps.length > count && window.__taps[count].ms !== null",

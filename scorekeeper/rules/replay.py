@@ -30,6 +30,8 @@ class Option:
     contract: str
     open: bool
     reason: ClosedReason | None = None
+    deal: int | None = None
+    """For a past deal's edit: the later deal (its number) this contract would make illegal."""
 
 
 @dataclass(frozen=True)
@@ -348,6 +350,26 @@ def evaluate(
             return Evaluation(deal, error.problems)
         return Evaluation(deal, [], scores, later=error)  # an edit making a later deal illegal
     return Evaluation(deal, [], scores, after=after)
+
+
+def edit_options(game: Game, index: int) -> tuple[Option, ...]:
+    """The contracts deal `index` of `game` may be changed to (a past deal's edit form), each
+    open or closed with the reason: closed at its own place (played before it in its kingdom, a
+    quota), or at the first later deal it would make illegal (`Option.deal`)."""
+    return tuple(_edit_option(game, index, c) for c in game.definition.contracts)
+
+
+def _edit_option(game: Game, index: int, contract: str) -> Option:
+    # a deal's place (kingdom, quotas) depends on the contracts before it alone
+    tally = _Tally(game.definition, game.first)
+    for number, deal in enumerate(game.deals):
+        step = tally.step(number)
+        played = Deal(contract) if number == index else deal
+        option = tally._option(played.contract, step.chooser, step.kingdom)
+        if not option.open:
+            return replace(option, contract=contract, deal=None if number == index else number + 1)
+        tally.record(step, played)
+    return Option(contract, True)
 
 
 def _with_closed(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from functools import lru_cache
 from typing import Any
 
@@ -129,22 +129,36 @@ def parse_timestamp(value: str | None) -> datetime | None:
     return None if value is None else record_timestamp(value)
 
 
-def format_timestamp(value: datetime | None) -> str | None:
-    """A stored stamp in the record's form, always in UTC (SQLite forgets the offset)."""
+def format_timestamp(value: datetime | None, offset: int | None = None) -> str | None:
+    """A stored stamp in the record's form: at the game's UTC offset (minutes east) where it
+    is known, else in UTC (SQLite forgets the offset)."""
     if value is None:
         return None
     stamp = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    if offset:
+        stamp = stamp.astimezone(timezone(timedelta(minutes=offset)))
     return stamp.isoformat()
 
 
+def stamp_offset(value: str | None) -> int | None:
+    """The UTC offset, in minutes east, a checked record's `created_at` was written at: where
+    the game was played. None without an offset, or at +00:00: what this app wrote for every
+    game before it knew their zones (UTC, not a place)."""
+    if value is None:
+        return None
+    offset = datetime.fromisoformat(value).utcoffset()
+    return None if offset is None or not offset else int(offset.total_seconds()) // 60
+
+
 def record_of(row: GameRow) -> Record:
-    """A stored game (first chooser known) as its record, with name, notes and stamps."""
+    """A stored game (first chooser known) as its record, with name, notes and stamps (at the
+    offset where it was played, when known)."""
     return Record(
         game_of(row),
         name=row.name,
         notes=row.notes,
-        created_at=format_timestamp(row.created_at),
-        updated_at=format_timestamp(row.updated_at),
+        created_at=format_timestamp(row.created_at, row.utc_offset),
+        updated_at=format_timestamp(row.updated_at, row.utc_offset),
     )
 
 
@@ -170,13 +184,20 @@ def row_of(record: Record) -> GameRow:
         version=1,
         created_at=created,
         updated_at=parse_timestamp(record.updated_at) or created,
+        utc_offset=stamp_offset(record.created_at),
     )
 
 
 def new_game_row(
-    game: str, mode: str, players: list[str], house_rules: HouseRules, name: str | None
+    game: str,
+    mode: str,
+    players: list[str],
+    house_rules: HouseRules,
+    name: str | None,
+    utc_offset: int | None = None,
 ) -> GameRow:
-    """A new game's row (first chooser not yet known), fresh links; the caller adds it."""
+    """A new game's row (first chooser not yet known), fresh links, played `utc_offset`
+    minutes east of UTC (None: unknown); the caller adds it."""
     probe = Game(game, mode, tuple(players), 0, house_rules)
     return GameRow(
         token=new_token(),
@@ -193,14 +214,20 @@ def new_game_row(
         version=1,
         created_at=utcnow(),
         updated_at=utcnow(),
+        utc_offset=utc_offset,
     )
 
 
 def create_game(
-    game: str, mode: str, players: list[str], house_rules: HouseRules, name: str | None
+    game: str,
+    mode: str,
+    players: list[str],
+    house_rules: HouseRules,
+    name: str | None,
+    utc_offset: int | None = None,
 ) -> GameRow:
     """Store a new game (first chooser not yet known) and return its row."""
-    row = new_game_row(game, mode, players, house_rules, name)
+    row = new_game_row(game, mode, players, house_rules, name, utc_offset)
     db.session.add(row)
     db.session.commit()
     return row

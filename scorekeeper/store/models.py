@@ -66,6 +66,9 @@ class GameRow(Base):
         ForeignKey("tables.id", ondelete="SET NULL"), nullable=True
     )
     """The table (group of players) the game belongs to, if any."""
+    utc_offset: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """Minutes east of UTC where the game was played (the phone that began it, or an imported
+    record's `created_at`): its times are shown there. None where unknown: the server's zone."""
     continues_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The game this one continues (a rematch: same players, game and rules), if any; unique,
     so a finished game is continued once however many taps ask at once."""

@@ -331,14 +331,18 @@ def start_game(
     name: str | None,
     *,
     newcomers: bool = False,
+    utc_offset: int | None = None,
 ) -> GameRow:
     """A new game of the table, its seats in order of play: roster players by id, or names
     (checked by the engine: one person sits once), which join the roster unless it has them
     already. One
     transaction, with the table held (RosterMoved: nothing written, see `_players_for`;
-    `newcomers`: the names were typed as people new to the table)."""
+    `newcomers`: the names were typed as people new to the table; `utc_offset`: where it is
+    played, minutes east of UTC)."""
     return _in_one_transaction(
-        lambda: _new_table_game(table, game, mode, seats, house_rules, name, newcomers)
+        lambda: _new_table_game(
+            table, game, mode, seats, house_rules, name, newcomers, utc_offset=utc_offset
+        )
     )
 
 
@@ -351,10 +355,12 @@ def _new_table_game(
     name: str | None,
     newcomers: bool,
     continues: int | None = None,
+    utc_offset: int | None = None,
 ) -> GameRow:
     players = _players_for(table, seats, newcomers)
     # the roster's spelling: "rami " typed again is Rami, as everywhere else at the table
-    row = new_game_row(game, mode, [player.name for player in players], house_rules, name)
+    names = [player.name for player in players]
+    row = new_game_row(game, mode, names, house_rules, name, utc_offset)
     row.table_id = table.id
     row.continues_id = continues
     db.session.add(row)
@@ -378,11 +384,12 @@ def continuation(game: GameRow) -> GameRow | None:
     ).scalar_one_or_none()
 
 
-def rematch(game: GameRow) -> Rematch:
+def rematch(game: GameRow, utc_offset: int | None = None) -> Rematch:
     """The next game after `game`: same players (people, at a table), seats, game, mode and
-    house rules; a table's game stays at its table. Each game is continued once, however many
-    taps ask at once (the unique key on what a game continues): a repeat gets the game the
-    first one started."""
+    house rules; a table's game stays at its table; played `utc_offset` minutes east of UTC
+    (None: where `game` was). Each game is continued once, however many taps ask at once (the
+    unique key on what a game continues): a repeat gets the game the first one started."""
+    offset = game.utc_offset if utc_offset is None else utc_offset
 
     def work() -> Rematch:
         table = table_of(game)
@@ -402,9 +409,10 @@ def rematch(game: GameRow) -> Rematch:
                 None,
                 False,
                 continues=game.id,
+                utc_offset=offset,
             )
         else:
-            row = new_game_row(game.game, game.mode, list(game.players), rules, None)
+            row = new_game_row(game.game, game.mode, list(game.players), rules, None, offset)
             row.continues_id = game.id
             db.session.add(row)
         return Rematch(row, started=True)

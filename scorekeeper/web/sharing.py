@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 import segno
+from flask import request
 from markupsafe import Markup
 
 from ..rules import Replay
@@ -18,27 +19,48 @@ from ..words.share import plain_name, result_text
 from .languages import current_language, direction, gettext
 
 
-def share_text(result: Replay, name: str | None, moment: datetime) -> str:
+def share_text(
+    result: Replay, name: str | None, moment: datetime, offset: int | None = None
+) -> str:
     """A finished game's result as a message to share, in the reader's language (its title:
-    the game's name, else which game, and the day it was played, in the server's zone)."""
+    the game's name, else which game, and the day it was played, where it was played: `offset`
+    minutes east of UTC, else the server's zone)."""
     language = current_language()
     rtl = direction(language) == "rtl"
     title = f"{plain_name(name or labels.game_label(result.game.kind, gettext), rtl=rtl)} · "
-    return result_text(result, title + dates.day_text(moment, language), gettext, rtl=rtl)
+    return result_text(result, title + dates.day_text(moment, language, offset), gettext, rtl=rtl)
 
 
-def share_file(result: Replay, name: str | None, moment: datetime) -> str:
+def share_file(
+    result: Replay, name: str | None, moment: datetime, offset: int | None = None
+) -> str:
     """The shared picture's file name: the game's name (else which game) and its day."""
-    day = dates.local(moment).date()
+    day = dates.local(moment, offset).date()
     return unicode_filename(Record(result.game, name), day, ".png", gettext)
 
 
-def played_at(moment: datetime) -> Markup:
-    """When a game was started, in the reader's words and the server's zone."""
+def played_at(moment: datetime, offset: int | None = None) -> Markup:
+    """When a game was started, in the reader's words and where it was played (`offset`
+    minutes east of UTC: the phone's zone; unknown, the server's)."""
     return Markup('<time datetime="%s">%s</time>') % (
-        dates.machine_text(moment),
-        dates.moment_text(moment, current_language()),
+        dates.machine_text(moment, offset),
+        dates.moment_text(moment, current_language(), offset),
     )
+
+
+OFFSET_COOKIE = "utc_offset"
+"""What static/js/app.js tells the server of the phone's zone: minutes east of UTC, sent with
+every request (a game is begun where the phone that begins it is)."""
+
+
+def phone_offset() -> int | None:
+    """The UTC offset of the phone asking, in minutes east of UTC; None without one (no
+    JavaScript) or for anything no zone has (a tampered cookie: the server's zone then)."""
+    sent = request.cookies.get(OFFSET_COOKIE, "")
+    if not sent.lstrip("-").isdigit() or len(sent) > 5:
+        return None
+    offset = int(sent)
+    return offset if dates.zone_of(offset) is not None else None
 
 
 def qr_svg(text: str) -> Markup:

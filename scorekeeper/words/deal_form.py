@@ -36,8 +36,6 @@ class Chips:
     """Per chip field, what it records a value for: the seat index, card letter or place
     index, or None for a single field."""
     choices: tuple[Any, ...]
-    folded: bool = False
-    """Shown folded in a long form: the chips are fetched when the player opens the group."""
 
     @property
     def doubles(self) -> bool:
@@ -46,21 +44,13 @@ class Chips:
         return self.spec.kind in DOUBLING_KINDS
 
 
-FOLD_AFTER = 4
-"""A form with more groups than this folds its optional doubles (Complex: one tap to open them
-when a card was doubled, a shorter form to send and to scroll past when none was)."""
-
-
 @cache
 def chip_groups(contract: str) -> tuple[Chips, ...]:
     """The chip layout of a contract's form, derived from the engine's field specs."""
-    return tuple(
-        _chips(spec, len(CONTRACTS[contract].fields) > FOLD_AFTER)
-        for spec in CONTRACTS[contract].fields
-    )
+    return tuple(_chips(spec) for spec in CONTRACTS[contract].fields)
 
 
-def _chips(spec: FieldSpec, long_form: bool) -> Chips:
+def _chips(spec: FieldSpec) -> Chips:
     seats = (0, 1, 2, 3)
     match spec.kind:
         case FieldKind.SEAT | FieldKind.OPTIONAL_SEAT:
@@ -81,11 +71,7 @@ def _chips(spec: FieldSpec, long_form: bool) -> Chips:
             )
         case FieldKind.CARD_SEATS | FieldKind.OPTIONAL_CARD_SEATS:
             return Chips(
-                spec,
-                tuple(f"{spec.name}-{card}" for card in spec.cards),
-                spec.cards,
-                seats,
-                long_form and spec.kind == FieldKind.OPTIONAL_CARD_SEATS,
+                spec, tuple(f"{spec.name}-{card}" for card in spec.cards), spec.cards, seats
             )
         case _:
             assert_never(spec.kind)

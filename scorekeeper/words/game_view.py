@@ -250,7 +250,6 @@ def blank_form(
                 "name": group.spec.name,
                 "kind": str(group.spec.kind),
                 "label": labels.field_label(contract, group.spec.name, players, translate, rules),
-                "folded": group.folded,
                 "chips": list(group.names),
                 "choices": [deal_form.chip_text(choice) for choice in group.choices],
             }

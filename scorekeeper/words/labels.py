@@ -67,6 +67,10 @@ HAND_MESSAGES = frozenset(
         pgettext("turkish-king", "Restore deal %(n)d"),
         pgettext("turkish-king", "Undo deal %(n)d"),
         pgettext("turkish-king", "Save deal"),
+        pgettext(
+            "turkish-king",
+            "Not saved yet: your taps are now deal %(n)d. Check them, then tap “%(save)s”.",
+        ),
         pgettext("turkish-king", "No deals yet."),
         pgettext("turkish-king", "Each cell: the deal's score, and below it the running total."),
         pgettext("turkish-king", "After deal {number} of {total}: {totals}"),

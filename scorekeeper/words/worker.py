@@ -253,8 +253,8 @@ def _doubled(
     result: Replay,
     words: Words,
 ) -> dict[str, Any] | None:
-    """The doubles noted so far, once their chips are in the form (a folded group's come when
-    it opens) and the game doubles; None leaves the note as it is."""
+    """The doubles noted so far, once their chips are in the form and the game doubles; None
+    leaves the note as it is."""
     if not result.game.house_rules.doubling or not any(
         name in sent for group in chip_groups(contract) if group.doubles for name in group.names
     ):

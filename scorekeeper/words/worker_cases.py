@@ -136,14 +136,12 @@ class Conversation:
         return reply
 
 
-def _form_fields(contract: str, folded: bool) -> dict[str, str]:
-    """What a fresh form sends before a tap: the "nobody" chips checked (a folded group's
-    chips are not in the form)."""
+def _form_fields(contract: str) -> dict[str, str]:
+    """What a fresh form sends before a tap: the "nobody" chips checked."""
     return {
         name: ""
         for group in chip_groups(contract)
-        if not (folded and group.folded)
-        and group.spec.kind in (FieldKind.OPTIONAL_SEAT, FieldKind.OPTIONAL_CARD_SEATS)
+        if group.spec.kind in (FieldKind.OPTIONAL_SEAT, FieldKind.OPTIONAL_CARD_SEATS)
         for name in group.names
     }
 
@@ -169,7 +167,6 @@ def enter(
     the app has filled in already is not tapped), each tap asking for the preview (of the
     deal after `pending` ones, which the phone keeps for the server, when given)."""
     contract = str(raw["contract"])
-    doubling = held.house_rules.doubling
     kept = {} if pending is None else {"pending": pending}
     state = {
         "contract": contract,
@@ -177,7 +174,7 @@ def enter(
         "version": str(version),
         "autofilled": "",
         **({} if corrects is None else {"editing": str(corrects)}),
-        **_form_fields(contract, folded=doubling),
+        **_form_fields(contract),
     }
     taps = chip_values(contract, raw)
     for name, value in taps.items():
@@ -189,7 +186,7 @@ def enter(
             return
         state["autofilled"] = said["autofilled"]
         for chip, shown in said["chips"].items():
-            if shown["value"] == "" and chip not in _form_fields(contract, folded=False):
+            if shown["value"] == "" and chip not in _form_fields(contract):
                 state.pop(chip, None)  # a required row the app cleared: nothing checked
             else:
                 state[chip] = shown["value"]

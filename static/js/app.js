@@ -11,6 +11,12 @@
 (function () {
   "use strict";
 
+  /* The phone's zone, for the games it begins: their times are then shown where they were
+   * played, not in the server's zone (scorekeeper.web.sharing.phone_offset). Minutes east of
+   * UTC, as of now (a summer game keeps its summer time). */
+  document.cookie = "utc_offset=" + String(-new Date().getTimezoneOffset()) +
+    "; path=/; max-age=31536000; samesite=lax";
+
   var lock = null;
 
   function onGamePage() {

@@ -244,10 +244,6 @@ class Player:
         """Tap the chip of every value the deal records."""
         taps = list(chip_taps(raw))
         for name, value in taps:
-            if not self.page.locator(f'input[name="{name}"][value="{value}"]').count():
-                # a folded group (Complex's doubles, folded in a form inside the game page)
-                self.page.locator("details:has(> .folded) > summary").first.click()
-                self.settle()
             self.chip(name, value)[1].click()
             self.settle()
         for name, value in taps:

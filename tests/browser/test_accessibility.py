@@ -258,10 +258,9 @@ def deal_form_states(page: Page, games: dict[str, str]) -> Iterator[str]:
     expect(page.locator("#deal-form .error").first).to_be_visible()
     yield "Trix with a player placed twice: its errors"
     tap_contract(page, games["complex"], "complex")
-    page.locator("#deal-form details > summary").first.click()
-    settle(page)
-    expect(page.locator("#deal-form details .chip").first).to_be_visible()
-    yield "Complex with its doubles opened"
+    _chip(page, "doubled_by-S", 2)  # its doubles open, as Trix's (issue 44 item 2)
+    _chip(page, "tricks-0", 3)
+    yield "Complex with a double and a count tapped"
     page.goto(games["trix"] + "/deal?contract=queens")
     settle(page)
     yield "queens form as a page of its own"
@@ -270,7 +269,8 @@ def deal_form_states(page: Page, games: dict[str, str]) -> Iterator[str]:
     page.locator("#history a.edit").first.click()
     settle(page)
     expect(page.locator("#deal-form")).to_be_visible()
-    yield "editing deal 1"
+    expect(page.locator(".change-contract .closed")).to_have_count(2)  # deals 2 and 3's
+    yield "editing deal 1: the contracts it cannot become, closed"
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+
 from scorekeeper.rules import (
     GAMES,
+    ClosedReason,
     Deal,
     Game,
+    Option,
     RuleError,
+    edit_options,
     evaluate,
     parse_deal,
     replay,
@@ -164,3 +169,33 @@ def test_an_accepted_deal_comes_with_the_game_it_makes() -> None:
     edited = evaluate(replay(game), DIAMONDS, 1)  # deal 2 becomes Diamonds
     assert edited.ok and edited.deal is not None
     assert edited.after == replay(with_deal(game, edited.deal, 1))
+
+
+@pytest.mark.parametrize("kind", sorted(FULL_GAME))
+def test_an_edits_choices_are_what_a_save_would_accept(kind: str) -> None:
+    """Issue 44 item 10: a past deal's edit form offers a contract only when the engine would
+    accept it there, and a closed one names why (and the later deal it would break)."""
+    game = game_of(kind, FULL_GAME[kind])
+    current = replay(game)
+    for index in (0, 1, 6, len(game.deals) - 1):
+        for option in edit_options(game, index):
+            raw = next(deal for deal in FULL_GAME[kind] if deal["contract"] == option.contract)
+            evaluation = evaluate(current, raw, index)
+            assert option.open == evaluation.ok, (index, option)
+            if option.open:
+                continue
+            if option.deal is None:  # refused at its own place
+                assert [p.code for p in evaluation.problems] == [option.reason]
+            else:
+                assert evaluation.later is not None
+                assert evaluation.later.deal_number == option.deal
+                assert first_problem(evaluation.later) == ("contract", option.reason)
+
+
+def test_deal_1_cannot_become_the_contract_deal_2_played() -> None:
+    game = game_of("trix", [DIAMONDS, LTOOSH])
+    options = {option.contract: option for option in edit_options(game, 0)}
+    assert options["ltoosh"] == Option("ltoosh", False, ClosedReason.CONTRACT_PLAYED, deal=2)
+    assert options["diamonds"].open and options["trix"].open
+    before = {option.contract: option for option in edit_options(game, 1)}
+    assert before["diamonds"] == Option("diamonds", False, ClosedReason.CONTRACT_PLAYED)

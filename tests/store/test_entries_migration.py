@@ -4,7 +4,6 @@ downgrade takes the table away again."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from flask import Flask
 
 from tests.conftest import BACKENDS
 from tests.store.conftest import migrated_before
+from tests.store.test_edges_migration import games, row
 
 BEFORE = "f6_changes"  # the revision before g7_entries
 
@@ -32,13 +32,25 @@ def test_the_migration_adds_entries_with_a_unique_key(before: Flask) -> None:
     from scorekeeper.store.db import db
     from scorekeeper.store.deals import Entry, Kept, Saved, enter_deal
     from scorekeeper.store.games import find_game, game_of
-    from scorekeeper.store.records import parse_records, store_records
-    from tests.rules.builders import DIAMONDS, TRIX_KINGDOM, raw_record
+    from tests.rules.builders import DIAMONDS, TRIX_KINGDOM
 
     with before.app_context():
         assert "entries" not in sa.inspect(db.engine).get_table_names()
-        [row] = store_records(parse_records(json.dumps(raw_record("trix", TRIX_KINGDOM[:2]))))
-        token, stored = row.token, list(row.deals)
+        # written as the schema of then holds it (the models have columns added since)
+        stored = [dict(deal) for deal in TRIX_KINGDOM[:2]]
+        values = row(
+            game="trix",
+            mode="solo",
+            players=["Rami", "Lina", "Omar", "Dana"],
+            first=0,
+            house_rules={"doubling": True, "doubled_self_take": "net"},
+            deals=stored,
+            deal_count=2,
+            finished=False,
+        )
+        token = str(values["token"])
+        db.session.execute(sa.insert(games).values(values))
+        db.session.commit()
         db.session.remove()
         upgrade()
         inspector = sa.inspect(db.engine)
@@ -58,6 +70,6 @@ def test_the_migration_adds_entries_with_a_unique_key(before: Flask) -> None:
         db.session.remove()
         downgrade(revision=BEFORE)
         assert "entries" not in sa.inspect(db.engine).get_table_names()
-        found = find_game(token)
-        assert found is not None and found.deals == [*stored, DIAMONDS]
+        deals = db.session.execute(sa.select(games.c.deals).where(games.c.token == token))
+        assert deals.scalar_one() == [*stored, DIAMONDS]
         db.session.remove()

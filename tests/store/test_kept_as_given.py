@@ -63,10 +63,12 @@ def test_an_imported_record_comes_back_as_it_was(ctx: None) -> None:
     assert row.players == ["Ayşe", "Mehmet", "Zeynep", "Can"]
     record = record_of(row)
     assert (record.name, record.notes) == ("Eid at Ayşe's", "Can dealt")
-    # the same moments, in UTC
+    # the same moments, at the offset they were written with: where the game was played
+    # (issue 44 item 11; they came back in UTC)
+    assert row.utc_offset == 180
     assert (record.created_at, record.updated_at) == (
-        "2026-03-02T18:00:00+00:00",
-        "2026-03-02T20:30:00+00:00",
+        "2026-03-02T21:00:00+03:00",
+        "2026-03-02T23:30:00+03:00",
     )
     assert len(record.game.deals) == deals
 

@@ -68,3 +68,33 @@ def test_a_contract_no_longer_open_is_said_and_nothing_is_saved(phone: Phone) ->
     assert answer.headers["HX-Redirect"] == phone.url
     assert "cannot be chosen now" in page(phone.client.get(phone.url)).text
     assert phone.row().deal_count == before
+
+
+def test_the_carried_form_says_save_is_still_needed(phone: Phone) -> None:
+    """Issue 44 item 6: the form the taps move to looked like the saved deal; it says they are
+    not saved yet, and which button saves them, in the reader's words."""
+    form = _stale_form(phone, "ltoosh")
+    said = Page(_post(phone, form, "carry", LTOOSH).get_data(as_text=True)).text
+    assert "Not saved yet: your taps are now deal 3. Check them, then tap “Save deal”." in said
+    fresh = Page(phone.client.get(f"{phone.url}/deal?contract=ltoosh").get_data(as_text=True))
+    assert "Not saved yet" not in fresh.text  # a form opened as usual says nothing of it
+    plain = phone.client.post(  # without JavaScript: the same words on the page
+        f"{phone.url}/deal/carry", data={**form.checked("/deal"), **form_fields(LTOOSH)}
+    )
+    assert "Not saved yet: your taps are now deal 3." in Page(plain.get_data(as_text=True)).text
+
+
+def test_the_carried_form_says_it_in_arabic_with_a_hand(phone: Phone) -> None:
+    """Turkish King's deal is a hand (يد) in Arabic."""
+    phone.new_game("turkish-king", "solo", first=0)
+    form = phone.open_deal("no-king")
+    phone.enter({"contract": "trump", "suit": "S", "tricks": [4, 3, 3, 3]})  # the other phone
+    answer = phone.client.post(
+        f"{phone.url}/deal/carry?lang=ar",
+        data={**form.checked("/deal"), **form_fields({"contract": "no-king", "taker": 2})},
+        headers={**HTMX, "X-CSRFToken": form.csrf_token},
+    )
+    assert (
+        "لم تُحفظ بعد: اختياراتك الآن لليد 2. راجعها ثم انقر «حفظ اليد»."
+        in Page(answer.get_data(as_text=True)).text
+    )

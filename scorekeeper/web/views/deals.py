@@ -7,7 +7,7 @@ a save only what the deal changed. Without JavaScript the same URLs answer whole
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any, assert_never
 
 from flask import (
@@ -23,7 +23,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from ...rules import Evaluation, Record, Replay, dump_record, evaluate
+from ...rules import Evaluation, Option, Record, Replay, dump_record, edit_options, evaluate
 from ...rules.autofill import Sum
 from ...rules.messages import N_
 from ...store import deals
@@ -135,11 +135,13 @@ class DealFormShown:
     errors: dict[str, list[str]]
     """Beside each field (by its spec name, the form's own under "contract")."""
     doubling: bool
-    folded: list[str]
-    """Groups drawn folded: their chips are fetched when the player opens them."""
     inline: bool = False
     """Inside the game page (else a page of its own)."""
     preview_on_load: bool = False
+    choices: tuple[Option, ...] = ()
+    """A past deal's: the contracts it may be changed to, or why not (the engine's)."""
+    carried: bool = False
+    """Taps carried over from a form the game moved on under: not saved yet, which it says."""
 
     @classmethod
     def of(
@@ -149,10 +151,9 @@ class DealFormShown:
         evaluation: Evaluation | None = None,
         *,
         inline: bool = False,
-        unfold: bool = False,
         preview_on_load: bool = False,
     ) -> DealFormShown:
-        """A filled-in form as `view`'s game shows it (every group open when `unfold`)."""
+        """A filled-in form as `view`'s game shows it."""
         groups, unset, filled = form.groups(), form.unset(), form.filled_entry
         assert filled is not None  # every deal form is filled in before it is shown
         # WTForms' refusals (a value no chip offers) and an out-of-date form, else the engine's
@@ -184,17 +185,9 @@ class DealFormShown:
             evaluation,
             errors,
             rules.doubling,
-            [
-                group.spec.name
-                for group in groups
-                if inline
-                and not unfold
-                and group.folded
-                and all(form[name].data is None for name in group.names)
-                and not errors.get(group.spec.name)
-            ],
             inline,
             preview_on_load,
+            edit_options(view.game, corrects - 1) if corrects else (),
         )
 
 
@@ -270,7 +263,7 @@ def blank_form(view: GameView, contract: str) -> str:
     phone fills in and shows when it enters a deal with no network (the offline kit)."""
     form = blank_deal_form(contract, len(view.game.deals) + 1, view.row.version)
     form.fill_in(view.game.house_rules)
-    shown = DealFormShown.of(view, form, inline=True, unfold=True)
+    shown = DealFormShown.of(view, form, inline=True)
     return _render_form(view, shown, "fragments/deal_form.html")[0]
 
 
@@ -280,27 +273,6 @@ def record(token: str) -> Any:
     against (static/js/engine.js asks it when a form opens; the server judges every save)."""
     view = _started(token)
     return jsonify(version=view.row.version, record=dump_record(Record(view.game)))
-
-
-@bp.get("/g/<token:token>/deal/chips")
-def folded_chips(token: str) -> Any:
-    """The chips of a folded group (Complex's doubles), fetched when the player opens it."""
-    row = game_or_404(token)
-    if row.first_chooser is None or not is_htmx():
-        return redirect(url_for("games.game_page", token=token), 303)
-    view = game_view(row)
-    contract = _contract(view, request.args.get("contract"))
-    form = make_deal_form(contract, formdata=None)
-    groups = [g for g in form.groups() if g.folded and g.spec.name == request.args.get("group")]
-    if not groups:
-        abort(400)
-    return render_template(
-        "fragments/folded_chips.html",
-        form=form,
-        group=groups[0],
-        players=view.players,
-        contract=contract,
-    )
 
 
 @bp.get("/g/<token:token>/deal/<number:number>/edit")
@@ -486,7 +458,7 @@ def as_next_deal(token: str) -> Any:
     if not next_form.chip_errors() and not next_form.unset():
         evaluation = evaluate(view.result, raw, replay_after=False)  # nothing is written
     template = "fragments/deal_form.html" if inline else "pages/deal.html"
-    shown = DealFormShown.of(view, next_form, evaluation, inline=inline)
+    shown = replace(DealFormShown.of(view, next_form, evaluation, inline=inline), carried=True)
     html, status = _render_form(view, shown, template)
     response = make_response(html, status)
     if inline:

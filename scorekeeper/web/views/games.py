@@ -41,6 +41,7 @@ from ..forms import ConfirmForm, NotesForm, NumberField
 from ..languages import current_language, gettext, live_etag
 from ..present import winner_names
 from ..setup_forms import NewGameForm
+from ..sharing import phone_offset
 from .common import (
     OFFLINE_HEADER,
     drawable,
@@ -164,9 +165,18 @@ def new_game() -> Any:
         if form.table_name.data:  # these four play together: keep them as a table
             table = create_table(form.table_name.data)
             remember_table(table.token)
-            row = start_game(table, form.game.data, form.mode.data, players, rules, form.name.data)
+            row = start_game(
+                table,
+                form.game.data,
+                form.mode.data,
+                players,
+                rules,
+                form.name.data,
+                utc_offset=phone_offset(),
+            )
         else:
-            row = create_game(form.game.data, form.mode.data, players, rules, form.name.data)
+            game, mode, name = form.game.data, form.mode.data, form.name.data
+            row = create_game(game, mode, players, rules, name, phone_offset())
         remember(row.token)
         return _to_game(row.token)
     status = 422 if request.method == "POST" else 200
@@ -363,7 +373,7 @@ def same_four(token: str) -> Response:
         abort(404)  # a table's game has its own rematch
     if not ConfirmForm().validate() or not row.finished:
         abort(400)
-    again = table_store.rematch(row)
+    again = table_store.rematch(row, phone_offset())
     if not again.started:
         flash(gettext("The next game with these four has already started."), "info")
     remember(again.row.token)

@@ -18,6 +18,7 @@ from ..languages import gettext
 from ..nights import gap_hours, table_night
 from ..present import card_totals, winner_names
 from ..setup_forms import setup_defaults
+from ..sharing import phone_offset
 from ..table_forms import SEAT_LABELS, SEATS, Pick, TableForm, TableGameForm
 from .common import remember, remember_table, table_or_404, viewed_table_or_404
 
@@ -178,6 +179,7 @@ def _start(table: TableRow, form: TableGameForm, picks: list[Pick], names: list[
             form.house_rules(),
             form.name.data,
             newcomers=True,
+            utc_offset=phone_offset(),
         )
     except store.RosterMoved as moved:
         return _roster_moved(table, form, picks, moved)
@@ -252,7 +254,7 @@ def rematch(token: str) -> Response:
     if following is not None:  # a double tap, or another phone was quicker
         flash(gettext("The next game of this table has already started."), "info")
         return redirect(url_for("games.game_page", token=following.token), 303)
-    again = store.rematch(row)
+    again = store.rematch(row, phone_offset())
     if not again.started:
         flash(gettext("The next game of this table has already started."), "info")
     remember(again.row.token)
