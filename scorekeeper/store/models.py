@@ -33,8 +33,8 @@ def utcnow() -> datetime:
 class GameRow(Base):
     """A game: setup, entered deals (as record JSON) and a version for optimistic locking.
 
-    `deal_count` and `finished` are caches of what the engine derives, kept for listing games
-    without replaying them; they are rewritten on every save.
+    `deal_count`, `finished` and `card` are caches of what the engine derives, kept for listing
+    games without replaying them; they are rewritten on every save.
     """
 
     __tablename__ = "games"
@@ -57,6 +57,10 @@ class GameRow(Base):
     deals: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     deal_count: Mapped[int] = mapped_column(Integer, default=0)
     finished: Mapped[bool] = mapped_column(default=False)
+    card: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """What the game's card on its table's page shows (`games.card_values`: the engine's totals,
+    the teams' totals, the winning seats); None for a game not begun, or stored before cards
+    were kept (the first page showing it makes it)."""
     name: Mapped[str | None] = mapped_column(String(GAME_NAME_LENGTH), nullable=True)
     notes: Mapped[str | None] = mapped_column(Text, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=1)

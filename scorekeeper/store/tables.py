@@ -121,6 +121,19 @@ def games_played(table: TableRow) -> dict[int, int]:
     return {int(player_id): int(count) for player_id, count in rows}
 
 
+def latest_games(table: TableRow, skip: int, count: int) -> list[GameRow]:
+    """`count` of the table's games, newest first, after the `skip` newest (a page of them)."""
+    return list(
+        db.session.execute(
+            select(GameRow)
+            .where(GameRow.table_id == table.id)
+            .order_by(GameRow.created_at.desc(), GameRow.id.desc())
+            .offset(skip)
+            .limit(count)
+        ).scalars()
+    )
+
+
 def table_games(table: TableRow) -> list[GameRow]:
     """The table's games, oldest first."""
     return list(each_table_game(table))

@@ -188,16 +188,6 @@ def table_statistics(
     return found
 
 
-def figures_of(row: GameRow) -> GameFigures:
-    """One stored game's figures (whose first chooser is known), kept by (token, version)."""
-    key = (row.token, row.version)
-    found = _figures.get(key)
-    if found is None:
-        found = game_figures(record_of(row))
-        _figures.put(key, found)
-    return found
-
-
 _contents: Kept[tuple[Any, ...], Markup] = Kept(64)
 
 
@@ -245,7 +235,6 @@ def clear() -> None:
 __all__ = [
     "Kept",
     "clear",
-    "figures_of",
     "forget_statistics",
     "history_rows",
     "keep_replay",

@@ -26,7 +26,7 @@ from ..store.tables import games_by_id, last_game
 from ..words.evening_export import MODES, leader_what
 from ..words.night_share import NIGHT_TITLE, night_day, night_text, places
 from ..words.share import plain_name
-from .caches import figures_of
+from .cards import cards_of
 from .forms import NumberField
 from .languages import current_language, direction, gettext
 
@@ -84,7 +84,8 @@ def night_title(night: Night, place: str | None) -> str:
 
 
 def _night_of_rows(rows: list[GameRow]) -> Night:
-    return night_of([figures_of(row) for row in rows])
+    cards = cards_of(rows)  # (no replay: each game's card as its row keeps it)
+    return night_of([cards[row.id] for row in rows if row.id in cards])
 
 
 def table_night(table: TableRow, now: datetime | None = None) -> NightShown | None:

@@ -1,0 +1,32 @@
+"""cards: what a game's card on its table's page shows, kept with the game
+
+- `games.card`: the engine's totals per seat, the teams' totals (a partnership) and the
+  winning seats (a finished game), as JSON: a cache of the replay, rewritten with the deals
+  on every save (like `deal_count` and `finished`), so a table's page lists its games without
+  replaying any. NULL for a game stored before this revision: made, once, by the first page
+  that shows it.
+
+Revision ID: i9_cards
+Revises: h8_nights
+Create Date: 2026-12-07 13:00:00
+
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+# revision identifiers, used by Alembic.
+revision = "i9_cards"
+down_revision = "h8_nights"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    # ALTER TABLE, never a batch: on SQLite a batch copies `games` and drops it, and with
+    # foreign keys on, the drop deletes every game's seats, entries and figures (CASCADE)
+    op.add_column("games", sa.Column("card", sa.JSON(), nullable=True))
+
+
+def downgrade() -> None:
+    op.drop_column("games", "card")  # SQLite 3.35+ drops a column in place too
