@@ -114,7 +114,8 @@ class FiguresRow(Base):
     version: Mapped[int] = mapped_column(Integer)
     """The game's version the figures were made from."""
     head: Mapped[str] = mapped_column(Text)
-    """`stats.figures_head`: everything but the tallies, as JSON text."""
+    """`stats.figures_head`: everything but the tallies and the names (the game's, joined when
+    read: a rename changes no figures), as JSON text."""
     tallies: Mapped[bytes] = mapped_column(LargeBinary)
     """The seats' tallies, packed (`GameFigures.tallies`)."""
 

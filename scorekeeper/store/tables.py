@@ -159,16 +159,18 @@ class GameStamp:
     id: int
     token: str
     version: int
+    players: list[str]
+    """The names in its seats now (what its stored figures are read with)."""
 
 
 def game_stamps(table: TableRow) -> list[GameStamp]:
     """Each of the table's games that has a record (its first chooser known), oldest first as
-    :func:`table_games` lists them, by id, token and version only: one read of the games' index
-    by table, none of their deals."""
+    :func:`table_games` lists them, by id, token, version and names only: one read of the
+    games' index by table, none of their deals."""
     return [
-        GameStamp(int(game_id), token, int(version))
-        for game_id, token, version in db.session.execute(
-            select(GameRow.id, GameRow.token, GameRow.version)
+        GameStamp(int(game_id), token, int(version), list(players))
+        for game_id, token, version, players in db.session.execute(
+            select(GameRow.id, GameRow.token, GameRow.version, GameRow.players)
             .where(GameRow.table_id == table.id, BEGUN)
             .order_by(GameRow.created_at, GameRow.id)
         ).all()

@@ -56,9 +56,7 @@ def _card(row: GameRow, values: dict[str, Any]) -> Card:
         totals=tuple(values["totals"]),
         team_totals=None if teams is None else (teams[0], teams[1]),
         winners=None if values["winners"] is None else tuple(values["winners"]),
-        winning_teams=(
-            None if values["winning_teams"] is None else tuple(values["winning_teams"])
-        ),
+        winning_teams=(None if values["winning_teams"] is None else tuple(values["winning_teams"])),
     )
 
 

@@ -14,6 +14,7 @@ from flask import Flask
 
 from tests.conftest import BACKENDS
 from tests.store.conftest import migrated_before
+from tests.store.test_edges_migration import games, row
 
 BEFORE = "f6_changes"  # the revision before g7_entries
 
@@ -32,13 +33,32 @@ def test_the_migration_adds_entries_with_a_unique_key(before: Flask) -> None:
     from scorekeeper.store.db import db
     from scorekeeper.store.deals import Entry, Kept, Saved, enter_deal
     from scorekeeper.store.games import find_game, game_of
-    from scorekeeper.store.records import parse_records, store_records
+    from scorekeeper.store.games import row_of
+    from scorekeeper.store.records import parse_records
     from tests.rules.builders import DIAMONDS, TRIX_KINGDOM, raw_record
 
     with before.app_context():
         assert "entries" not in sa.inspect(db.engine).get_table_names()
-        [row] = store_records(parse_records(json.dumps(raw_record("trix", TRIX_KINGDOM[:2]))))
-        token, stored = row.token, list(row.deals)
+        # stored as a game was before (the rows' later columns are not there yet)
+        [record] = parse_records(json.dumps(raw_record("trix", TRIX_KINGDOM[:2])))
+        made = row_of(record)
+        db.session.execute(
+            sa.insert(games).values(
+                row(
+                    token=made.token,
+                    game=made.game,
+                    mode=made.mode,
+                    players=made.players,
+                    first=made.first_chooser,
+                    house_rules=made.house_rules,
+                    deals=made.deals,
+                    deal_count=made.deal_count,
+                    finished=made.finished,
+                )
+            )
+        )
+        db.session.commit()
+        token, stored = made.token, list(made.deals)
         db.session.remove()
         upgrade()
         inspector = sa.inspect(db.engine)
@@ -58,6 +78,8 @@ def test_the_migration_adds_entries_with_a_unique_key(before: Flask) -> None:
         db.session.remove()
         downgrade(revision=BEFORE)
         assert "entries" not in sa.inspect(db.engine).get_table_names()
-        found = find_game(token)
-        assert found is not None and found.deals == [*stored, DIAMONDS]
+        deals = db.session.execute(
+            sa.select(games.c.deals).where(games.c.token == token)
+        ).scalar_one()
+        assert deals == [*stored, DIAMONDS]
         db.session.remove()

@@ -93,9 +93,10 @@ def _table_page(table: TableRow, viewing: bool) -> str:
 def _more_games(table: TableRow, viewing: bool) -> str:
     """The next page of games, for htmx to put under those shown (with the next link)."""
     return render_template(
-        "fragments/table_games.html", table=table, viewing=viewing, **_games_page(
-            table, _page_number()
-        )
+        "fragments/table_games.html",
+        table=table,
+        viewing=viewing,
+        **_games_page(table, _page_number()),
     )
 
 
