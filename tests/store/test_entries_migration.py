@@ -32,8 +32,7 @@ def test_the_migration_adds_entries_with_a_unique_key(before: Flask) -> None:
     from scorekeeper.rules import replay
     from scorekeeper.store.db import db
     from scorekeeper.store.deals import Entry, Kept, Saved, enter_deal
-    from scorekeeper.store.games import find_game, game_of
-    from scorekeeper.store.games import row_of
+    from scorekeeper.store.games import find_game, game_of, row_of
     from scorekeeper.store.records import parse_records
     from tests.rules.builders import DIAMONDS, TRIX_KINGDOM, raw_record
 
