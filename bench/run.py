@@ -32,6 +32,7 @@ BENCHES = (
     "slow",
     "growth",
     "table_stats",
+    "big_table",
     "ratings",
     "engine",
     "tap_latency",

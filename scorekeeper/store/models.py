@@ -41,6 +41,8 @@ class GameRow(Base):
     __table_args__ = (
         Index("ix_games_updated_at", "updated_at"),
         Index("ix_games_table_id", "table_id", "created_at"),
+        # a table's games not begun yet (few), found without reading its thousands of others
+        Index("ix_games_table_first", "table_id", "first"),
         Index("uq_games_continues_id", "continues_id", unique=True),
     )
 

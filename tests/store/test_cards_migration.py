@@ -1,5 +1,6 @@
 """Migration i9_cards on a database holding a game stored before it: the games gain their card
-(NULL: made by the first page that shows the game), nothing they held is lost, up or down (an
+(NULL: made by the first page that shows the game) and an index by table and first chooser,
+nothing they held is lost, up or down (an
 ALTER TABLE: on SQLite a batch would copy `games` and drop it, and with foreign keys on the drop
 deletes every game's seats, entries and figures)."""
 
@@ -78,10 +79,14 @@ def test_the_migration_adds_an_empty_card_and_keeps_every_game(before: Flask) ->
         assert connection.execute(
             sa.select(sa.column("card")).select_from(sa.table("games"))
         ).scalars().all() == [None]
+        indexes = {index["name"]: index for index in sa.inspect(db.engine).get_indexes("games")}
+        assert indexes["ix_games_table_first"]["column_names"] == ["table_id", "first"]
         db.session.remove()
 
         downgrade(revision=BEFORE)
         columns = {column["name"] for column in sa.inspect(db.engine).get_columns("games")}
         assert "card" not in columns
+        indexes = {index["name"] for index in sa.inspect(db.engine).get_indexes("games")}
+        assert "ix_games_table_first" not in indexes
         assert _held(db.session.connection()) == held
         db.session.remove()

@@ -36,7 +36,7 @@ def new_table() -> Any:
     return render_template("pages/table_new.html", form=form), status
 
 
-GAMES_A_PAGE = 25
+GAMES_A_PAGE = 20
 """Games a table's page lists at once, newest first ("More games" brings the next ones)."""
 PAGE_DIGITS = 6
 """The most digits a page number may have (a longer one is no page of any table)."""
@@ -76,12 +76,13 @@ def _games_page(table: TableRow, page: int) -> dict[str, Any]:
 def _table_page(table: TableRow, viewing: bool) -> str:
     shown = _games_page(table, _page_number())
     games = shown["games"]
+    played = store.games_played(table)
     return render_template(
         "pages/table.html",
         table=table,
         viewing=viewing,
-        roster=store.roster(table),
-        played=store.games_played(table),
+        roster=store.roster(table, played),
+        played=played,
         playing=[row for row in games if not row.finished],
         finished=[row for row in games if row.finished],
         night=table_night(table),
