@@ -22,6 +22,7 @@ from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Final
 
 from ..rules.cards import SEATS
@@ -246,6 +247,13 @@ def figures_head(figures: GameFigures) -> str:
     )
 
 
+@lru_cache(maxsize=4096)
+def _key(name: str) -> str:
+    """A name's :func:`player_key`, interned: a table's thousands of stored games name a few
+    people, so each is worked out once."""
+    return sys.intern(player_key(name))
+
+
 def stored_figures(head: str, tallies: bytes, players: Sequence[str]) -> GameFigures | None:
     """The figures :func:`figures_head` and the tallies describe, of a game whose seats are
     `players` now (the record's names); None when they were written in another format or do
@@ -263,7 +271,7 @@ def stored_figures(head: str, tallies: bytes, players: Sequence[str]) -> GameFig
             game=sys.intern(game),
             partnership=bool(partnership),
             names=tuple(sys.intern(name.strip()) for name in players),
-            keys=tuple(sys.intern(player_key(name)) for name in players),
+            keys=tuple(_key(name) for name in players),
             time=time,
             when=_when(time),
             finished=bool(finished),
