@@ -33,18 +33,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import Results, bench_env, init_db, log, server, server_cpu_seconds, temp_instance
 from httpraw import Client
+from table_stats import GAMES as TEMPLATES
+from table_stats import NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL, BIG = 10, 10_000
 CPU_RATIO = 2.0
 PAGE_BYTES = 60_000
-TEMPLATES = (
-    "trix-solo-complete.json",
-    "trix-partnership-complete.json",
-    "turkish-king-complete.json",
-    "trix-complex-partnership-complete.json",
-)
-NAMES = ("Rami", "Lina", "Omar", "Dana", "Sami", "Maya", "Karim", "Nour")
 A_NIGHT = 8
 FIRST_NIGHT = datetime(2000, 1, 6, 20, 0, tzinfo=UTC)
 

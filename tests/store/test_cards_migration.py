@@ -15,7 +15,7 @@ from flask import Flask
 
 from tests.conftest import BACKENDS
 from tests.store.conftest import migrated_before
-from tests.store.test_edges_migration import games, row
+from tests.store.test_edges_migration import begun_game, games
 
 BEFORE = "h8_nights"  # the revision before i9_cards
 
@@ -50,20 +50,7 @@ def test_the_migration_adds_an_empty_card_and_keeps_every_game(before: Flask) ->
     with before.app_context():
         connection = db.session.connection()
         game_id = connection.execute(
-            sa.insert(games)
-            .values(
-                row(
-                    game="trix",
-                    mode="solo",
-                    players=["Rami", "Lina", "Omar", "Dana"],
-                    first=0,
-                    house_rules={},
-                    deals=[],
-                    deal_count=0,
-                    finished=False,
-                )
-            )
-            .returning(games.c.id)
+            sa.insert(games).values(begun_game()).returning(games.c.id)
         ).scalar_one()
         connection.execute(
             sa.insert(figures).values(game_id=game_id, version=1, head="[]", tallies=b"")
