@@ -116,6 +116,13 @@ GAME_PAGES = 32.0
 """The statistics page's time, first and later reads, at most this many game pages'."""
 
 
+def _checkout() -> str:
+    """The checkout whose `scorekeeper` this process runs (another one's with --against)."""
+    import scorekeeper
+
+    return str(Path(scorekeeper.__file__).resolve().parent.parent)
+
+
 def imported_table(instance: str, count: int) -> tuple[str, str]:
     """A new table of `count` games imported by `scorekeeper import FILE --table LINK` (a
     process of its own, as an operator runs it): its stats URL and one game's page."""
@@ -134,7 +141,7 @@ def imported_table(instance: str, count: int) -> tuple[str, str]:
     subprocess.run(
         [sys.executable, "-m", "scorekeeper.cli", "import", path, "--table", token],
         env=bench_env(instance),
-        cwd=str(ROOT),
+        cwd=_checkout(),
         check=True,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -181,11 +188,21 @@ def one_fresh_import(count: int) -> dict[str, float]:
     """In this process (a fresh one): a new database, the templates compiled on a table of a
     few games, one table of `count` imported, then its first statistics read and the game page
     (best of 10, alternating with later reads): ms of each."""
+    import subprocess
+
+    from common import bench_env
+
     from scorekeeper import create_app
     from scorekeeper.web import caches
 
     with temp_instance() as instance:
-        init_db(instance)
+        subprocess.run(  # init-db of the checkout measured (--against: its own migrations)
+            [sys.executable, "-m", "scorekeeper.cli", "init-db"],
+            env=bench_env(instance),
+            cwd=_checkout(),
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
         warm = table_with(instance, 4)
         app = create_app({"INSTANCE_PATH": instance})
         client = app.test_client()
