@@ -33,6 +33,7 @@ BENCHES = (
     "held",
     "growth",
     "table_stats",
+    "big_table",
     "ratings",
     "engine",
     "tap_latency",

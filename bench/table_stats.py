@@ -22,6 +22,14 @@ figures, each the best time at 1,000 games over the best at 10, timed alternatel
   nothing, and a later read while no game changed.
 
     python bench/table_stats.py [--quick | --smoke]
+
+`--fresh N` measures only the first read after an import against the game page, in N fresh
+processes one after the other (each: a new database, its templates compiled on a small table
+first, as a server that has served; one import of 1,000 games; then the first read), each
+ratio printed with the load average; `--against PATH` also runs each in the checkout at PATH,
+alternately (a baseline in the same run):
+
+    python bench/table_stats.py --fresh 5 [--against /tmp/main-checkout]
 """
 
 from __future__ import annotations
@@ -108,6 +116,13 @@ GAME_PAGES = 32.0
 """The statistics page's time, first and later reads, at most this many game pages'."""
 
 
+def _checkout() -> str:
+    """The checkout whose `scorekeeper` this process runs (another one's with --against)."""
+    import scorekeeper
+
+    return str(Path(scorekeeper.__file__).resolve().parent.parent)
+
+
 def imported_table(instance: str, count: int) -> tuple[str, str]:
     """A new table of `count` games imported by `scorekeeper import FILE --table LINK` (a
     process of its own, as an operator runs it): its stats URL and one game's page."""
@@ -126,7 +141,7 @@ def imported_table(instance: str, count: int) -> tuple[str, str]:
     subprocess.run(
         [sys.executable, "-m", "scorekeeper.cli", "import", path, "--table", token],
         env=bench_env(instance),
-        cwd=str(ROOT),
+        cwd=_checkout(),
         check=True,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -167,6 +182,87 @@ def against_the_game_page(instance: str, repeats: int, imports: int) -> dict[str
             timed(game_url, game_page)
             timed(stats_url, later)
     return {"game page": min(game_page), "first": min(first), "later": min(later)}
+
+
+def one_fresh_import(count: int) -> dict[str, float]:
+    """In this process (a fresh one): a new database, the templates compiled on a table of a
+    few games, one table of `count` imported, then its first statistics read and the game page
+    (best of 10, alternating with later reads): ms of each."""
+    import subprocess
+
+    from common import bench_env
+
+    from scorekeeper import create_app
+    from scorekeeper.web import caches
+
+    with temp_instance() as instance:
+        subprocess.run(  # init-db of the checkout measured (--against: its own migrations)
+            [sys.executable, "-m", "scorekeeper.cli", "init-db"],
+            env=bench_env(instance),
+            cwd=_checkout(),
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        warm = table_with(instance, 4)
+        app = create_app({"INSTANCE_PATH": instance})
+        client = app.test_client()
+        assert client.get(warm.url).status_code == 200  # (the statistics template compiled)
+        assert client.get(f"/g/{warm.game}").status_code == 200
+        stats_url, game_url = imported_table(instance, count)
+        caches.clear()
+        assert client.get(game_url).status_code == 200  # (the game remembered)
+        started = time.perf_counter()
+        assert client.get(stats_url).status_code == 200
+        first = (time.perf_counter() - started) * 1000
+        game_page = []
+        for _ in range(10):
+            started = time.perf_counter()
+            assert client.get(game_url).status_code == 200
+            game_page.append((time.perf_counter() - started) * 1000)
+            client.get(stats_url)
+    return {"first": first, "game page": min(game_page)}
+
+
+def fresh_runs(runs: int, against: str | None, count: int) -> Results:
+    """`runs` fresh processes (and as many of the checkout `against`, alternately), each one
+    import and its first statistics read: each ratio to the game page, with the load."""
+    import subprocess
+
+    results = Results()
+    roots = [("this checkout", None)] + ([("against", against)] if against else [])
+    ratios: dict[str, list[str]] = {name: [] for name, _ in roots}
+    worst: dict[str, float] = {name: 0.0 for name, _ in roots}
+    for number in range(runs):
+        for name, root in roots:
+            env = dict(os.environ)
+            if root:
+                env["PYTHONPATH"] = root
+            log(f"table stats: fresh process {number + 1} of {runs} ({name})")
+            done = subprocess.run(
+                [sys.executable, __file__, "--one-import", str(count)],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            measured = json.loads(done.stdout.strip().splitlines()[-1])
+            ratio = measured["first"] / measured["game page"]
+            load = os.getloadavg()[0]
+            ratios[name].append(
+                f"{ratio:.1f}× ({measured['first']:.0f} / {measured['game page']:.1f} ms, "
+                f"load {load:.1f})"
+            )
+            worst[name] = max(worst[name], ratio)
+    for name, _ in roots:
+        results.add(
+            f"table stats: first read after an import, {count:,} games, vs a game page, "
+            f"{runs} fresh processes ({name})",
+            f"at most {worst[name]:.1f}×",
+            f"≤ {GAME_PAGES:.0f}× each" if name == "this checkout" else "–",
+            worst[name] <= GAME_PAGES if name == "this checkout" else None,
+            "; ".join(ratios[name]),
+        )
+    return results
 
 
 def forget_stored(app: Any) -> None:
@@ -302,4 +398,11 @@ def run(quick: bool = False, smoke: bool = False) -> Results:
 if __name__ == "__main__":
     from run import print_table
 
-    print_table(run("--quick" in sys.argv, smoke="--smoke" in sys.argv))
+    if "--one-import" in sys.argv:
+        print(json.dumps(one_fresh_import(int(sys.argv[sys.argv.index("--one-import") + 1]))))
+    elif "--fresh" in sys.argv:
+        against = sys.argv[sys.argv.index("--against") + 1] if "--against" in sys.argv else None
+        runs = int(sys.argv[sys.argv.index("--fresh") + 1])
+        print_table(fresh_runs(runs, against, 30 if "--smoke" in sys.argv else MANY))
+    else:
+        print_table(run("--quick" in sys.argv, smoke="--smoke" in sys.argv))

@@ -22,6 +22,7 @@ from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Final
 
 from ..rules.cards import SEATS
@@ -220,21 +221,21 @@ def layout_fingerprint(layouts: Mapping[str, Layout]) -> str:
     return f"{zlib.crc32(json.dumps(shape).encode()):08x}"
 
 
-FIGURES_FORMAT: Final = f"2.{layout_fingerprint(LAYOUTS)}"
+FIGURES_FORMAT: Final = f"3.{layout_fingerprint(LAYOUTS)}"
 """The layout of :func:`figures_head` and of the packed tallies (its version and the layouts'
-fingerprint); figures stored in another are made again from the record."""
+fingerprint); figures stored in another are made again from the record. (3: no names in the
+head, so a rename leaves stored figures as they are.)"""
 
 
 def figures_head(figures: GameFigures) -> str:
-    """Everything of the figures but the tallies, as compact JSON text (a database keeps it
-    beside :attr:`GameFigures.tallies`)."""
+    """Everything of the figures but the tallies and the names, as compact JSON text (a
+    database keeps it beside :attr:`GameFigures.tallies`; the names are the game's, joined
+    when read, so renaming a player changes no stored figures)."""
     return json.dumps(
         [
             FIGURES_FORMAT,
             figures.game,
             figures.partnership,
-            figures.names,
-            figures.keys,
             figures.time,
             figures.finished,
             figures.totals,
@@ -246,23 +247,31 @@ def figures_head(figures: GameFigures) -> str:
     )
 
 
-def stored_figures(head: str, tallies: bytes) -> GameFigures | None:
-    """The figures :func:`figures_head` and the tallies describe; None when they were written
-    in another format or do not fit together (then the caller makes them from the record)."""
+@lru_cache(maxsize=4096)
+def _key(name: str) -> str:
+    """A name's :func:`player_key`, interned: a table's thousands of stored games name a few
+    people, so each is worked out once."""
+    return sys.intern(player_key(name))
+
+
+def stored_figures(head: str, tallies: bytes, players: Sequence[str]) -> GameFigures | None:
+    """The figures :func:`figures_head` and the tallies describe, of a game whose seats are
+    `players` now (the record's names); None when they were written in another format or do
+    not fit together (then the caller makes them from the record)."""
     try:
         values = json.loads(head)
-        (form, game, partnership, names, keys, time, finished, totals, team_totals, winners) = (
-            values
-        )
-        if form != FIGURES_FORMAT or len(tallies) != (
-            len(SEATS) * LAYOUTS[game].size * array(_PACKED).itemsize
+        (form, game, partnership, time, finished, totals, team_totals, winners) = values
+        if (
+            form != FIGURES_FORMAT
+            or len(players) != len(SEATS)
+            or len(tallies) != (len(SEATS) * LAYOUTS[game].size * array(_PACKED).itemsize)
         ):
             return None
         return GameFigures(
             game=sys.intern(game),
             partnership=bool(partnership),
-            names=tuple(sys.intern(name) for name in names),
-            keys=tuple(sys.intern(key) for key in keys),
+            names=tuple(sys.intern(name.strip()) for name in players),
+            keys=tuple(_key(name) for name in players),
             time=time,
             when=_when(time),
             finished=bool(finished),

@@ -18,10 +18,34 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from typing import Protocol
 
 from ..rules.cards import TEAMS
 from .evening_model import NIGHT_GAP, Night, NightPlayer
 from .figures import GameFigures
+
+
+class Played(Protocol):
+    """What a night reads of a game: :class:`GameFigures`, or a game's card as a page has it
+    (the same result without the tallies)."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def names(self) -> tuple[str, ...]: ...
+    @property
+    def keys(self) -> tuple[str, ...]: ...
+    @property
+    def time(self) -> str | None: ...
+    @property
+    def when(self) -> datetime | None: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def totals(self) -> tuple[int, ...]: ...
+    @property
+    def team_totals(self) -> tuple[int, int] | None: ...
+    def won(self, seat: int) -> bool: ...
 
 
 def place_halves(values: Sequence[int]) -> list[int]:
@@ -42,7 +66,7 @@ def partnership_halves() -> tuple[int, int, int]:
     return won[0], won[1], level[0]
 
 
-def game_halves(played: GameFigures) -> list[int]:
+def game_halves(played: Played) -> list[int]:
     """A finished game's night points per seat, doubled: by each seat's total (solo) or its
     team's total (partnership)."""
     if played.team_totals is not None:
@@ -80,7 +104,7 @@ def _standing_key(player: NightPlayer) -> tuple[int, int, int, str]:
     return (-player.halves, -player.wins, player.games, player.key)
 
 
-def night_of(games: Sequence[GameFigures], number: int = 1, positions: Sequence[int] = ()) -> Night:
+def night_of(games: Sequence[Played], number: int = 1, positions: Sequence[int] = ()) -> Night:
     """The standings of one night's games (in time order): night points over its finished
     games; a person counts once per game."""
     names: dict[str, str] = {}

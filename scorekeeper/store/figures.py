@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -77,8 +77,33 @@ def store_figures(made: Sequence[Stored], *, by_a_reader: bool = False) -> bool:
     and the next reader makes it again), so the lock is held for no fsync."""
     if not made:
         return True
+    insert = postgresql.insert if db.engine.dialect.name == "postgresql" else sqlite.insert
+    return _cache_write(lambda connection: _upsert(connection, insert, made), by_a_reader)
+
+
+def store_cards(made: Sequence[tuple[int, int, dict[str, Any]]]) -> bool:
+    """Keep the cards a page made for games stored before cards were kept (game id, the version
+    they were made from, the card), each only if its game is still at that version: a cache
+    written by a reader, as :func:`store_figures` with `by_a_reader`."""
+    if not made:
+        return True
+    statement = (
+        update(GameRow)
+        .where(GameRow.id == bindparam("game_id"), GameRow.version == bindparam("made_from"))
+        .values(card=bindparam("card_made"))
+        .execution_options(synchronize_session=False)
+    )
+    rows = [
+        {"game_id": game_id, "made_from": version, "card_made": card}
+        for game_id, version, card in made
+    ]
+    return _cache_write(lambda connection: connection.execute(statement, rows), True)
+
+
+def _cache_write(work: Callable[[Any], object], by_a_reader: bool) -> bool:
+    """`work` on a connection of its own, in a transaction of its own (see
+    :func:`store_figures`): whether it was done."""
     engine = db.engine
-    insert = postgresql.insert if engine.dialect.name == "postgresql" else sqlite.insert
     quick = by_a_reader and engine.dialect.name == "sqlite"
     try:
         with engine.connect() as connection:
@@ -86,7 +111,7 @@ def store_figures(made: Sequence[Stored], *, by_a_reader: bool = False) -> bool:
                 _pragmas(connection, CACHE_WRITE_WAIT_MS, "NORMAL")
             try:
                 with connection.begin():
-                    _upsert(connection, insert, made)
+                    work(connection)
             finally:
                 if quick:
                     _pragmas(connection, SQLITE_BUSY_TIMEOUT_MS, "FULL")

@@ -162,6 +162,17 @@ def record_of(row: GameRow) -> Record:
     )
 
 
+def card_values(result: Replay) -> dict[str, Any]:
+    """What a game's card shows, as the row keeps it (`GameRow.card`): the engine's totals per
+    seat, the teams' totals (a partnership), the winning seats and teams (a finished game)."""
+    return {
+        "totals": list(result.totals),
+        "team_totals": None if result.team_totals is None else list(result.team_totals),
+        "winners": None if result.winners is None else list(result.winners),
+        "winning_teams": None if result.winning_teams is None else list(result.winning_teams),
+    }
+
+
 def row_of(record: Record) -> GameRow:
     """A new row (fresh links) for a checked record; the caller adds and commits it."""
     game = record.game
@@ -179,6 +190,7 @@ def row_of(record: Record) -> GameRow:
         deals=[dump_deal(deal) for deal in game.deals],
         deal_count=len(game.deals),
         finished=result.finished,
+        card=card_values(result),
         name=record.name,
         notes=record.notes,
         version=1,
@@ -280,8 +292,9 @@ def _update_statement(columns: tuple[str, ...]) -> Any:
 
 
 def set_first(row: GameRow, seat: int, expected_version: int) -> None:
-    """Record who was dealt the 7♥ (or declares first)."""
-    write(row, expected_version, first_chooser=seat)
+    """Record who was dealt the 7♥ (or declares first): the game begins, its card with it."""
+    game = Game(row.game, row.mode, tuple(row.players), seat, house_rules_of(row))
+    write(row, expected_version, first_chooser=seat, card=card_values(replay(game)))
 
 
 def write_deals(
@@ -297,6 +310,7 @@ def write_deals(
         deals=[dump_deal(deal) for deal in game.deals],
         deal_count=len(game.deals),
         finished=result.finished,
+        card=card_values(result),
     )
 
 

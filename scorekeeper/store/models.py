@@ -33,14 +33,16 @@ def utcnow() -> datetime:
 class GameRow(Base):
     """A game: setup, entered deals (as record JSON) and a version for optimistic locking.
 
-    `deal_count` and `finished` are caches of what the engine derives, kept for listing games
-    without replaying them; they are rewritten on every save.
+    `deal_count`, `finished` and `card` are caches of what the engine derives, kept for listing
+    games without replaying them; they are rewritten on every save.
     """
 
     __tablename__ = "games"
     __table_args__ = (
         Index("ix_games_updated_at", "updated_at"),
         Index("ix_games_table_id", "table_id", "created_at"),
+        # a table's games not begun yet (few), found without reading its thousands of others
+        Index("ix_games_table_first", "table_id", "first"),
         Index("uq_games_continues_id", "continues_id", unique=True),
     )
 
@@ -57,6 +59,10 @@ class GameRow(Base):
     deals: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     deal_count: Mapped[int] = mapped_column(Integer, default=0)
     finished: Mapped[bool] = mapped_column(default=False)
+    card: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """What the game's card on its table's page shows (`games.card_values`: the engine's totals,
+    the teams' totals, the winning seats); None for a game not begun, or stored before cards
+    were kept (the first page showing it makes it)."""
     name: Mapped[str | None] = mapped_column(String(GAME_NAME_LENGTH), nullable=True)
     notes: Mapped[str | None] = mapped_column(Text, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=1)
@@ -113,7 +119,8 @@ class FiguresRow(Base):
     version: Mapped[int] = mapped_column(Integer)
     """The game's version the figures were made from."""
     head: Mapped[str] = mapped_column(Text)
-    """`stats.figures_head`: everything but the tallies, as JSON text."""
+    """`stats.figures_head`: everything but the tallies and the names (the game's, joined when
+    read: a rename changes no figures), as JSON text."""
     tallies: Mapped[bytes] = mapped_column(LargeBinary)
     """The seats' tallies, packed (`GameFigures.tallies`)."""
 

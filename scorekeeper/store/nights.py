@@ -189,6 +189,18 @@ def table_moments(table: TableRow) -> list[tuple[int, datetime]]:
     ]
 
 
+def latest_moments(table: TableRow, count: int) -> list[tuple[int, datetime]]:
+    """As :func:`table_moments`, only the table's latest `count` games (still oldest first):
+    what its latest night is read from, however many games the table has."""
+    latest = db.session.execute(
+        select(GameRow.id, GameRow.created_at)
+        .where(GameRow.table_id == table.id, GameRow.first_chooser.is_not(None))
+        .order_by(GameRow.created_at.desc(), GameRow.id.desc())
+        .limit(count)
+    ).all()
+    return [(int(game_id), aware(created_at)) for game_id, created_at in reversed(latest)]
+
+
 def chain_around(game: GameRow, within: timedelta) -> list[GameRow]:
     """The games a rematch chain links to `game` ("same four again", one after the other),
     `game` among them, oldest first, as far as each begun `within` of the one before it (a

@@ -3,7 +3,8 @@ table (its version claimed first), so a new game, an import, a rename or a merge
 table at the same moment comes wholly before or wholly after it.
 
 The game's record keeps the names (it is the truth the engine replays), so renaming or merging
-players rewrites the names in every game of the table they sat in.
+players rewrites the names in every game of the table they sat in; the games' stored statistics
+figures hold no names, so they stay, moved on to the games' new versions.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from sqlalchemy import delete, func, select, update
 
 from ..rules.text import player_key
 from .db import db
-from .models import GameRow, PlayerRow, SeatRow, TableRow, utcnow
+from .models import FiguresRow, GameRow, PlayerRow, SeatRow, TableRow, utcnow
 from .versions import changed_here
 
 
@@ -68,6 +69,7 @@ def _rename_seats(player: PlayerRow, name: str) -> list[str]:
     tokens: list[str] = []
     for game_id, seat in seats:
         by_game.setdefault(int(game_id), []).append(int(seat))
+    _carry_figures(list(by_game))
     for game in db.session.execute(select(GameRow).where(GameRow.id.in_(by_game))).scalars():
         names = list(game.players)
         for seat in by_game[game.id]:
@@ -80,6 +82,27 @@ def _rename_seats(player: PlayerRow, name: str) -> list[str]:
             .execution_options(synchronize_session=False)
         )
     return tokens
+
+
+_IDS_AT_ONCE = 500
+"""Ids per statement (within every database's limit of bound parameters)."""
+
+
+def _carry_figures(game_ids: list[int]) -> None:
+    """The figures stored of these games at their current version hold no names (they are
+    joined when read): still true after the rename, they move on to the version it makes, so
+    the next statistics page replays none of the games (before the games' versions move)."""
+    current = select(GameRow.version).where(GameRow.id == FiguresRow.game_id).scalar_subquery()
+    for start in range(0, len(game_ids), _IDS_AT_ONCE):
+        db.session.execute(
+            update(FiguresRow)
+            .where(
+                FiguresRow.game_id.in_(game_ids[start : start + _IDS_AT_ONCE]),
+                FiguresRow.version == current,
+            )
+            .values(version=FiguresRow.version + 1)
+            .execution_options(synchronize_session=False)
+        )
 
 
 def _finish(tokens: list[str]) -> None:

@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import defer
 
 from ..rules import HouseRules, Record
 from ..rules.text import clean_text, player_key
@@ -90,35 +91,58 @@ def table_of(game: GameRow) -> TableRow | None:
     return db.session.get(TableRow, game.table_id)
 
 
-def roster(table: TableRow) -> list[PlayerRow]:
-    """The table's players: who played most first, then by name."""
-    played = (
-        select(SeatRow.player_id, func.count().label("games"))
-        .join(GameRow, GameRow.id == SeatRow.game_id)
-        .where(BEGUN)
-        .group_by(SeatRow.player_id)
-        .subquery()
-    )
-    rows = db.session.execute(
-        select(PlayerRow, func.coalesce(played.c.games, 0))
-        .outerjoin(played, played.c.player_id == PlayerRow.id)
-        .where(PlayerRow.table_id == table.id)
-    ).all()
-    ordered = sorted(rows, key=lambda pair: (-int(pair[1]), pair[0].key, pair[0].id))
-    return [player for player, _ in ordered]
+def roster(table: TableRow, played: dict[int, int] | None = None) -> list[PlayerRow]:
+    """The table's players: who played most first (`played`: :func:`games_played`, read
+    here if not given), then by name."""
+    played = games_played(table) if played is None else played
+    players = db.session.execute(select(PlayerRow).where(PlayerRow.table_id == table.id)).scalars()
+    return sorted(players, key=lambda player: (-played.get(player.id, 0), player.key, player.id))
 
 
 def games_played(table: TableRow) -> dict[int, int]:
     """How many of the table's games each player (by id) sat in (those :data:`BEGUN`, as the
-    statistics count them)."""
-    rows = db.session.execute(
+    statistics count them): every seat of the table's players (counted in the seats' index by
+    player, no game read), less those of the games not begun (few: read by the games' index
+    by table and first chooser), so a table of thousands of games costs little more."""
+    seated = (
+        select(func.count())
+        .where(SeatRow.player_id == PlayerRow.id)
+        .correlate(PlayerRow)
+        .scalar_subquery()
+    )
+    counts = {
+        int(player_id): int(count)
+        for player_id, count in db.session.execute(
+            select(PlayerRow.id, seated).where(PlayerRow.table_id == table.id)
+        ).all()
+    }
+    for player_id, count in db.session.execute(
         select(SeatRow.player_id, func.count())
-        .join(PlayerRow, PlayerRow.id == SeatRow.player_id)
         .join(GameRow, GameRow.id == SeatRow.game_id)
-        .where(PlayerRow.table_id == table.id, BEGUN)
+        .where(GameRow.table_id == table.id, GameRow.first_chooser.is_(None))
         .group_by(SeatRow.player_id)
-    ).all()
-    return {int(player_id): int(count) for player_id, count in rows}
+    ).all():
+        counts[int(player_id)] = counts.get(int(player_id), 0) - int(count)
+    return {player_id: count for player_id, count in counts.items() if count > 0}
+
+
+LISTED = (defer(GameRow.deals), defer(GameRow.house_rules), defer(GameRow.notes))
+"""What a list of games leaves unread (read only if asked for): each card is its row's."""
+
+
+def latest_games(table: TableRow, skip: int, count: int) -> list[GameRow]:
+    """`count` of the table's games, newest first, after the `skip` newest (a page of them),
+    their deals unread."""
+    return list(
+        db.session.execute(
+            select(GameRow)
+            .options(*LISTED)
+            .where(GameRow.table_id == table.id)
+            .order_by(GameRow.created_at.desc(), GameRow.id.desc())
+            .offset(skip)
+            .limit(count)
+        ).scalars()
+    )
 
 
 def table_games(table: TableRow) -> list[GameRow]:
@@ -146,16 +170,18 @@ class GameStamp:
     id: int
     token: str
     version: int
+    players: list[str]
+    """The names in its seats now (what its stored figures are read with)."""
 
 
 def game_stamps(table: TableRow) -> list[GameStamp]:
     """Each of the table's games that has a record (its first chooser known), oldest first as
-    :func:`table_games` lists them, by id, token and version only: one read of the games' index
-    by table, none of their deals."""
+    :func:`table_games` lists them, by id, token, version and names only: one read of the
+    games' index by table, none of their deals."""
     return [
-        GameStamp(int(game_id), token, int(version))
-        for game_id, token, version in db.session.execute(
-            select(GameRow.id, GameRow.token, GameRow.version)
+        GameStamp(int(game_id), token, int(version), list(players))
+        for game_id, token, version, players in db.session.execute(
+            select(GameRow.id, GameRow.token, GameRow.version, GameRow.players)
             .where(GameRow.table_id == table.id, BEGUN)
             .order_by(GameRow.created_at, GameRow.id)
         ).all()
@@ -166,13 +192,16 @@ _IDS_AT_ONCE = 500
 """Ids per query (within every database's limit of bound parameters)."""
 
 
-def games_by_id(table: TableRow, ids: Sequence[int]) -> list[GameRow]:
-    """Those of the table's games with these ids (another table's are left out), any order."""
+def games_by_id(table: TableRow, ids: Sequence[int], *, listed: bool = False) -> list[GameRow]:
+    """Those of the table's games with these ids (another table's are left out), any order
+    (`listed`: their deals unread, as :data:`LISTED`)."""
     rows: list[GameRow] = []
     for start in range(0, len(ids), _IDS_AT_ONCE):
         rows.extend(
             db.session.execute(
-                select(GameRow).where(
+                select(GameRow)
+                .options(*(LISTED if listed else ()))
+                .where(
                     GameRow.table_id == table.id, GameRow.id.in_(ids[start : start + _IDS_AT_ONCE])
                 )
             ).scalars()

@@ -129,11 +129,16 @@ def _figures_of(
         stamp.id: (stamp.token, stamp.version, _figures.get((stamp.token, stamp.version)))
         for stamp in stamps
     }
+    players = {stamp.id: stamp.players for stamp in stamps}
     missing = [game_id for game_id, (_, _, figures) in found.items() if figures is None]
     stored = figures_in_database(missing) if missing else {}
     for game_id, held in stored.items():
         token, version, _ = found[game_id]
-        kept = stored_figures(held.head, held.tallies) if held.version == version else None
+        kept = (
+            stored_figures(held.head, held.tallies, players[game_id])
+            if held.version == version
+            else None
+        )
         if kept is not None:
             _figures.put((token, version), kept)
             found[game_id] = (token, version, kept)
@@ -188,16 +193,6 @@ def table_statistics(
     return found
 
 
-def figures_of(row: GameRow) -> GameFigures:
-    """One stored game's figures (whose first chooser is known), kept by (token, version)."""
-    key = (row.token, row.version)
-    found = _figures.get(key)
-    if found is None:
-        found = game_figures(record_of(row))
-        _figures.put(key, found)
-    return found
-
-
 _contents: Kept[tuple[Any, ...], Markup] = Kept(64)
 
 
@@ -245,7 +240,6 @@ def clear() -> None:
 __all__ = [
     "Kept",
     "clear",
-    "figures_of",
     "forget_statistics",
     "history_rows",
     "keep_replay",

@@ -26,11 +26,13 @@ from ..store.tables import games_by_id, last_game
 from ..words.evening_export import MODES, leader_what
 from ..words.night_share import NIGHT_TITLE, night_day, night_text, places
 from ..words.share import plain_name
-from .caches import figures_of
+from .cards import cards_of
 from .forms import NumberField
 from .languages import current_language, direction, gettext
 
 RATINGS_ON, RATINGS_OFF = "on", "off"
+NIGHT_WINDOW = 32
+"""A table's latest games read first for its latest night (more while it goes back further)."""
 
 
 class OneValue(HiddenField):
@@ -84,18 +86,26 @@ def night_title(night: Night, place: str | None) -> str:
 
 
 def _night_of_rows(rows: list[GameRow]) -> Night:
-    return night_of([figures_of(row) for row in rows])
+    cards = cards_of(rows)  # (no replay: each game's card as its row keeps it)
+    return night_of([cards[row.id] for row in rows if row.id in cards])
 
 
 def table_night(table: TableRow, now: datetime | None = None) -> NightShown | None:
-    """The table's latest night (None before its first game): only its games are read."""
-    moments = store.table_moments(table)
-    if not moments:
-        return None
+    """The table's latest night (None before its first game): only its games are read, and
+    of the table's games only the latest (more of them only while the night goes back
+    further), however many games the table has."""
     starts = store.night_starts(table)
-    groups = sittings([moment for _, moment in moments], starts)
+    count = NIGHT_WINDOW
+    while True:
+        moments = store.latest_moments(table, count)
+        if not moments:
+            return None
+        groups = sittings([moment for _, moment in moments], starts)
+        if groups[-1][0] > 0 or len(moments) < count:  # the night begins within: all of it
+            break
+        count *= 4
     ids = [moments[position][0] for position in groups[-1]]
-    by_id = {row.id: row for row in games_by_id(table, ids)}
+    by_id = {row.id: row for row in games_by_id(table, ids, listed=True)}
     night = _night_of_rows([by_id[game_id] for game_id in ids if game_id in by_id])
     latest = last_game(table)
     started = latest is not None and store.started_after(table, latest)
@@ -115,7 +125,7 @@ def game_night(row: GameRow, table: TableRow | None) -> NightShown | None:
         night_ids = next(
             ([ids[p] for p in group] for group in groups if row.id in {ids[p] for p in group}), []
         )
-        by_id = {game.id: game for game in games_by_id(table, night_ids)}
+        by_id = {game.id: game for game in games_by_id(table, night_ids, listed=True)}
         rows = [by_id[game_id] for game_id in night_ids if game_id in by_id]
     else:
         chain = [

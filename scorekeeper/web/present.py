@@ -22,7 +22,7 @@ from ..stats import TableStats
 from ..words import counts, deal_words, labels, names
 from ..words.chart import chart_summary, running_totals_svg
 from ..words.contracts import CONTRACT_WORDS, TextName
-from ..words.game_view import standings, team_standings
+from ..words.game_view import Totals, standings, team_standings
 from ..words.outlook import outlook_lines as outlook_words
 from ..words.takes import short_takes
 from ..words.wins_chart import running_wins_summary as wins_summary
@@ -113,18 +113,24 @@ def outlook_lines(result: Replay, players: Sequence[str]) -> list[str]:
 def winner_names(result: Replay) -> list[str]:
     """Who won a finished game, as the home page names them: the winning teams in a
     partnership ("Rami & Omar"), else the winning players (the engine decides who won)."""
-    players = result.game.players
-    if result.winners is None:
+    return named_winners(result.game.players, result.winners, result.winning_teams)
+
+
+def named_winners(
+    players: Sequence[str], winners: Sequence[int] | None, teams: Sequence[int] | None
+) -> list[str]:
+    """The winning `teams` of a partnership by their names, else the `winners` seats' names
+    (none before the game is finished)."""
+    if winners is None:
         return []
-    if result.winning_teams is not None:
-        return [labels.team_label(players, team, gettext) for team in result.winning_teams]
-    return [players[seat] for seat in result.winners]
+    if teams is not None:
+        return [labels.team_label(players, team, gettext) for team in teams]
+    return [players[seat] for seat in winners]
 
 
-def card_totals(result: Replay) -> list[tuple[Markup | str, str]]:
+def card_totals(players: Sequence[str], result: Totals) -> list[tuple[Markup | str, str]]:
     """A game card's totals, highest first: the teams' in a partnership, else the players'
     (each name isolated), with their signs."""
-    players = result.game.players
     if result.team_totals is not None:
         teams = result.team_totals
         return [

@@ -10,7 +10,7 @@ Names inside a sentence are isolated from the text around them (U+2068 … U+206
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from ..rules import ContractKind, Replay, evaluate, parse_deal
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
@@ -188,12 +188,22 @@ def _next_step(result: Replay, words: Words) -> dict[str, Any] | None:
     }
 
 
-def standings(result: Replay) -> list[int]:
+class Totals(Protocol):
+    """The engine's totals of a game: a replay, or a game's card as its row keeps them."""
+
+    @property
+    def totals(self) -> tuple[int, ...]: ...
+
+    @property
+    def team_totals(self) -> tuple[int, int] | None: ...
+
+
+def standings(result: Totals) -> list[int]:
     """Seats from the highest total to the lowest (ties keep the order of play)."""
     return sorted(range(4), key=lambda seat: -result.totals[seat])
 
 
-def team_standings(result: Replay) -> list[int]:
+def team_standings(result: Totals) -> list[int]:
     """Partnership: the teams from the highest total to the lowest (none in solo)."""
     if result.team_totals is None:
         return []

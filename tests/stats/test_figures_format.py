@@ -31,22 +31,25 @@ def test_the_fingerprint_names_the_order_and_the_items() -> None:
         assert layout_fingerprint({**LAYOUTS, game: changed}) != today
 
 
+PLAYERS = ("A", "B", "C", "D")
+
+
 def _figures() -> tuple[str, bytes]:
-    game = Game("trix", "solo", ("A", "B", "C", "D"), 0, HouseRules())
+    game = Game("trix", "solo", PLAYERS, 0, HouseRules())
     made = game_figures(Record(game=game))
     return figures_head(made), made.tallies
 
 
 def test_figures_stored_in_another_layout_are_made_again(monkeypatch: pytest.MonkeyPatch) -> None:
     head, tallies = _figures()
-    assert stored_figures(head, tallies) is not None
+    assert stored_figures(head, tallies, PLAYERS) is not None
     # the same bytes, read after the contracts' order changed (same length: only the name tells)
     monkeypatch.setattr(figures_module, "FIGURES_FORMAT", "2.00000000")
-    assert stored_figures(head, tallies) is None
+    assert stored_figures(head, tallies, PLAYERS) is None
 
 
 def test_figures_of_the_first_format_are_made_again() -> None:
     head, tallies = _figures()
     values = json.loads(head)
     values[0] = 1  # what the first stored figures said
-    assert stored_figures(json.dumps(values), tallies) is None
+    assert stored_figures(json.dumps(values), tallies, PLAYERS) is None

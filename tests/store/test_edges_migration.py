@@ -77,6 +77,21 @@ def row(**values: object) -> dict[str, object]:
     }
 
 
+def begun_game(**values: object) -> dict[str, object]:
+    """A Trix game's row, its first chooser known and no deal yet (`values` added)."""
+    return row(
+        game="trix",
+        mode="solo",
+        players=["Rami", "Lina", "Omar", "Dana"],
+        first=0,
+        house_rules={},
+        deals=[],
+        deal_count=0,
+        finished=False,
+        **values,
+    )
+
+
 def test_the_migration_repairs_lone_surrogates_and_twice_seated_people(before: Flask) -> None:
     from flask_migrate import upgrade
 

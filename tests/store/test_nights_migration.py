@@ -14,7 +14,7 @@ from flask import Flask
 
 from tests.conftest import BACKENDS
 from tests.store.conftest import migrated_before
-from tests.store.test_edges_migration import NOW, games, players, row, seats, tables
+from tests.store.test_edges_migration import NOW, begun_game, games, players, row, seats, tables
 
 BEFORE = "g7_entries"  # the revision before h8_nights
 
@@ -57,21 +57,7 @@ def test_the_migration_keeps_every_table_roster_and_seat(before: Flask) -> None:
         ]
         game_id = connection.execute(
             sa.insert(games)
-            .values(
-                row(
-                    game="trix",
-                    mode="solo",
-                    players=["Rami", "Lina", "Omar", "Dana"],
-                    first=0,
-                    house_rules={},
-                    deals=[],
-                    deal_count=0,
-                    finished=False,
-                    name=None,
-                    notes=None,
-                    table_id=table_id,
-                )
-            )
+            .values(begun_game(name=None, notes=None, table_id=table_id))
             .returning(games.c.id)
         ).scalar_one()
         for seat, player_id in enumerate(ids):

@@ -16,7 +16,7 @@ from html import unescape
 import pytest
 from flask.testing import FlaskClient
 
-from scorekeeper.rules import GAMES
+from scorekeeper.rules import CONTRACTS, GAMES
 from tests.conftest import Phone, page
 from tests.translations.test_seed_words import A_WORD_ON_A_CARD
 

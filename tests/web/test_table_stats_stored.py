@@ -173,7 +173,7 @@ def test_a_missing_stale_or_unreadable_row_is_made_again(
         row = db.session.get(FiguresRow, game_id)
         game = find_game(phone.game_tokens()[1])
         assert row is not None and game is not None and row.version == game.version
-        assert stored_figures(row.head, row.tallies) == game_figures(record_of(game))
+        assert stored_figures(row.head, row.tallies, game.players) == game_figures(record_of(game))
     caches.forget_statistics()
     assert_page_agrees(phone)
 
@@ -185,7 +185,7 @@ def test_stored_figures_read_back_equal(phone: TablePhone) -> None:
             game = find_game(token)
             assert game is not None
             made = game_figures(record_of(game))
-            assert stored_figures(figures_head(made), made.tallies) == made
+            assert stored_figures(figures_head(made), made.tallies, game.players) == made
 
 
 def test_a_deleted_game_takes_its_figures_with_it(phone: TablePhone) -> None:

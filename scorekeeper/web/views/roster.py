@@ -35,13 +35,14 @@ def _to_players(table: TableRow) -> Response:
 
 
 def _players_page(table: TableRow, forms: dict[int, PlayerNameForm] | None = None) -> str:
-    roster = store.roster(table)
+    played = store.games_played(table)
+    roster = store.roster(table, played)
     forms = forms or {}
     return render_template(
         "pages/players.html",
         table=table,
         roster=roster,
-        played=store.games_played(table),
+        played=played,
         forms={
             player.id: forms.get(player.id) or PlayerNameForm(formdata=None, obj=player)
             for player in roster

@@ -12,11 +12,11 @@ from ...rules.text import player_key
 from ...store import tables as store
 from ...store.games import find_game
 from ...store.models import TableRow
-from ..caches import replay_of
+from ..cards import cards_of
 from ..forms import ConfirmForm
 from ..languages import gettext
 from ..nights import gap_hours, table_night
-from ..present import card_totals, winner_names
+from ..present import card_totals, named_winners
 from ..setup_forms import setup_defaults
 from ..sharing import phone_offset
 from ..table_forms import SEAT_LABELS, SEATS, Pick, TableForm, TableGameForm
@@ -37,31 +37,87 @@ def new_table() -> Any:
     return render_template("pages/table_new.html", form=form), status
 
 
+GAMES_A_PAGE = 20
+"""Games a table's page lists at once, newest first ("More games" brings the next ones)."""
+PAGE_DIGITS = 6
+"""The most digits a page number may have (a longer one is no page of any table)."""
+
+
+def _page_number() -> int:
+    """The page of games asked for (1: the newest); 400 for anything but a page number."""
+    text = request.args.get("page", "1")
+    if not (text.isascii() and text.isdigit() and len(text) <= PAGE_DIGITS) or int(text) < 1:
+        abort(400)
+    return int(text)
+
+
+def _games_page(table: TableRow, page: int) -> dict[str, Any]:
+    """A page of the table's games, newest first, each card as its row keeps it (no replay):
+    the rows, who won and the totals of each, and whether older games follow."""
+    rows = store.latest_games(table, (page - 1) * GAMES_A_PAGE, GAMES_A_PAGE + 1)
+    games = rows[:GAMES_A_PAGE]
+    cards = cards_of(games)
+    return {
+        "games": games,
+        "page": page,
+        "more": len(rows) > GAMES_A_PAGE,
+        "winners": {
+            row.token: named_winners(card.names, card.winners, card.winning_teams)
+            for row in games
+            if (card := cards.get(row.id)) is not None and card.finished
+        },
+        "totals": {
+            row.token: card_totals(card.names, card)
+            for row in games
+            if (card := cards.get(row.id)) is not None
+        },
+    }
+
+
 def _table_page(table: TableRow, viewing: bool) -> str:
-    games = store.table_games(table)
-    games.reverse()
-    # each card tells its game apart: who won and the totals (the replay, kept per version)
-    results = {row.token: replay_of(row) for row in games if row.first_chooser is not None}
+    shown = _games_page(table, _page_number())
+    games = shown["games"]
+    played = store.games_played(table)
     return render_template(
         "pages/table.html",
         table=table,
         viewing=viewing,
-        roster=store.roster(table),
-        played=store.games_played(table),
+        roster=store.roster(table, played),
+        played=played,
         playing=[row for row in games if not row.finished],
         finished=[row for row in games if row.finished],
-        winners={
-            token: winner_names(result) for token, result in results.items() if result.finished
-        },
-        totals={token: card_totals(result) for token, result in results.items()},
         night=table_night(table),
         gap_hours=gap_hours(),
+        **shown,
     )
+
+
+def _more_games(table: TableRow, viewing: bool) -> str:
+    """The next page of games, for htmx to put under those shown (with the next link)."""
+    return render_template(
+        "fragments/table_games.html",
+        table=table,
+        viewing=viewing,
+        **_games_page(table, _page_number()),
+    )
+
+
+@bp.get("/t/<token:token>/games")
+def more_games(token: str) -> str:
+    """Older games of the table (a page of them: `?page=`), as a fragment."""
+    return _more_games(table_or_404(token), viewing=False)
+
+
+@bp.get("/v/t/<token:view_token>/games")
+def view_more_games(view_token: str) -> str:
+    """Older games, from the table's view link."""
+    return _more_games(viewed_table_or_404(view_token), viewing=True)
 
 
 @bp.get("/t/<token:token>")
 def table_page(token: str) -> str:
-    """The table: its games, its roster, a new game, statistics, sharing."""
+    """The table: its latest games (`?page=`: older ones), its roster, a new game,
+    statistics, sharing."""
     return _table_page(table_or_404(token), viewing=False)
 
 
