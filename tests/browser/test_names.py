@@ -240,18 +240,25 @@ def test_russian_names_in_the_preview_never_run_into_each_other(new_context) -> 
     boxes = page.evaluate("""() => [...document.querySelectorAll('.deal-scores li')].map((li) => {
         const r = li.getBoundingClientRect();
         return {li: [r.left, r.right], parts: [...li.children].map((el) => {
-          const b = el.getBoundingClientRect(); return [b.left, b.right]; })}; })""")
+          const b = el.getBoundingClientRect();
+          return [b.left, b.right, b.top, b.bottom]; })}; })""")
     assert len(boxes) == 4
     for box in boxes:
         left, right = box["li"]
-        (name_left, name_right), (score_left, score_right) = box["parts"]
+        (name_left, name_right, name_top, name_bottom), score = box["parts"]
+        score_left, score_right, score_top, score_bottom = score
         inside = (
             left - 1 <= min(name_left, score_left) and max(name_right, score_right) <= right + 1
         )
         assert inside, f"a name or score leaves its cell: {box}"
-        assert name_right <= score_left + 1 or score_right <= name_left + 1, (
-            f"a name runs into its score: {box}"
+        # beside it or over it (the Save bar's row: each name over its score), never on it
+        apart = (
+            name_right <= score_left + 1
+            or score_right <= name_left + 1
+            or name_bottom <= score_top + 1
+            or score_bottom <= name_top + 1
         )
+        assert apart, f"a name runs into its score: {box}"
     check_layout(page, "Russian deal preview")
 
 

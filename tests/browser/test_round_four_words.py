@@ -5,16 +5,26 @@ another text's, as the rules page does, and fits the phone with them (axe finds 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page
 
 from . import test_accessibility
+from .conftest import serving
 from .driver import check_layout, load_example, settle
 from .test_table_polish import imported, part
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """This module's own server (its imports count against no other module's allowance)."""
+    with serving(tmp_path_factory.mktemp("instance")) as base:
+        yield base
+
 
 NARROW = {"width": 360, "height": 780}
 PLAYERS = {

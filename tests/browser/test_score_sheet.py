@@ -5,13 +5,23 @@ A4 page, in Arabic right to left and in English: names, totals, every deal's sco
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import pytest
 
+from .conftest import serving
 from .driver import load_example, settle
 from .test_table_polish import imported
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """This module's own server (its imports count against no other module's allowance)."""
+    with serving(tmp_path_factory.mktemp("instance")) as base:
+        yield base
+
 
 NARROW = {"width": 360, "height": 780}  # the page as a phone opened it before printing
 

@@ -83,9 +83,9 @@ def test_same_four_tapped_on_four_phones_at_once_starts_one_game(
     barrier = threading.Barrier(TAPS, timeout=60)
     original = store.rematch
 
-    def together(game: Any) -> Any:  # every tap has read the finished game: now all at once
-        barrier.wait()
-        return original(game)
+    def together(*args: Any, **kwargs: Any) -> Any:  # every tap has read the finished game
+        barrier.wait()  # now all at once
+        return original(*args, **kwargs)
 
     monkeypatch.setattr(store, "rematch", together)
     for _ in range(ROUNDS):

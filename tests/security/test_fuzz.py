@@ -299,6 +299,7 @@ def fuzz(app: Flask, phone: Phone, max_examples: int) -> Fuzzed:
             before = snapshot(app)
             response = send(phone, request, games)
             status = response.status_code
+            response.close()  # (a streamed export left open would pop its context later)
             figures.requests += 1
             figures.statuses[status] = figures.statuses.get(status, 0) + 1
             assert status < 500, (status, request)

@@ -152,8 +152,10 @@ class DealFormShown:
         *,
         inline: bool = False,
         preview_on_load: bool = False,
+        choosing: bool = True,
     ) -> DealFormShown:
-        """A filled-in form as `view`'s game shows it."""
+        """A filled-in form as `view`'s game shows it (`choosing`: with a past deal's contracts
+        to change to; a tap's preview does not show them)."""
         groups, unset, filled = form.groups(), form.unset(), form.filled_entry
         assert filled is not None  # every deal form is filled in before it is shown
         # WTForms' refusals (a value no chip offers) and an out-of-date form, else the engine's
@@ -187,7 +189,7 @@ class DealFormShown:
             rules.doubling,
             inline,
             preview_on_load,
-            edit_options(view.game, corrects - 1) if corrects else (),
+            edit_options(view.game, corrects - 1) if corrects and choosing else (),
         )
 
 
@@ -312,7 +314,7 @@ def preview(token: str) -> Any:
     # a value no chip offers (seat 7, count "abc") comes from a tampered form, not from taps
     html, status = _render_form(
         view,
-        DealFormShown.of(view, form, evaluation),
+        DealFormShown.of(view, form, evaluation, choosing=not is_htmx()),
         "fragments/deal_preview.html" if is_htmx() else "pages/deal.html",
         status=422 if form.chip_errors() else 200,
     )
