@@ -43,7 +43,6 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,6 +51,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import ROOT, bench_env, free_port, init_db, log, stop, temp_instance
 from taps import CHROMIUM, CHROMIUM_ARGS
+
+from tests.browser.driver import chip_taps  # (the browser tests' phones: one owner)
+from tests.browser.offline_phone import phone_context
 
 LAN_HOST = "scorekeeper.lan.test"
 PLAYERS = ["Rami", "Lina", "Omar", "Dana"]
@@ -153,21 +155,6 @@ def make_deal(rng: random.Random, contract: str) -> dict[str, Any]:
         if deal is not None:
             return raw
     return raw_deal(contract)
-
-
-def chip_taps(raw: dict[str, Any]) -> Iterator[tuple[str, str]]:
-    """(chip field name, value) for each value of a raw deal, as the form names its chips."""
-    for key, value in raw.items():
-        if key == "contract" or value is None:
-            continue
-        if isinstance(value, dict):
-            for card, seat in value.items():
-                yield f"{key}-{card}", str(seat)
-        elif isinstance(value, list):
-            for index, item in enumerate(value):
-                yield f"{key}-{index}", str(item)
-        else:
-            yield key, str(value)
 
 
 # --- the servers -------------------------------------------------------------------------------
@@ -281,16 +268,7 @@ class Scenario:
     def open_phone(self, index: int) -> Phone:
         server = self.servers[index % len(self.servers)]
         base = self.base_of(server)
-        context = self.browser.new_context(
-            viewport={"width": 390, "height": 844},
-            is_mobile=True,
-            has_touch=True,
-            locale="en",
-            base_url=base,
-            extra_http_headers={"Accept-Language": "en"},
-            service_workers="allow",
-        )
-        context.set_default_timeout(30_000)
+        context = phone_context(self.browser, base)
         phone = Phone(index, context, context.new_page(), base)
         phone.page.on(
             "pageerror", lambda error: phone.errors.append(f"{error.name}: {error.message}"[:200])
@@ -320,7 +298,8 @@ class Scenario:
         """The page's own words of what it waits for (static/js/offline.js logs them)."""
         with contextlib.suppress(Exception):
             said = message.text
-            if message.type in ("error", "warning") or said.startswith("scorekeeper:"):
+            noise = said.startswith(("Failed to load resource", "htmx:"))
+            if (message.type == "error" and not noise) or said.startswith("scorekeeper:"):
                 phone.errors.append(f"step {self.step_no}: console {message.type}: {said[:160]}")
 
     def said(self, phone: Phone) -> str:
@@ -533,15 +512,18 @@ class Scenario:
         if state.get("blocked"):
             self.step(f"{phone.name} cannot enter a deal: its panel waits for a choice")
             return
-        if (phone.offline or state.get("pending")) and not self.ready(phone, 60_000):
-            self.step(f"{phone.name} cannot enter a deal {where}: its engine is not ready")
+        if (phone.offline or state.get("pending")) and not self.ready(phone, 20_000):
+            why = [e for e in phone.errors if "scorekeeper:" in e][-1:]
+            self.step(
+                f"{phone.name} cannot enter a deal {where}: not ready {why} {self.said(phone)}"
+            )
             return
         self.idle(phone)
-        contracts = []
-        for link in page.locator("#play a.contract").all():
-            found = re.search(r"contract=([\w-]+)", link.get_attribute("href") or "")
-            if found:
-                contracts.append(found.group(1))
+        contracts = page.evaluate(
+            """() => [...document.querySelectorAll("#play a.contract")].map((link) =>
+              new URL(link.getAttribute("href"), location.href).searchParams.get("contract"))
+              .filter(Boolean)"""
+        )
         if not contracts:
             self.step(f"{phone.name} cannot enter a deal: no contract offered")
             return
@@ -619,7 +601,7 @@ class Scenario:
             self.idle(phone)
             self.step(f"{phone.name} undoes its kept deal {chain[-1]['number']} ({key})")
             return
-        server = page.locator("#undo form button")
+        server = page.locator("#undo form[action$='/undo'] button")
         if not server.count():
             self.step(f"{phone.name}: no undo offered")
             return
@@ -826,7 +808,7 @@ class Scenario:
             violations = self.settle()
             violations += self.check()
             errors = [f"{p.name}: {e}" for p in self.phones for e in p.errors]
-            self.notes += errors[:12]
+            self.notes += errors[-12:]
             return violations
         finally:
             for phone in self.phones:
@@ -887,13 +869,20 @@ def main(argv: list[str]) -> int:
     options = options_from(argv)
     if options.postgres:
         init_db(tempfile.mkdtemp(prefix="scorekeeper-chaos-"), options.postgres)
-    total = 0
+    total = crashed = 0
     seeds = parse_seeds(options.seeds)
     with sync_playwright() as playwright:
         browser = launch(playwright, options.plain_http)
         for seed in seeds:
             started = time.monotonic()
-            violations, made = scenario(browser, seed, options)
+            try:
+                violations, made = scenario(browser, seed, options)
+            except Exception as error:  # the driver's own failure: said, and the next seed
+                if options.smoke:
+                    raise
+                crashed += 1
+                print(f"seed {seed}: the driver failed: {type(error).__name__}: {error}"[:400])
+                continue
             total += len(violations)
             print(
                 f"seed {seed}: {len(made.steps)} steps, {len(violations)} violations"
@@ -909,9 +898,12 @@ def main(argv: list[str]) -> int:
                 print(f"  VIOLATION {line}", flush=True)
         browser.close()
     mode = "plain HTTP" if options.plain_http else "PostgreSQL" if options.postgres else "SQLite"
-    print(f"{len(seeds)} scenarios, {total} violations ({mode}, {options.phones} phones)")
+    print(
+        f"{len(seeds) - crashed} scenarios, {total} violations ({mode}, {options.phones} phones)"
+        + (f"; the driver failed in {crashed} more" if crashed else "")
+    )
     log(f"chaos: {len(seeds)} scenarios, {total} violations")
-    return 1 if total and not options.smoke else 0
+    return 1 if (total or crashed) and not options.smoke else 0
 
 
 if __name__ == "__main__":
