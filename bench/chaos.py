@@ -244,6 +244,7 @@ class Scenario:
     def __init__(self, browser: Any, seed: int, options: argparse.Namespace, base_host: str):
         self.browser, self.seed, self.options = browser, seed, options
         self.rng = random.Random(seed)
+        self.late = random.Random(-seed)  # (how late: drawn when an answer comes, not per step)
         self.base_host = base_host
         self.servers: list[Server] = []
         self.phones: list[Phone] = []
@@ -474,33 +475,42 @@ class Scenario:
             self.step(f"{phone.name}: a late answer came too late ({type(error).__name__})")
 
     def arm(self, phone: Phone) -> None:
+        """The phone's next sync (its page's or its service worker's: the context's routes see
+        both) or save meets a lost or late answer: the server gets the request and answers,
+        the phone gets the answer never (aborted) or some steps later. A save's answer is lost,
+        never held (the page would wait on it)."""
+
         def matches(url: str) -> bool:
             return url.endswith(self.game + "/sync") or url.endswith(self.game + "/deal")
 
         def handler(route: Any) -> None:
             request = route.request
-            if request.method != "POST" or phone.armed is None:
+            kind = "sync" if request.url.endswith("/sync") else "save"
+            if (
+                request.method != "POST"
+                or phone.armed is None
+                or (phone.armed == "hold" and kind == "save")
+            ):
                 route.fallback()
                 return
             mode, phone.armed = phone.armed, None
             with contextlib.suppress(Exception):
-                phone.page.unroute(matches)
+                phone.context.unroute(matches)
             try:
                 response = route.fetch()
             except Exception:  # the server is down: nothing to lose or hold
                 with contextlib.suppress(Exception):
                     route.abort("connectionrefused")
                 return
-            kind = "sync" if request.url.endswith("/sync") else "save"
-            if mode == "lose" or kind == "save":
+            if mode == "lose":
                 with contextlib.suppress(Exception):
                     route.abort("connectionreset")
                 self.notes.append(f"step {self.step_no}: {phone.name}'s {kind} answer lost")
             else:
-                phone.held.append((route, response, self.step_no + self.rng.randint(1, 4)))
+                phone.held.append((route, response, self.step_no + self.late.randint(1, 4)))
                 self.notes.append(f"step {self.step_no}: {phone.name}'s sync answer held")
 
-        phone.page.route(matches, handler)
+        phone.context.route(matches, handler)
 
     def enter(self, phone: Phone) -> None:
         page = phone.page
@@ -667,7 +677,7 @@ class Scenario:
                 self.release(phone, held)
             phone.armed = None
             with contextlib.suppress(Exception):
-                phone.page.unroute_all(behavior="ignoreErrors")
+                phone.context.unroute_all(behavior="ignoreErrors")
         for server in self.servers:
             if not server.up:
                 server.start()
