@@ -424,7 +424,9 @@ class Scenario:
             self.due()
             phone = self.rng.choice(self.phones)
             choices = ["enter"] * 8 + ["undo"] * 2 + ["reload"] * 2 + ["network"] * 4
-            choices += ["lose", "hold"] + (["kill"] if all(s.up for s in self.servers) else [])
+            choices += (
+                ["lose"] * 2 + ["hold"] * 3 + (["kill"] if all(s.up for s in self.servers) else [])
+            )
             with_panel = [p for p in self.phones if self.panel(p)]
             if with_panel:
                 choices += ["answer"] * 4
