@@ -53,7 +53,7 @@ from common import ROOT, bench_env, free_port, init_db, log, stop, temp_instance
 from taps import CHROMIUM, CHROMIUM_ARGS
 
 from tests.browser.driver import chip_taps  # (the browser tests' phones: one owner)
-from tests.browser.offline_phone import phone_context
+from tests.browser.offline_phone import NO_BACKGROUND_SYNC, phone_context
 
 LAN_HOST = "scorekeeper.lan.test"
 PLAYERS = ["Rami", "Lina", "Omar", "Dana"]
@@ -270,6 +270,11 @@ class Scenario:
         server = self.servers[index % len(self.servers)]
         base = self.base_of(server)
         context = phone_context(self.browser, base)
+        if self.rng.random() < 0.5:  # the page's own syncs alone: the routes see every one
+            context.add_init_script(
+                f"if (self.ServiceWorkerRegistration) ({NO_BACKGROUND_SYNC})();"
+            )
+            self.notes.append(f"phone {index + 1}: no Background Sync")
         phone = Phone(index, context, context.new_page(), base)
         phone.page.on(
             "pageerror", lambda error: phone.errors.append(f"{error.name}: {error.message}"[:200])
@@ -498,8 +503,8 @@ class Scenario:
             mode, phone.armed = phone.armed, None
             with contextlib.suppress(Exception):
                 phone.context.unroute(matches)
-            try:
-                response = route.fetch()
+            try:  # (from the driver, which knows no LAN name: the server's own address)
+                response = route.fetch(url=request.url.replace(LAN_HOST, "127.0.0.1"))
             except Exception:  # the server is down: nothing to lose or hold
                 with contextlib.suppress(Exception):
                     route.abort("connectionrefused")
@@ -509,7 +514,7 @@ class Scenario:
                     route.abort("connectionreset")
                 self.notes.append(f"step {self.step_no}: {phone.name}'s {kind} answer lost")
             else:
-                phone.held.append((route, response, self.step_no + self.late.randint(1, 4)))
+                phone.held.append((route, response, self.step_no + self.late.randint(1, 2)))
                 self.notes.append(f"step {self.step_no}: {phone.name}'s sync answer held")
 
         phone.context.route(matches, handler)
