@@ -270,6 +270,7 @@ async function show() {
   if (known && Number(known.value) < state.version) { known.value = state.version; }
   notice(view, view.waiting, described);
   keepPainted();
+  markReady();  /* (a choice answered, a deal dropped: the phone can go on again) */
 }
 
 /* Every deal waiting here as the history names it, and the deal in the game that stops them
