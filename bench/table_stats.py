@@ -139,7 +139,7 @@ def imported_table(instance: str, count: int) -> tuple[str, str]:
     path = os.path.join(instance, f"games-{token}.json")
     Path(path).write_text(json.dumps(records(count)), encoding="utf-8")
     subprocess.run(
-        [sys.executable, "-m", "scorekeeper.cli", "import", path, "--table", token],
+        [sys.executable, "-m", "scorekeeper.cli", "import", path, f"--table={token}"],
         env=bench_env(instance),
         cwd=_checkout(),
         check=True,
