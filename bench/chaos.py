@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import ROOT, bench_env, free_port, init_db, log, stop, temp_instance
 from taps import CHROMIUM, CHROMIUM_ARGS
 
-from tests.browser.driver import chip_taps  # (the browser tests' phones: one owner)
+from tests.browser.driver import chip_label, chip_taps  # (the browser tests' phones: one owner)
 from tests.browser.offline_phone import NO_BACKGROUND_SYNC, phone_context
 
 LAN_HOST = "scorekeeper.lan.test"
@@ -323,11 +323,7 @@ class Scenario:
 
     @staticmethod
     def chip(page: Any, name: str, value: str) -> Any:
-        field_ = page.locator(f'input[name="{name}"][value="{value}"]')
-        ident = field_.first.get_attribute("id") if field_.count() else None
-        if ident and page.locator(f'label[for="{ident}"]').count():
-            return page.locator(f'label[for="{ident}"]')
-        return page.locator(f'label:has(> input[name="{name}"][value="{value}"])')
+        return chip_label(page, name, value)
 
     # --- looking at a phone -------------------------------------------------------------------
 

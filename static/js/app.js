@@ -153,8 +153,12 @@
   window.addEventListener("online", resend);
   /* a tap on a chip already chosen sends nothing by itself */
   document.addEventListener("click", function (event) {
-    if (event.target.closest("form.stale .chip")) { setTimeout(resend, 0); }
+    if (event.target.closest("form.stale .chip:not(.more)")) { setTimeout(resend, 0); }
   });
+  /* the chip that shows a count row's higher numbers ("6–13") changes no field: no preview */
+  document.addEventListener("change", function (event) {
+    if (event.target.closest(".chip.more")) { event.stopPropagation(); }
+  }, true);
 
   /* What only some pages need comes in its own script, fetched when such a page is shown
    * (data-script: a finished game's "Share the result", the new-game page's names); each

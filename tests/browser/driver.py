@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from scorekeeper.rules import record_from_json, replay
 from scorekeeper.words.labels import signed
@@ -90,6 +90,22 @@ def check_layout(page: Page, where: str) -> None:
     """No sideways scrolling, nothing overlapping, nothing cut off, at the phone's width."""
     problems = page.evaluate(LAYOUT_JS)
     assert not problems, f"{where} ({page.url}): " + "; ".join(problems)
+
+
+def chip_label(page: Page, name: str, value: str) -> Locator:
+    """The tap target of a radio button or checkbox: its label (around it or `for` it), shown
+    as a person shows it: a count row's higher numbers wait behind their "6–13" chip at tap
+    width, which is tapped first (a tap a person makes too)."""
+    field = page.locator(f'input[name="{name}"][value="{value}"]')
+    identifier = field.first.get_attribute("id") if field.count() else None
+    if identifier and page.locator(f'label[for="{identifier}"]').count():
+        return page.locator(f'label[for="{identifier}"]')
+    label = page.locator(f'label:has(> input[name="{name}"][value="{value}"])')
+    more = page.locator(f"#r-{name} .chip.more")
+    label.first.wait_for(state="attached")
+    if not label.first.is_visible() and more.count() and more.is_visible():
+        more.click()
+    return label
 
 
 def settle(page: Page) -> None:
@@ -178,10 +194,7 @@ class Player:
     def chip(self, name: str, value: str):  # type: ignore[no-untyped-def]
         """The tap target of a radio button or checkbox: its label (around it or `for` it)."""
         field = self.page.locator(f'input[name="{name}"][value="{value}"]')
-        identifier = field.get_attribute("id")
-        if identifier and self.page.locator(f'label[for="{identifier}"]').count():
-            return field, self.page.locator(f'label[for="{identifier}"]')
-        return field, self.page.locator(f'label:has(> input[name="{name}"][value="{value}"])')
+        return field, chip_label(self.page, name, value)
 
     def tap_choice(self, name: str, value: str) -> None:
         """Tap the chip of a radio button by its name and value; it must then be checked."""

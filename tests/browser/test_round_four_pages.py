@@ -128,14 +128,66 @@ def test_the_complex_form_is_shorter_with_its_doubles_open(browser: Any, server:
     expect(page.locator("#deal-form details")).to_have_count(0)
     height = page.evaluate("document.querySelector('#deal-form').getBoundingClientRect().height")
     print(f"Complex form at 360 px: {height:.0f} px (before: {COMPLEX_BEFORE}, doubles open)")
-    assert height <= 0.9 * COMPLEX_BEFORE, height
-    rows = page.evaluate("""() => [...document.querySelectorAll('.group-counts .chip-row')]
-        .map((row) => Math.round(row.getBoundingClientRect().height))""")
-    assert len(rows) == 8 and max(rows) <= 120, rows  # a whole name and two lines of chips
-    narrowest = page.evaluate("""() => Math.min(...[...document.querySelectorAll(
-        '.group-counts .chip')].map((chip) => chip.getBoundingClientRect().width))""")
+    assert height <= 0.7 * COMPLEX_BEFORE, height
+    rows = page.evaluate(ROW_HEIGHTS)
+    assert len(rows) == 8 and max(rows) <= 80, rows  # a whole name and one line of chips
+    narrowest = page.evaluate(NARROWEST_CHIP)
     assert narrowest >= 44, narrowest  # every count a tap wide
     check_layout(page, "the Complex form at 360")
+
+
+ROW_HEIGHTS = """() => [...document.querySelectorAll('.group-counts .chip-row')]
+    .map((row) => Math.round(row.getBoundingClientRect().height))"""
+NARROWEST_CHIP = """() => Math.min(...[...document.querySelectorAll('.group-counts .chip')]
+    .filter((chip) => chip.checkVisibility()).map((chip) => chip.getBoundingClientRect().width))"""
+SHOWN = """(row) => [...document.querySelectorAll(`#${row} .chip`)]
+    .filter((chip) => chip.checkVisibility()).map((chip) => chip.textContent)"""
+
+
+def test_a_count_above_five_is_one_tap_away_and_shown_once_chosen(
+    browser: Any, server: str
+) -> None:
+    """At 360 px a count row shows 0…5 and "6–13"; that chip shows the rest and asks nothing of
+    the server or the engine; a count above 5 (tapped, or filled in by the app) keeps its row
+    open; from 544 px (34rem), where 0…13 fit one line, the row is whole."""
+    page = _page(browser, server, NARROW)
+    imported(page, part(load_example("trix-complex-solo-complete"), 0))
+    tap_contract(page, page.url, "complex")
+    row = page.locator("#deal-form .group-counts .chip-row").first
+    name = row.get_attribute("id").removeprefix("r-")  # type: ignore[union-attr]
+    group = name.rsplit("-", 1)[0]
+    shown = ["0", "1", "2", "3", "4", "5", "6–13"]
+    assert page.evaluate(SHOWN, f"r-{name}") == shown
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    row.locator(".chip.more").click()
+    assert page.evaluate(SHOWN, f"r-{name}") == [str(n) for n in range(14)]  # 0…6 over 7…13
+    assert max(page.evaluate(ROW_HEIGHTS)) <= 125
+    page.wait_for_timeout(300)
+    assert not [url for url in asked if "/preview" in url], asked  # no field changed
+    assert page.evaluate(NARROWEST_CHIP) >= 44
+    player = Player(page, javascript=True, shots=None, prefix="more")
+    # 1 + 1 + 1: the app fills in 10 for the fourth, whose row then shows 6…13 by itself
+    for seat in range(3):
+        player.chip(f"{group}-{seat}", "1")[1].click()
+        settle(page)
+    fourth = page.locator(f'input[name="{group}-3"][value="10"]')
+    expect(fourth).to_be_checked()
+    expect(page.locator(f"#r-{group}-3 label.chip", has=fourth)).to_be_visible()
+    expect(page.locator(f"#r-{group}-3 .chip.more")).to_be_hidden()
+    # a tapped 9 (one tap on "6–13" first, as a person makes it) stays in view
+    field, label = player.chip(f"{group}-1", "9")
+    label.click()
+    settle(page)
+    expect(field).to_be_checked()
+    expect(label).to_be_visible()
+    expect(page.locator(f"#r-{group}-1 .chip.more")).to_be_hidden()
+    check_layout(page, "a Complex form with counts above five at 360")
+    page.set_viewport_size({"width": 600, "height": 900})  # wide enough: 0…13 in one line
+    page.reload()
+    settle(page)
+    assert page.evaluate(SHOWN, f"r-{name}") == [str(n) for n in range(14)]
+    page.context.close()
 
 
 # --- the new states, with axe ---------------------------------------------------------------

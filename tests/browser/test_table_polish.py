@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from scorekeeper.rules import record_from_json, replay
 
-from .driver import GAME_PAGE, check_layout, load_example, settle
+from .driver import GAME_PAGE, check_layout, chip_label, load_example, settle
 
 pytestmark = pytest.mark.browser
 
@@ -237,7 +237,7 @@ def test_a_game_in_progress_shows_the_teams_first(new_context) -> None:  # type:
 
 
 def _tap(page: Page, name: str, value: str) -> None:
-    page.locator(f'label:has(> input[name="{name}"][value="{value}"])').click()
+    chip_label(page, name, value).click()
     settle(page)
 
 

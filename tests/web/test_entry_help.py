@@ -16,7 +16,7 @@ def _started(phone: Phone) -> Page:
 
 def _checked(html: str, name: str) -> tuple[str, bool] | None:
     """The checked value of a chip row in an answer, and whether the app filled it."""
-    row = re.search(rf'<fieldset class="chip-row" id="r-{name}".*?</fieldset>', html, re.S)
+    row = re.search(rf'<fieldset class="chip-row[^"]*" id="r-{name}".*?</fieldset>', html, re.S)
     if row is None:
         return None
     chip = re.search(r'value="(\d*)" checked( data-filled)?', row.group(0))

@@ -75,7 +75,7 @@ def test_htmx_preview_fills_in_the_last_count_and_the_fourth_place(started: Phon
     response = started.preview(form, {"counts-0": "3", "counts-1": "4", "counts-2": "5"})
     html = response.get_data(as_text=True)
     assert Page(html).checked_radios() == {"counts-3": "1"}
-    assert '<fieldset class="chip-row" id="r-counts-3" hx-swap-oob="true">' in html
+    assert '<fieldset class="chip-row has-more" id="r-counts-3" hx-swap-oob="true">' in html
     form = started.open_deal("trix")
     response = started.preview(form, {"order-0": "2", "order-1": "0", "order-2": "3"})
     assert Page(response.get_data(as_text=True)).checked_radios() == {"order-3": "1"}
