@@ -95,7 +95,8 @@ NEXT_JS = (
     + """
   const before = await readState(game);
   const known = new Set(before ? before.pending.map((e) => e.key) : []);
-  const button = document.querySelector("#kept [data-kept=next]");
+  const button = [...document.querySelectorAll("#kept [data-kept=next]")]
+    .find((b) => b.getAttribute("data-key") === old);
   if (!button) { return null; }
   button.click();
   for (let i = 0; i < 1000; i++) {
@@ -652,8 +653,20 @@ class Scenario:
         if not blocked or not choices:
             self.step(f"{phone.name}: its panel went before it was answered")
             return
-        key = blocked["key"]
         choice = self.rng.choice(choices)
+        # the button itself, held (a locator is found again at each use: the panel may be
+        # painted anew between reading its deal and the tap), and the deal it names (the state
+        # read above may be a moment old)
+        try:
+            button = phone.page.locator(f"#kept [data-kept={choice}]").first.element_handle(
+                timeout=2_000
+            )
+            key = button.get_attribute("data-key")
+        except Exception:
+            button, key = None, None
+        if button is None or key is None:
+            self.step(f"{phone.name}: its panel went before it was answered")
+            return
         if choice == "next":
             deal = next((e["deal"] for e in state["pending"] if e["key"] == key), None)
             self.kept_at_next.append((key, deal))
@@ -661,7 +674,11 @@ class Scenario:
             for new in made:
                 self.lineage[new] = key
         else:
-            phone.page.locator(f"#kept [data-kept={choice}]").first.click()
+            try:
+                button.click(timeout=5_000)
+            except Exception:  # painted anew under the tap: nothing was chosen
+                self.step(f"{phone.name}: its panel changed before the tap")
+                return
         if choice == "drop":
             phone.removed[key] = "dropped"
         elif choice == "undo-server":

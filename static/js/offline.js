@@ -474,14 +474,14 @@ function notice(view, waiting, described) {
     const choices = element("p", "row");
     if (blocked.outcome === "too-late") {
       choices.append(
-        element("button", "button primary", fill(words.undoServer, blocked.number), { type: "button", "data-kept": "undo-server" }),
-        element("button", "button", words.keep, { type: "button", "data-kept": "keep" }));
+        element("button", "button primary", fill(words.undoServer, blocked.number), { type: "button", "data-kept": "undo-server", "data-key": blocked.key }),
+        element("button", "button", words.keep, { type: "button", "data-kept": "keep", "data-key": blocked.key }));
     } else {
       const mine = state.pending.find((entry) => entry.key === blocked.key);
       choices.append(element("button", "button", fill(words.dropDeal, mine ? mine.number : blocked.number),
-        { type: "button", "data-kept": "drop" }));
+        { type: "button", "data-kept": "drop", "data-key": blocked.key }));
       if (blocked.outcome !== "refused" && here.held === state.version) {
-        choices.append(element("button", "button primary", words.next, { type: "button", "data-kept": "next" }));
+        choices.append(element("button", "button primary", words.next, { type: "button", "data-kept": "next", "data-key": blocked.key }));
       }
     }
     parts.push(choices);
@@ -635,9 +635,12 @@ async function undoKept() {
   trySync();
 }
 
-async function choose(choice) {
+/* A player's answer to the panel, for the deal the panel was painted for (`key`): a tap that
+ * lands as the panel changes (a sync's answer moved it on to another deal) does nothing, and
+ * the panel as it is now is shown. */
+async function choose(choice, key) {
   const blocked = here.state.blocked;
-  if (!blocked) { return; }
+  if (!blocked || blocked.key !== key) { await show(); return; }
   if (choice === "undo-server") { await undoOnServer(blocked); return; }
   let copy = null;
   if (choice === "next") {  /* a new entry (a new key), judged here first as the next deal */
@@ -816,7 +819,7 @@ function listen() {
     } else if (target.getAttribute("data-kept") === "undo") {
       later(undoKept);
     } else if (target.hasAttribute("data-kept")) {
-      later(() => choose(target.getAttribute("data-kept")));
+      later(() => choose(target.getAttribute("data-kept"), target.getAttribute("data-key")));
     } else if (target.matches("form a.button")) {  /* Cancel: the next step again */
       later(async () => {
         target.closest("form").replaceWith(element("section", "", null, { id: "play" }));

@@ -234,6 +234,13 @@ def test_two_phones_offline_the_first_deal_stands_and_the_other_chooses(
         expect(kept).to_contain_text("2 deals on this phone are waiting")
         expect(page.locator("#history-rows th[scope=row]")).to_have_count(2)  # the stored deal 2
         assert stored_deals(page, game) == [DEALS[0], OTHER_LTOOSH]
+        # a tap on a panel painted for another deal (a sync's answer moved it on meanwhile)
+        # drops nothing: the panel as it is now is shown again
+        blocked = kept.locator("[data-kept=drop]").get_attribute("data-key")
+        kept.locator("[data-kept=drop]").evaluate("(b) => b.setAttribute('data-key', 'x')")
+        kept.locator("[data-kept=drop]").click()
+        expect(kept.locator("[data-kept=drop]")).to_have_attribute("data-key", blocked or "?")
+        expect(kept.locator("ul.kept-deals li")).to_have_count(2)
         page.locator("#kept [data-kept=next]").click()  # mine as deal 3, Diamonds as deal 4
         expect(kept).to_have_count(0, timeout=60_000)
         assert stored_deals(page, game) == [DEALS[0], OTHER_LTOOSH, DEALS[1], DEALS[2]]
