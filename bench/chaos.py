@@ -623,12 +623,8 @@ class Scenario:
         if not server.count():
             self.step(f"{phone.name}: no undo offered")
             return
-        if phone.offline or not all(s.up for s in self.servers):
-            self.step(f"{phone.name} taps the server's undo with no server: nothing happens")
-            with contextlib.suppress(Exception):
-                server.first.click()
-                self.idle(phone)
-            return
+        # (with two app servers, one down: this phone's may be the other, and the undo goes
+        # through; what it did is read from the database either way)
         before = self.standing()
         label = server.first.inner_text()
         with contextlib.suppress(Exception):
