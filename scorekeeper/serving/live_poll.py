@@ -4,8 +4,8 @@ Every phone showing a game asks every few seconds whether it changed, with the v
 a view link `/v/<view_token>/live` (`?v=` from htmx, `If-None-Match` from the browser cache)
 and a scorekeeping page `/g/<token>/live?v=` (htmx only). While the game is unchanged the
 answer is an empty 304 or 204; this WSGI middleware gives it with the game's version
-(`store.versions`: kept in this process while PostgreSQL reports no change, else one indexed
-read, in a thread) and none of the rest of a Flask request (no view function, no session save, no
+(`store.versions`: kept in this process while PostgreSQL reports no change, or SQLite's change
+marks show none, else one indexed read, in a thread) and none of the rest of a Flask request (no view function, no session save, no
 after-request hooks).
 
 It answers only what Flask would answer the same way:
@@ -157,8 +157,8 @@ class LivePollShortcut:
 
     def _version(self, poll: _Poll, token: str, kept_only: bool) -> int | None:
         """The game's version by the route's token, or None: kept by this process while the
-        database reports no change to it (PostgreSQL), else one indexed read (`kept_only`:
-        None rather than a read)."""
+        database reports no change to it (PostgreSQL's listener, SQLite's marks), else one
+        indexed read (`kept_only`: None rather than a read)."""
         if self.versions is None:
             with self.app.app_context():
                 self.versions = versions_for(

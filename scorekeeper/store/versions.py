@@ -4,13 +4,21 @@ Every open game page asks every few seconds whether its game changed; almost alw
 On PostgreSQL this process listens on a channel the database writes to after any change of a
 game (migration `f6_changes`: a trigger, so every writer is heard, whatever its process or
 server), and keeps each polled game's version until it hears of that game: an unchanged game's
-poll then asks the database nothing. SQLite has no such channel: every poll reads the version
-(one indexed read in this process's own file, which costs about what a lookup here would).
+poll then asks the database nothing.
+
+SQLite has no such channel; its processes share a file of change marks beside the database
+(`<database>-changes`, 512 KiB mapped into each process's memory): a process that committed a
+change to a game writes a fresh random mark into the slots of the game's two tokens, and a
+version read after its token's mark was read is used while that mark is unchanged, and at most
+SQLITE_TRUSTED_FOR_S (a change nobody marked: a process killed between its commit and its mark,
+an UPDATE typed by hand, shows within that). An unchanged game's poll then costs a memory read
+instead of a thread and a statement (`bench/tables.py`: most of a busy night's requests).
 
 The answers stay exact:
 
 - a version is kept only if no notification arrived while it was read (one may have been about
-  that game, and the read may have been from before it);
+  that game, and the read may have been from before it); on SQLite, with the mark read before
+  the version: a change committed after the read marks after it, so the mark kept is stale;
 - until the listener is connected and listening, and from the moment its connection fails until
   it listens again, nothing is kept and every poll reads the database;
 - the listener's connection is checked every few seconds (a `SELECT 1` that must answer within
@@ -24,10 +32,12 @@ The answers stay exact:
 from __future__ import annotations
 
 import logging
+import mmap
 import os
 import socket
 import threading
 import time
+import zlib
 from typing import Any
 
 from cachetools import LRUCache
@@ -63,6 +73,12 @@ RETRY_SECONDS = (0.5, 1.0, 2.0, 5.0)
 KEPT = 100_000
 """Games whose versions one process keeps (least recently polled first out): a few MB."""
 
+MARKS = 1 << 16
+"""Slots of the change marks beside a SQLite database (8 bytes each): a game's token shares its
+slot with one in 65,536 others, whose changes only make its next poll read."""
+SQLITE_TRUSTED_FOR_S = 10.0
+"""On SQLite, how long a version read is used while its mark is unchanged."""
+
 VERSION_BY_TOKEN = select(GameRow.version).where(GameRow.token == bindparam("token"))
 """Only the version of the game behind a scorekeeper link (a game page's follow poll)."""
 VERSION_BY_VIEW_TOKEN = select(GameRow.version).where(GameRow.view_token == bindparam("token"))
@@ -79,8 +95,12 @@ class Versions:
     def __init__(self, engine: Engine, *, listen: bool = True) -> None:
         self.engine = engine
         self.listens = listen and engine.dialect.name == "postgresql"
+        self.marks = marks_for(engine) if listen else None
+        """The change marks every process on this SQLite file writes (else None)."""
         self._changed = threading.Condition()  # guards what follows; notified on any change
         self._kept: LRUCache[tuple[str, str], int] = LRUCache(maxsize=KEPT)
+        self._read: LRUCache[tuple[str, str], tuple[int, bytes, float]] = LRUCache(maxsize=KEPT)
+        """On SQLite: each version read, with its token's mark read before it and when."""
         self.heard = 0
         """Notifications heard and listener restarts: a read that spans one is not kept."""
         self.listener_pid: int | None = None
@@ -95,6 +115,8 @@ class Versions:
 
     def version(self, kind: str, token: str) -> int | None:
         """The version of the game whose `kind` ("token" or "view_token") is `token`, or None."""
+        if self.marks is not None:
+            return self._marked(kind, token)
         if self.listens and not self._started:
             self._start()
         with self._changed:
@@ -113,11 +135,33 @@ class Versions:
     def known(self, kind: str, token: str) -> int | None:
         """The version kept in memory, trusted now, or None (then only :meth:`version` knows):
         nothing here waits on the database (the server's event loop asks it)."""
+        if self.marks is not None:
+            return self._marked(kind, token, kept_only=True)
         if self.listens and not self._started:
             self._start()
         with self._changed:
             trusted = self.listener_pid is not None and time.monotonic() < self._trusted_until
             return self._kept.get((kind, token)) if trusted else None
+
+    def _marked(self, kind: str, token: str, *, kept_only: bool = False) -> int | None:
+        """On SQLite: the version kept while its token's mark is unchanged (and for at most
+        SQLITE_TRUSTED_FOR_S), else read after the mark (`kept_only`: None rather than a read)."""
+        assert self.marks is not None
+        mark = self.marks.of(token)
+        with self._changed:
+            kept = self._read.get((kind, token))
+        if kept is not None:
+            version, kept_mark, read_at = kept
+            if kept_mark == mark and time.monotonic() - read_at < SQLITE_TRUSTED_FOR_S:
+                return version
+        if kept_only:
+            return None
+        read_at = time.monotonic()
+        found = self.read(kind, token)  # after the mark: a change committed since marks anew
+        if found is not None:
+            with self._changed:
+                self._read[kind, token] = (found, mark, read_at)
+        return found
 
     def read(self, kind: str, token: str) -> int | None:
         """The version in the database (one indexed read)."""
@@ -261,6 +305,60 @@ def _answers_in_time(connection: Any, statement: str) -> None:
         deadline.cancel()
 
 
+class ChangeMarks:
+    """The change marks of one SQLite database, shared by every process that uses it: a file
+    beside it of MARKS slots, mapped into memory (see the module's text)."""
+
+    SIZE = MARKS * 8
+
+    def __init__(self, path: str) -> None:
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            if os.fstat(descriptor).st_size < self.SIZE:  # made now (by this process or another)
+                os.ftruncate(descriptor, self.SIZE)
+            self._map = mmap.mmap(descriptor, self.SIZE)
+        finally:
+            os.close(descriptor)
+
+    @staticmethod
+    def _slot(token: str) -> int:
+        return zlib.crc32(token.encode("utf-8", "surrogateescape")) % MARKS * 8
+
+    def of(self, token: str) -> bytes:
+        """The mark of the token's slot now."""
+        at = self._slot(token)
+        return self._map[at : at + 8]
+
+    def mark(self, token: str) -> None:
+        """A change to the token's game is committed: a fresh mark in its slot (random, so two
+        processes marking at once never write back a mark a reader kept)."""
+        at = self._slot(token)
+        self._map[at : at + 8] = os.urandom(8)
+
+
+_marks: dict[tuple[int, str], ChangeMarks | None] = {}
+_marks_lock = threading.Lock()
+
+
+def marks_for(engine: Engine) -> ChangeMarks | None:
+    """This process's change marks of `engine`'s SQLite file (None: not a SQLite file, or none
+    can be made beside it, and every poll reads)."""
+    database = engine.url.database
+    if engine.dialect.name != "sqlite" or database in (None, "", ":memory:"):
+        return None
+    if database.startswith("file:"):
+        return None
+    key = (os.getpid(), os.path.abspath(database))
+    with _marks_lock:
+        if key not in _marks:
+            try:
+                _marks[key] = ChangeMarks(key[1] + "-changes")
+            except OSError as error:
+                log.warning("game changes: no change marks beside %s (%s)", key[1], error)
+                _marks[key] = None
+        return _marks[key]
+
+
 _by_process: dict[tuple[int, str, bool], Versions] = {}
 _by_process_lock = threading.Lock()
 
@@ -278,7 +376,12 @@ def versions_for(engine: Engine, *, listen: bool = True) -> Versions:
 
 def changed_here(engine: Engine, *tokens: str) -> None:
     """This process committed a change to the games with these tokens: forget them now, so its
-    next poll reads what it wrote (other processes hear of it from the database)."""
+    next poll reads what it wrote (other processes hear of it from the database; on SQLite, from
+    the marks written here)."""
+    marks = marks_for(engine)
+    if marks is not None:
+        for token in tokens:
+            marks.mark(token)
     found = _by_process.get((os.getpid(), engine.url.render_as_string(hide_password=False), True))
     if found is not None:
         found.forget(list(tokens))

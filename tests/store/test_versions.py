@@ -1,8 +1,11 @@
-"""Polled versions kept in a process stay exact: PostgreSQL tells every process of every change.
+"""Polled versions kept in a process stay exact: PostgreSQL tells every process of every change,
+and on SQLite every process that changes a game marks it in a file they all map.
 
 On PostgreSQL an unchanged game's poll reads nothing; a change made anywhere (another server, a
 hand-typed UPDATE, a delete) is heard, and a read that raced a change is never kept. On SQLite
-every poll reads (no channel to hear changes on).
+a change made through the app by any process is seen at the next poll, one nobody marked (an
+UPDATE typed by hand) within SQLITE_TRUSTED_FOR_S, and a read that raced a change is not kept
+either.
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -21,11 +26,13 @@ from flask import Flask
 from sqlalchemy import text
 
 from scorekeeper.rules import HouseRules
+from scorekeeper.store import versions as versions_module
 from scorekeeper.store.db import db
 from scorekeeper.store.games import create_game, delete_game, write
+from scorekeeper.store.models import GameRow
 from scorekeeper.store.roster import rename_player
 from scorekeeper.store.tables import create_table, player_by_name, start_game
-from scorekeeper.store.versions import Versions, versions_for
+from scorekeeper.store.versions import Versions, marks_for, versions_for
 from tests.conftest import BACKENDS, _dispose, make_app
 
 WAIT = 30.0  # generous: a busy machine may take long to deliver; a pass never waits this long
@@ -34,7 +41,9 @@ WAIT = 30.0  # generous: a busy machine may take long to deliver; a pass never w
 ON_POSTGRESQL = pytest.mark.parametrize(
     "database_uri", [backend for backend in BACKENDS if backend == "postgresql"], indirect=True
 )
-"""PostgreSQL only (on SQLite there is no channel: see the last test)."""
+"""PostgreSQL only (on SQLite there is no channel: see the tests of the marks)."""
+ON_SQLITE = pytest.mark.parametrize("database_uri", ["sqlite"], indirect=True)
+"""SQLite only: its processes share change marks."""
 
 
 @pytest.fixture
@@ -247,21 +256,27 @@ def test_a_listener_whose_server_stopped_answering_is_dropped(pg_app: Flask) -> 
         versions.close()
 
 
-@ON_POSTGRESQL
 @pytest.mark.parametrize("change", ["write", "delete", "rename"])
 def test_a_change_made_in_this_process_is_seen_here_at_once(
-    pg_app: Flask, monkeypatch: pytest.MonkeyPatch, change: str
+    app: Flask, monkeypatch: pytest.MonkeyPatch, change: str
 ) -> None:
-    """Without waiting for the database's word: the process's own next poll reads its write."""
-    with pg_app.app_context():
+    """Without waiting for the database's word: the process's own next poll reads its write
+    (SQLite: its mark is written with it)."""
+    with app.app_context():
         versions = versions_for(db.engine)
-        assert versions.wait_listening(WAIT)
-        monkeypatch.setattr(versions, "heard_of", lambda payload: None)  # deaf to the database
+        if versions.listens:
+            assert versions.wait_listening(WAIT)
+            monkeypatch.setattr(versions, "heard_of", lambda payload: None)  # deaf to the database
+        else:
+            assert versions.marks is not None
         table = create_table("Friday")
         row = start_game(table, "trix", "solo", ["A", "B", "C", "D"], HouseRules(), None)
         token, view_token = row.token, row.view_token
         assert versions.version("token", token) == 1
         assert versions.version("view_token", view_token) == 1
+        reads = versions.reads
+        assert versions.version("token", token) == 1  # kept
+        assert versions.reads == reads
         if change == "write":
             write(row, 1, name="Friday's game")
             expected: int | None = 2
@@ -295,21 +310,170 @@ def test_the_process_shares_one_listener_a_database(app: Flask) -> None:
         assert versions_for(db.engine) is versions_for(db.engine)
 
 
-def test_sqlite_reads_every_poll(app: Flask) -> None:
-    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
-        return  # the PostgreSQL tests above
-    _, token, _ = _game(app)
+@ON_SQLITE
+def test_sqlite_keeps_a_version_while_its_mark_is_unchanged(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An unchanged game's poll reads nothing; an UPDATE nobody marked (typed by hand) is read
+    within SQLITE_TRUSTED_FOR_S; and no listener runs (it could only fail and warn)."""
+    _, token, view_token = _game(app)
     before = set(threading.enumerate())
     with app.app_context():
         versions = Versions(db.engine)
-        assert not versions.listens
-        for expected in (1, 2):
-            assert versions.version("token", token) == expected
-            db.session.execute(text("UPDATE games SET version = version + 1"))
-            db.session.commit()
-    assert versions.reads == 2
-    # and no listener: on SQLite it could only fail and warn in the log every few seconds
+        assert not versions.listens and versions.marks is not None
+        assert versions.version("token", token) == 1
+        assert versions.version("view_token", view_token) == 1
+        for _ in range(5):
+            assert versions.version("token", token) == 1
+            assert versions.known("view_token", view_token) == 1
+        assert versions.reads == 2
+        db.session.execute(text("UPDATE games SET version = version + 1"))
+        db.session.commit()
+        assert versions.version("token", token) == 1  # unmarked: kept a while longer
+        monkeypatch.setattr(versions_module, "SQLITE_TRUSTED_FOR_S", 0.0)
+        assert versions.known("token", token) is None  # the event loop's lookup gives way
+        assert versions.version("token", token) == 2
+        assert versions.reads == 3
     assert not [t for t in set(threading.enumerate()) - before if t.name == "scorekeeper-versions"]
+
+
+_ELSEWHERE = """
+import sys
+from scorekeeper import create_app
+from scorekeeper.store.db import db
+from scorekeeper.store.games import delete_game, write
+from scorekeeper.store.models import GameRow
+
+instance, uri, token, change = sys.argv[1:]
+app = create_app({"INSTANCE_PATH": instance, "SQLALCHEMY_DATABASE_URI": uri,
+                  "SECRET_KEY": "x" * 64})
+with app.app_context():
+    row = db.session.query(GameRow).filter_by(token=token).one()
+    if change == "write":
+        write(row, row.version, name="Friday")
+    else:
+        delete_game(row)
+"""
+
+
+@ON_SQLITE
+@pytest.mark.parametrize("change", ["write", "delete"])
+def test_a_change_made_by_another_process_on_sqlite_is_seen_at_the_next_poll(
+    app: Flask, tmp_path: Any, change: str
+) -> None:
+    """Another app server (a process of its own, through the app's store) on the same file:
+    its change marks the game's two tokens, and this process reads the game again."""
+    _, token, view_token = _game(app)
+    with app.app_context():
+        versions = Versions(db.engine)
+        assert versions.version("token", token) == 1
+        assert versions.version("view_token", view_token) == 1
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            _ELSEWHERE,
+            str(tmp_path / "elsewhere"),
+            app.config["SQLALCHEMY_DATABASE_URI"],
+            token,
+            change,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    expected = 2 if change == "write" else None
+    assert versions.known("token", token) is None
+    assert versions.version("token", token) == expected
+    assert versions.version("view_token", view_token) == expected
+
+
+@ON_SQLITE
+def test_a_read_that_raced_a_change_on_sqlite_is_not_kept(app: Flask) -> None:
+    """The mark is read before the version: a change committed after the read marks after it,
+    so what was read is not used again."""
+    game_id, token, _ = _game(app)
+    with app.app_context():
+        versions = _Paused(db.engine)
+        row = db.session.get(GameRow, game_id)
+        assert row is not None
+        versions.pause = True
+        answers: list[int | None] = []
+        reader = threading.Thread(target=lambda: answers.append(versions.version("token", token)))
+        reader.start()
+        assert versions.read_done.wait(WAIT)  # it read version 1, and has not kept it yet
+        versions.pause = False
+        write(row, 1, name="Friday")  # committed, then marked
+        versions.release.set()
+        reader.join(WAIT)
+        assert answers == [1]  # what it read, the version of the moment it asked
+        assert versions.known("token", token) is None
+        assert versions.version("token", token) == 2  # not kept: read again
+
+
+@ON_SQLITE
+def test_polls_racing_saves_on_sqlite_never_see_a_version_older_than_a_save_they_followed(
+    app: Flask,
+) -> None:
+    """A barrier of threads: one saves 60 times through the store while three poll as fast as
+    they can; a poll that began after a save had returned never answers an older version."""
+    game_id, token, _ = _game(app)
+    with app.app_context():
+        versions = Versions(db.engine)
+    saved = [1]  # the version the last save that returned wrote
+    stale: list[tuple[int, int | None]] = []
+    barrier = threading.Barrier(4)
+    done = threading.Event()
+
+    def saver() -> None:
+        with app.app_context():
+            barrier.wait()
+            for version in range(1, 61):
+                row = db.session.get(GameRow, game_id)
+                assert row is not None
+                write(row, version, name=f"deal {version}")
+                saved[0] = version + 1
+            done.set()
+
+    def poller() -> None:
+        barrier.wait()
+        while not done.is_set():
+            floor = saved[0]
+            found = versions.version("token", token)
+            if found is None or found < floor:
+                stale.append((floor, found))
+
+    threads = [threading.Thread(target=saver)] + [
+        threading.Thread(target=poller) for _ in range(3)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert done.is_set() and not stale
+    assert versions.version("token", token) == 61
+
+
+@ON_SQLITE
+def test_without_marks_every_poll_on_sqlite_reads(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No marks beside the database (a folder that cannot take the file): nothing is kept."""
+    _, token, _ = _game(app)
+
+    def refused(path: str) -> None:
+        raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(versions_module, "_marks", {})
+    monkeypatch.setattr(versions_module, "ChangeMarks", refused)
+    with app.app_context():
+        assert marks_for(db.engine) is None
+        versions = Versions(db.engine)
+        for _ in range(3):
+            assert versions.version("token", token) == 1
+        assert versions.known("token", token) is None
+        assert versions.reads == 3
 
 
 @pytest.mark.parametrize("setting", ["config", "environment", "default"])
