@@ -21,7 +21,9 @@ night saves. Before anything is measured, `--warm-up` seconds of the first mix r
 reported apart (a fresh server's first minutes: every game read for the first time).
 
 Requests go out at their scheduled time whatever the server's pace (open loop), over a pool of
-keep-alive connections; latency counts from the scheduled time, so queueing shows. Errors are
+keep-alive connections; latency counts from the scheduled time, so queueing shows. The
+generator's own lag (how late its loop wakes for a 5 ms timer) is printed beside it; its garbage
+collector is off while it measures (its full passes stopped it for 70-150 ms). Errors are
 transport failures, timeouts, 5xx, and any status a step does not expect.
 
 First the CPU one request costs the server, one at a time (`/proc/<pid>/stat` of the server and
@@ -44,6 +46,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import glob
 import os
 import random
@@ -78,6 +81,7 @@ from common import (
 from httpraw import Client
 
 P99_TARGET_MS = 100.0
+SAVE_P99_TARGET_MS = 150.0
 POLL_SECONDS = 3.0
 MAX_CONNECTIONS = 200
 TIMEOUT = 10.0
@@ -100,6 +104,8 @@ class Stats:
     """Polls a hidden page did not send (its ticks while hidden)."""
     caught_up: int = 0
     """Polls sent the moment a hidden page was shown again."""
+    lags: list[float] = field(default_factory=list)
+    """How late the load generator's own loop woke for a 5 ms timer (its share of a tail)."""
 
     def record(self, kind: str, latency: float) -> None:
         self.latencies.setdefault(kind, []).append(latency)
@@ -533,22 +539,45 @@ def simulate(
         for base in bases:
             host, port = base.removeprefix("http://").split(":")
             pools.append(Pool(host, int(port), MAX_CONNECTIONS // len(bases)))
-        stats = await Simulation(
-            pools,
-            tables,
-            session.cookie,
-            session.csrf,
-            seconds,
-            deal_every,
-            stats_every,
-            hidden,
-            hidden_spell,
-        ).run()
+        lags: list[float] = []
+        watch = asyncio.create_task(watch_lag(lags))
+        # The generator's own full collections (its thousands of pages' coroutines) stopped it
+        # for 70-150 ms, every request it was to send meanwhile counted late: its collector is
+        # off while it measures (what it leaves is collected after), its lag reported.
+        gc.collect()
+        gc.freeze()
+        gc.disable()
+        try:
+            stats = await Simulation(
+                pools,
+                tables,
+                session.cookie,
+                session.csrf,
+                seconds,
+                deal_every,
+                stats_every,
+                hidden,
+                hidden_spell,
+            ).run()
+        finally:
+            gc.enable()
+            gc.unfreeze()
+            watch.cancel()
+        stats.lags = lags
         stats.server_cpu = sum(server_cpu_seconds(base) for base in bases) - server_before
         stats.client_cpu = time.process_time() - client_before
         return stats
 
     return asyncio.run(main())
+
+
+async def watch_lag(lags: list[float], every: float = 0.005) -> None:
+    """Record how late the loop wakes for a timer of `every` seconds, until cancelled."""
+    loop = asyncio.get_running_loop()
+    while True:
+        asked = loop.time()
+        await asyncio.sleep(every)
+        lags.append((loop.time() - asked - every) * 1000)
 
 
 def settle(bases: list[str], table: Table, session: Session, within: float = 60.0) -> None:
@@ -674,7 +703,8 @@ def summarise(
         f"{len(latencies)} requests in {elapsed:.0f} s, {tables} tables; "
         f"app CPU {per_request:.2f} ms a request (so 2 free cores carry about "
         f"{2000 / per_request:.0f} req/s of this mix); load generator CPU "
-        f"{stats.client_cpu:.0f} s; load average {load_average()}",
+        f"{stats.client_cpu:.0f} s, its loop late p99 {percentile(stats.lags, 0.99):.1f} ms, "
+        f"at most {max(stats.lags, default=0.0):.0f} ms; load average {load_average()}",
     )
     results.add(
         f"{label}: latency p50 / p99",
@@ -686,6 +716,15 @@ def summarise(
             for kind, v in sorted(stats.latencies.items())
         ),
     )
+    saves = stats.latencies.get("save", [])
+    if saves:
+        results.add(
+            f"{label}: saves p99",
+            f"{percentile(saves, 0.99):.1f} ms",
+            f"< {SAVE_P99_TARGET_MS:.0f} ms",
+            percentile(saves, 0.99) < SAVE_P99_TARGET_MS,
+            f"{len(saves)} saves, p50 {percentile(saves, 0.5):.1f} ms",
+        )
     results.add(
         f"{label}: errors",
         str(errors),

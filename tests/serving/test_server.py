@@ -56,3 +56,31 @@ def test_a_stop_while_a_worker_loads_the_app_ends_it_without_the_kill(tmp_path: 
     said = log.read_text()
     assert "refused to gracefully stop" not in said, said
     assert "WARNING" not in said.upper(), said
+
+
+def test_a_worker_leaves_what_loading_made_out_of_the_collectors_passes() -> None:
+    """`load_app` freezes the loaded app's objects (the collector's full passes of a busy worker
+    walked them all: bench/tables.py)."""
+    import gc
+
+    from scorekeeper.serving.server import load_app
+
+    gc.unfreeze()
+    try:
+        gateway = load_app(
+            "tests.serving.test_server:_tiny_app",
+            factory=True,
+            threads=1,
+            workers=1,
+            working_dir=None,
+        )
+        assert gc.get_freeze_count() > 0
+        gateway.threads.stop()
+    finally:
+        gc.unfreeze()
+
+
+def _tiny_app() -> object:
+    from flask import Flask
+
+    return Flask("tiny")
