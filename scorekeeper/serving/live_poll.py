@@ -5,8 +5,8 @@ a view link `/v/<view_token>/live` (`?v=` from htmx, `If-None-Match` from the br
 and a scorekeeping page `/g/<token>/live?v=` (htmx only). While the game is unchanged the
 answer is an empty 304 or 204; this WSGI middleware gives it with the game's version
 (`store.versions`: kept in this process while PostgreSQL reports no change, or SQLite's change
-marks show none, else one indexed read, in a thread) and none of the rest of a Flask request (no view function, no session save, no
-after-request hooks).
+marks show none, else one indexed read, in a thread) and none of the rest of a Flask request
+(no view function, no session save, no after-request hooks).
 
 It answers only what Flask would answer the same way:
 

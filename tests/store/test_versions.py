@@ -155,6 +155,17 @@ class _Paused(Versions):
             assert self.release.wait(WAIT)
         return found
 
+    def reader_paused(self, token: str) -> tuple[threading.Thread, list[int | None]]:
+        """A poll of `token` in a thread of its own, stopped once it has read the version (not
+        kept yet): the thread and, once released, its answer."""
+        self.pause = True
+        answers: list[int | None] = []
+        reader = threading.Thread(target=lambda: answers.append(self.version("token", token)))
+        reader.start()
+        assert self.read_done.wait(WAIT)  # it read the version, and has not kept it yet
+        self.pause = False
+        return reader, answers
+
 
 @ON_POSTGRESQL
 def test_a_read_that_raced_a_change_is_not_kept(pg_app: Flask) -> None:
@@ -163,12 +174,7 @@ def test_a_read_that_raced_a_change_is_not_kept(pg_app: Flask) -> None:
         versions = _Paused(db.engine)
     assert versions.wait_listening(WAIT)
     try:
-        versions.pause = True
-        answers: list[int | None] = []
-        reader = threading.Thread(target=lambda: answers.append(versions.version("token", token)))
-        reader.start()
-        assert versions.read_done.wait(WAIT)  # it read version 1, and has not kept it yet
-        versions.pause = False
+        reader, answers = versions.reader_paused(token)  # it read version 1
         heard = versions.heard
         _elsewhere(pg_app, "UPDATE games SET version = 2 WHERE id = %(id)s", id=game_id)
         _heard(versions, heard)
@@ -398,12 +404,7 @@ def test_a_read_that_raced_a_change_on_sqlite_is_not_kept(app: Flask) -> None:
         versions = _Paused(db.engine)
         row = db.session.get(GameRow, game_id)
         assert row is not None
-        versions.pause = True
-        answers: list[int | None] = []
-        reader = threading.Thread(target=lambda: answers.append(versions.version("token", token)))
-        reader.start()
-        assert versions.read_done.wait(WAIT)  # it read version 1, and has not kept it yet
-        versions.pause = False
+        reader, answers = versions.reader_paused(token)  # it read version 1
         write(row, 1, name="Friday")  # committed, then marked
         versions.release.set()
         reader.join(WAIT)
@@ -444,9 +445,7 @@ def test_polls_racing_saves_on_sqlite_never_see_a_version_older_than_a_save_they
             if found is None or found < floor:
                 stale.append((floor, found))
 
-    threads = [threading.Thread(target=saver)] + [
-        threading.Thread(target=poller) for _ in range(3)
-    ]
+    threads = [threading.Thread(target=saver)] + [threading.Thread(target=poller) for _ in range(3)]
     for thread in threads:
         thread.start()
     for thread in threads:
