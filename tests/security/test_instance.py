@@ -241,6 +241,7 @@ def test_database_files_are_private(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     from sqlalchemy import text
 
     from scorekeeper.store.db import db
+    from scorekeeper.store.versions import changed_here
 
     monkeypatch.delenv("DATABASE_URL", raising=False)
     monkeypatch.setenv("SECRET_KEY", KEY)
@@ -252,6 +253,7 @@ def test_database_files_are_private(tmp_path: Path, monkeypatch: pytest.MonkeyPa
             db.session.execute(text("CREATE TABLE probe (x)"))
             db.session.execute(text("INSERT INTO probe VALUES (1)"))
             db.session.commit()
+            changed_here(db.engine, "probe")  # a game's change: the processes' change marks
             files = {
                 p.name: stat.S_IMODE(p.stat().st_mode)
                 for p in tmp_path.iterdir()
@@ -261,7 +263,12 @@ def test_database_files_are_private(tmp_path: Path, monkeypatch: pytest.MonkeyPa
             db.engine.dispose()
     finally:
         os.umask(previous)
-    assert set(files) == {"scorekeeper.sqlite", "scorekeeper.sqlite-wal", "scorekeeper.sqlite-shm"}
+    assert set(files) == {
+        "scorekeeper.sqlite",
+        "scorekeeper.sqlite-wal",
+        "scorekeeper.sqlite-shm",
+        "scorekeeper.sqlite-changes",
+    }
     assert all(mode == 0o600 for mode in files.values()), files
 
 
