@@ -43,6 +43,7 @@ from typing import Any
 from cachetools import LRUCache
 from sqlalchemy import Engine, bindparam, select
 
+from ..settings import sqlite_files
 from .models import GameRow
 
 CHANNEL = "scorekeeper_games"
@@ -343,12 +344,10 @@ _marks_lock = threading.Lock()
 def marks_for(engine: Engine) -> ChangeMarks | None:
     """This process's change marks of `engine`'s SQLite file (None: not a SQLite file, or none
     can be made beside it, and every poll reads)."""
-    database = engine.url.database
-    if engine.dialect.name != "sqlite" or database in (None, "", ":memory:"):
+    files = sqlite_files(engine.url.render_as_string(hide_password=False))
+    if not files:  # not a SQLite file (another database, or one in memory)
         return None
-    if database.startswith("file:"):
-        return None
-    key = (os.getpid(), os.path.abspath(database))
+    key = (os.getpid(), os.path.abspath(files[0]))
     with _marks_lock:
         if key not in _marks:
             try:
