@@ -6,9 +6,9 @@ unit), which slows a page's main thread only (Chromium refuses it for a worker: 
 only supported for pages, not workers"), and the whole renderer process (page and worker)
 running a quarter of the time (SIGSTOP / SIGCONT, 5 ms of every 20).
 
-- bytes: the runtime's files (static/pyodide/VENDORED.json) and the bundle, raw and gzip, and
-  what the server sends a browser taking brotli; when the engine's first file is asked for,
-  after the page's load event.
+- bytes: the runtime's files (static/pyodide/VENDORED.json) and the bundle as the server sends
+  them to a browser taking brotli (HTTPS) or gzip alone (plain HTTP), and raw; when the
+  engine's first file is asked for, after the page's load event.
 - ready: from the engine's start (the page idle) to the worker ready, cold (empty cache) and
   cached (the page loaded again); and from the page's navigation.
 - taps: one deal of each kind (common.TAP_SCRIPTS) entered with the engine ready, each chip
@@ -24,7 +24,6 @@ running a quarter of the time (SIGSTOP / SIGCONT, 5 ms of every 20).
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import signal
@@ -50,7 +49,8 @@ UP_BPS = 1_500_000
 SLOWER = 4
 TAP_TARGET_MS = 50.0
 READY_TARGET_MS = 3000.0
-RUNTIME_TARGET = 5 * 1024 * 1024
+RUNTIME_TARGET = 3.3e6
+"""Issue 43: the runtime over the wire (it was 3.9 MB, brotli 5 and a compressed zip)."""
 PERIOD_S = 0.020
 
 TIMING = """
@@ -242,30 +242,34 @@ def taps(
     return times, requests, len(times)
 
 
+def _sent(url: str, encoding: str) -> int:
+    request = urllib.request.Request(url, headers={"Accept-Encoding": encoding})
+    with urllib.request.urlopen(request) as response:
+        return len(response.read())
+
+
 def _bytes(base: str) -> tuple[dict[str, Any], list[str]]:
-    """The runtime's and the bundle's sizes, and what the server sends with brotli."""
+    """The runtime's and the bundle's sizes as the server sends them: with brotli (HTTPS),
+    with gzip alone (plain HTTP), as they are."""
     vendored = json.loads((ROOT / "static" / "pyodide" / "VENDORED.json").read_text())
-    raw = sum(f["bytes"] for f in vendored["files"].values())
-    packed = sum(f["gzip"] for f in vendored["files"].values())
     with urllib.request.urlopen(f"{base}/engine/en.json") as response:
         config = json.loads(response.read())
-    sent = 0
+    sizes = {"br": 0, "gzip": 0, "raw": 0}
     parts = []
-    for url in [config["bundle"], *(config["runtime"] + name for name in vendored["files"])]:
-        request = urllib.request.Request(base + url, headers={"Accept-Encoding": "br"})
-        with urllib.request.urlopen(request) as response:
-            body = response.read()
-        sent += len(body)
-        parts.append(f"{url.rsplit('/', 1)[-1]} {len(body)} B")
-    with urllib.request.urlopen(base + config["bundle"]) as response:
-        bundle = response.read()
+    for name in vendored["files"]:
+        url = base + config["runtime"] + name
+        sent = {encoding: _sent(url, encoding) for encoding in ("br", "gzip")}
+        sizes["br"] += sent["br"]
+        sizes["gzip"] += sent["gzip"]
+        sizes["raw"] += vendored["files"][name]["bytes"]
+        parts.append(f"{name} {sent['br'] / 1e3:.0f} KB")
+    bundle = {encoding: _sent(base + config["bundle"], encoding) for encoding in ("br", "gzip")}
     return {
         "version": vendored["version"],
-        "raw": raw,
-        "gzip": packed,
-        "bundle": len(bundle),
-        "bundle_gzip": len(gzip.compress(bundle, 9)),
-        "sent": sent,
+        **sizes,
+        "bundle": _sent(base + config["bundle"], "identity"),
+        "bundle_br": bundle["br"],
+        "bundle_gzip": bundle["gzip"],
     }, parts
 
 
@@ -310,13 +314,14 @@ def run(quick: bool = False, rounds: int | None = None, smoke: bool = False) -> 
             browser.close()
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     results.add(
-        f"engine runtime (Pyodide {size['version']}), gzip",
-        f"{size['gzip'] / 1e6:.2f} MB",
-        "≤ 5 MB",
-        size["gzip"] <= RUNTIME_TARGET,
-        f"raw {size['raw'] / 1e6:.2f} MB; the bundle (engine + one catalogue) "
-        f"{size['bundle'] / 1e3:.0f} KB, {size['bundle_gzip'] / 1e3:.0f} KB gzip; sent with brotli "
-        f"{size['sent'] / 1e6:.2f} MB in all ({'; '.join(parts)})",
+        f"engine runtime (Pyodide {size['version']}) over the wire, brotli (HTTPS)",
+        f"{size['br'] / 1e6:.2f} MB",
+        f"≤ {RUNTIME_TARGET / 1e6:.1f} MB",
+        size["br"] <= RUNTIME_TARGET,
+        f"{'; '.join(parts)}; gzip alone (plain HTTP) {size['gzip'] / 1e6:.2f} MB; raw "
+        f"{size['raw'] / 1e6:.2f} MB; the bundle (engine + one catalogue) "
+        f"{size['bundle'] / 1e3:.0f} KB, sent {size['bundle_br'] / 1e3:.0f} KB brotli, "
+        f"{size['bundle_gzip'] / 1e3:.0f} KB gzip",
     )
     names = {"page": "CDP 4× (page thread)", "renderer": "renderer 4× (page and worker)"}
     for mode in modes:

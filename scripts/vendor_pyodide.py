@@ -9,10 +9,13 @@ the files a Web Worker loads (the loader, the interpreter's JavaScript and WebAs
 file without its package list: the engine loads no package), and trims the standard library to
 what the engine imports: under Node, the package's own engine (the bundle the server makes)
 holds every conversation of :mod:`scorekeeper.words.worker_cases` in each language, and the
-modules that are then imported are kept, compiled to bytecode (``scripts/pyodide_trim.mjs``).
-Its answers must equal CPython's, in-process. It writes ``VENDORED.json`` (version, licence,
-the tarball's integrity, each file's sha256 and size, raw and gzip, every module the engine's
-conversations imported under Pyodide) and ``NOTICE.md``.
+modules that are then imported are kept, compiled to bytecode and stored uncompressed in the zip
+(``scripts/pyodide_trim.mjs``). Its answers must equal CPython's, in-process. Each file of 1 KB
+or more is compressed once, here, at the best each encoding offers, beside itself: ``<file>.br``
+(brotli 11, for browsers over HTTPS) and ``<file>.gz`` (gzip 9: over plain HTTP browsers take no
+brotli); the server sends those bytes as they are. It writes ``VENDORED.json`` (version,
+licence, the tarball's integrity, each file's sha256 and size and its compressed copies', every
+module the engine's conversations imported under Pyodide) and ``NOTICE.md``.
 ``tests/serving/test_engine.py`` checks the files against ``VENDORED.json`` and that the
 trimmed library holds every module the engine imports.
 """
@@ -32,6 +35,8 @@ import tarfile
 import tempfile
 import zipfile
 from pathlib import Path
+
+import brotli
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -99,13 +104,40 @@ def trim(package: Path, into: Path) -> tuple[Path, list[str]]:
     return out, imported
 
 
+ENCODINGS = {"br": ".br", "gzip": ".gz"}
+"""Each compressed copy's suffix, by its Content-Encoding."""
+COMPRESSED_FROM = 1024
+"""Smaller files are sent as they are."""
+
+
+def encoded(data: bytes, encoding: str) -> bytes:
+    """`data` compressed at `encoding`'s best (brotli's largest window: the WebAssembly file is
+    8.6 MB)."""
+    if encoding == "br":
+        return bytes(brotli.compress(data, quality=11, lgwin=24))
+    return gzip.compress(data, compresslevel=9, mtime=0)
+
+
 def described(path: Path) -> dict[str, object]:
+    """A file's record, its compressed copies written beside it."""
     data = path.read_bytes()
-    return {
-        "sha256": hashlib.sha256(data).hexdigest(),
-        "bytes": len(data),
-        "gzip": len(gzip.compress(data, compresslevel=9, mtime=0)),
-    }
+    record: dict[str, object] = {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
+    if len(data) >= COMPRESSED_FROM:
+        copies = {}
+        for encoding, suffix in ENCODINGS.items():
+            packed = encoded(data, encoding)
+            path.with_name(path.name + suffix).write_bytes(packed)
+            copies[encoding] = {"sha256": hashlib.sha256(packed).hexdigest(), "bytes": len(packed)}
+        record["encoded"] = copies
+    return record
+
+
+def sent_size(record: dict[str, object], encoding: str) -> int:
+    """A file's bytes as the server sends it to a browser taking `encoding`."""
+    copies = record.get("encoded")
+    if isinstance(copies, dict):
+        return int(copies[encoding]["bytes"])
+    return int(str(record["bytes"]))
 
 
 NOTICE = """# Pyodide {version}, vendored
@@ -117,7 +149,8 @@ Written by `scripts/vendor_pyodide.py`; do not edit these files by hand.
 - `pyodide.mjs`, `pyodide.asm.js`, `pyodide.asm.wasm`: as published, unchanged.
 - `python_stdlib.zip`: CPython's standard library as Pyodide ships it, **changed**: trimmed to
   the {modules} modules the engine imports (and Pyodide itself at start) and compiled to
-  bytecode without docstrings (CPython's `-OO`).
+  bytecode without docstrings (CPython's `-OO`), stored uncompressed in the zip.
+- `*.br`, `*.gz`: each file compressed (brotli, gzip) as the server sends it.
 - `pyodide-lock.json`: Pyodide's lock file, **changed**: its list of packages emptied (the
   engine loads none).
 
@@ -186,9 +219,12 @@ def main() -> None:
             version=version, python=record["python"], integrity=integrity, modules=modules
         )
     )
+    sizes = {kind: sum(sent_size(f, kind) for f in files.values()) for kind in ENCODINGS}
     raw = sum(int(str(f["bytes"])) for f in files.values())
-    packed = sum(int(str(f["gzip"])) for f in files.values())
-    print(f"pyodide {version}: {raw / 1e6:.2f} MB, {packed / 1e6:.2f} MB gzip")
+    print(
+        f"pyodide {version}: {raw / 1e6:.2f} MB, sent {sizes['br'] / 1e6:.2f} MB brotli, "
+        f"{sizes['gzip'] / 1e6:.2f} MB gzip"
+    )
 
 
 if __name__ == "__main__":

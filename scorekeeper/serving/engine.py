@@ -8,7 +8,8 @@ each at an address that names its content, so a phone keeps them until they chan
 - The bundle: this installed package's engine, made at run time from its own files (never a
   copy kept in the repository): the modules the worker's entry
   (:mod:`scorekeeper.words.worker`) imports, followed through the package, and one language's
-  compiled catalogue, the one Flask-Babel reads; a zip at ``/engine/bundle/<lang>-<digest>.zip``.
+  compiled catalogue, the one Flask-Babel reads; a zip at ``/engine/bundle/<lang>-<digest>.zip``,
+  its files stored uncompressed and the whole compressed on the wire (a quarter smaller).
 - The config: ``/engine/<lang>.json?v=<digest>``, which the page's script reads (its address
   is on every game page): the worker's script, the runtime's and the bundle's addresses, the
   scripts of offline play and the service worker's address, and every file the service
@@ -50,17 +51,21 @@ PAGE_SCRIPT = "js/engine.js"
 WORKER_SCRIPT = "js/engine-worker.js"
 OFFLINE_SCRIPTS = ("js/offline.js", "js/sync.js")
 """The page's side of playing on offline, and the sync it shares with the service worker."""
-COMPRESSIBLE = {
+TYPES = {
     ".mjs": "text/javascript",
     ".js": "text/javascript",
     ".json": "application/json",
     ".wasm": "application/wasm",
+    ".zip": "application/zip",
 }
-TYPES = {**COMPRESSIBLE, ".zip": "application/zip"}
-"""The runtime's files by kind; the standard library's zip is compressed already."""
-BROTLI_QUALITY = 5
-"""Brotli at 5 packs the 8.6 MB WebAssembly file to 2.5 MB in half a second, once a process
-(11 takes 30 s for 2 % less)."""
+"""The runtime's files by kind."""
+SUFFIXES = {"br": ".br", "gzip": ".gz"}
+"""The runtime's compressed copies beside each file (``scripts/vendor_pyodide.py`` writes them
+at the best of each encoding: brotli 11 takes 30 s for the WebAssembly file, so never here), by
+the Content-Encoding they are sent with."""
+BUNDLE_QUALITY = 9
+"""Brotli's quality for the bundle, once a process and language (20 ms; 11 takes 0.4 s for
+8 % less)."""
 
 bp = Blueprint("engine", __name__)
 ENDPOINTS = frozenset({"engine.config", "engine.runtime", "engine.bundle_file"})
@@ -149,7 +154,7 @@ def _entry(name: str) -> zipfile.ZipInfo:
     """A file of the bundle, stamped alike whenever and wherever it is made (one digest for
     every process of every server of a release)."""
     info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
-    info.compress_type = zipfile.ZIP_DEFLATED
+    info.compress_type = zipfile.ZIP_STORED
     info.external_attr = 0o644 << 16
     return info
 
@@ -172,7 +177,7 @@ def bundle(language: str, entries: tuple[str, ...] = ENTRIES) -> tuple[bytes, st
     with _PARSING:
         modules = _modules(entries)
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compresslevel=9) as archive:
+    with zipfile.ZipFile(buffer, "w") as archive:
         for name in modules:
             path = module_path(name)
             assert path is not None
@@ -203,13 +208,36 @@ def _runtime() -> dict[str, Any]:
 
 @cache
 def _encoded(folder: str, name: str, encoding: str) -> bytes:
-    """A runtime file as sent: compressed once a process with `encoding` ("" for none)."""
-    data = (Path(folder) / name).read_bytes()
+    """A runtime file as sent: its copy compressed with `encoding` ("" for none)."""
+    return (Path(folder) / (name + SUFFIXES.get(encoding, ""))).read_bytes()
+
+
+@cache
+def _bundle_encoded(language: str, encoding: str) -> bytes:
+    """The bundle as sent: compressed with `encoding` ("" for none), once a process."""
+    data, _ = bundle(language)
     if encoding == "br":
-        return brotli.compress(data, quality=BROTLI_QUALITY)
+        return bytes(brotli.compress(data, quality=BUNDLE_QUALITY))
     if encoding == "gzip":
-        return gzip.compress(data, compresslevel=6, mtime=0)
+        return gzip.compress(data, compresslevel=9, mtime=0)
     return data
+
+
+def _encoding(offered: Any) -> str:
+    """The encoding to send among those `offered` (brotli first) that the browser takes; ""
+    for none, or when a proxy in front compresses (``COMPRESS_REGISTER`` off)."""
+    if not current_app.config.get("COMPRESS_REGISTER", True):
+        return ""
+    accepted = parse_accept_header(request.headers.get("Accept-Encoding"), Accept)
+    return next((kind for kind in SUFFIXES if kind in offered and accepted.quality(kind)), "")
+
+
+def _sent(data: bytes, mimetype: str, encoding: str) -> Response:
+    response = Response(data, mimetype=mimetype)
+    if encoding:
+        response.headers["Content-Encoding"] = encoding  # Flask-Compress leaves it alone
+    response.vary.add("Accept-Encoding")
+    return _immutable(response)
 
 
 def _immutable(response: Response) -> Response:
@@ -225,16 +253,9 @@ def runtime(digest: str, name: str) -> Response:
     record = _runtime()
     if digest != record["digest"] or name not in record["files"]:
         abort(404)
-    suffix = Path(name).suffix
-    encoding = ""
-    if suffix in COMPRESSIBLE and current_app.config.get("COMPRESS_REGISTER", True):
-        accepted = parse_accept_header(request.headers.get("Accept-Encoding"), Accept)
-        encoding = "br" if accepted.quality("br") else "gzip" if accepted.quality("gzip") else ""
-    response = Response(_encoded(record["folder"], name, encoding), mimetype=TYPES[suffix])
-    if encoding:
-        response.headers["Content-Encoding"] = encoding  # Flask-Compress leaves it alone
-    response.vary.add("Accept-Encoding")
-    return _immutable(response)
+    encoding = _encoding(record["files"][name].get("encoded", ()))
+    data = _encoded(record["folder"], name, encoding)
+    return _sent(data, TYPES[Path(name).suffix], encoding)
 
 
 @bp.get("/engine/bundle/<language>-<digest>.zip")
@@ -242,10 +263,11 @@ def bundle_file(language: str, digest: str) -> Response:
     """The engine's bundle for one language."""
     if language not in _languages():
         abort(404)
-    data, current = bundle(language)
+    _, current = bundle(language)
     if digest != current:
         abort(404)
-    return _immutable(Response(data, mimetype="application/zip"))
+    encoding = _encoding(SUFFIXES)
+    return _sent(_bundle_encoded(language, encoding), "application/zip", encoding)
 
 
 @cache
