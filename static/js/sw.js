@@ -12,8 +12,13 @@
  *   code (403, a redirect) drops its copies at once; deleting a game drops its copy and the
  *   deals the phone kept for it.
  * - the files whose address names their content (static files with ?v=, the engine's runtime,
- *   bundle and config, the manifest), kept for good once fetched; the engine's files of an older
- *   release are dropped when the page names the current ones.
+ *   bundle and config, the manifest) that a game page names (it asks for them to be kept), for
+ *   the phone with no network: while the browser says it is online they are left to its HTTP
+ *   cache (they are sent "immutable": it answers in a few milliseconds where a kept copy takes
+ *   more than a hundred on a slow phone), and the kept copy answers only once the network has
+ *   failed this worker (a game page's visit with no network: the page's files and the engine's
+ *   follow it). The engine's files of an older release are dropped when the page names the
+ *   current ones.
  *
  * And it sends the deals the phone kept with no network (static/js/sync.js) when the browser
  * says the network is back (Background Sync's "sync" event), with no page open.
@@ -45,7 +50,7 @@ self.addEventListener("fetch", (event) => {
   }
   if (request.mode === "navigate") {
     if (game) {
-      const network = fetch(request);
+      const network = reached(fetch(request));
       /* (kept or forgotten as it comes, even after a slow network lost the race to the copy) */
       event.waitUntil(network.then((response) => (url.pathname === game || gone(response)
         ? store(game, response.clone()) : null)).catch(() => {}));
@@ -53,11 +58,24 @@ self.addEventListener("fetch", (event) => {
     }
     return;
   }
-  if (url.search.includes("v=") || url.pathname.startsWith(ROOT + "engine/runtime/") ||
-      url.pathname.startsWith(ROOT + "engine/bundle/")) {
-    if (KEPT_FILES.some((folder) => url.pathname.startsWith(folder))) { event.respondWith(file(request)); }
-  }
+  if (unreachable && contentNamed(url)) { event.respondWith(file(request)); }
 });
+
+/* Whether the network failed the last request this worker sent for a page (a visit or a
+ * refresh of a kept page); the browser's own word (navigator.onLine) is not trusted: "online"
+ * says nothing of the server, and an emulated network leaves it stale. */
+let unreachable = false;
+
+function reached(sent) {
+  sent.then(() => { unreachable = false; }, () => { unreachable = true; });
+  return sent;
+}
+
+function contentNamed(url) {
+  return (url.search.includes("v=") || url.pathname.startsWith(ROOT + "engine/runtime/") ||
+    url.pathname.startsWith(ROOT + "engine/bundle/")) &&
+    KEPT_FILES.some((folder) => url.pathname.startsWith(folder));
+}
 
 function gameOf(path) {
   const found = path.match(/^(.*\/g\/[A-Za-z0-9_-]{1,64})(\/|$)/);
@@ -95,7 +113,7 @@ async function store(path, response) {
 
 async function refresh(path) {
   try {
-    await store(path, await fetch(path, { credentials: "same-origin" }));
+    await store(path, await reached(fetch(path, { credentials: "same-origin" })));
   } catch (error) { /* no network: the copy stays */ }
 }
 
@@ -114,14 +132,11 @@ async function deleting(request, game) {
   return response;
 }
 
-/* A file whose address names its content: the kept copy, else the network's, kept. */
+/* A file whose address names its content, with no network: the kept copy, else the HTTP
+ * cache's (or the network's, if the browser was wrong). */
 async function file(request) {
-  const cache = await caches.open(FILES);
-  const kept = await cache.match(request, { ignoreVary: true });
-  if (kept) { return kept; }
-  const response = await fetch(request);
-  if (response.ok && response.type === "basic") { await cache.put(request, response.clone()); }
-  return response;
+  const kept = await (await caches.open(FILES)).match(request, { ignoreVary: true });
+  return kept || fetch(request);
 }
 
 /* What a game page asks (static/js/offline.js):

@@ -17,7 +17,7 @@ and a game is started for each test by taps in the same page (no reload, no rest
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, Route, expect
+from playwright.sync_api import Browser, Response, Route, expect
 
 from . import offline_phone as kit
 from .driver import Player, chip_taps
@@ -85,6 +85,43 @@ def test_five_deals_offline_across_a_kingdom_a_reload_then_each_stored_once(phon
     assert totals_shown(page) == shown
     expect(page.locator("#history .edit")).to_have_count(8)  # the server's rows again
     assert page.evaluate(KEPT)[path_of(page, game)] == []
+
+
+def test_content_named_files_come_from_the_http_cache_and_the_kept_copies_with_no_network(
+    phone: Player,
+) -> None:
+    """Online, the service worker leaves the files whose address names their content to the
+    browser's HTTP cache (a kept copy answers slower); with no network and that cache emptied,
+    its kept copies answer: the page is styled and the engine starts."""
+    page, context = phone.page, phone.page.context
+    game = new_game(phone)
+    answered: list[tuple[str, bool]] = []
+
+    def seen(response: Response) -> None:
+        if "v=" in response.url or "/engine/" in response.url:
+            answered.append((response.url, response.from_service_worker))
+
+    context.on("response", seen)
+    try:
+        visit = context.new_page()  # (a reload may reuse what the page's memory holds)
+        visit.goto(game)
+        wait_ready(visit)
+        visit.close()
+        assert answered and not [url for url, by_worker in answered if by_worker], answered
+        answered.clear()
+        context.new_cdp_session(page).send("Network.clearBrowserCache")
+        context.set_offline(True)
+        page.reload()
+        page.wait_for_function(
+            "() => performance.getEntriesByName('sk:engine-ready').length > 0",
+            timeout=ENGINE_READY,
+        )
+        kept = {url.split("?")[0].rsplit("/", 1)[-1] for url, by_worker in answered if by_worker}
+        assert {"app.css", "engine.js", "pyodide.asm.wasm", "python_stdlib.zip"} <= kept, kept
+        assert page.evaluate("() => getComputedStyle(document.body).margin") == "0px"
+    finally:
+        context.remove_listener("response", seen)
+        context.set_offline(False)
 
 
 def test_a_deal_kept_here_is_undone_before_it_is_sent(phone: Player) -> None:
