@@ -5,7 +5,7 @@
 //
 // Loads Pyodide from PACKAGE_DIR (the npm package, whole standard library), then for each
 // bundle (the package's engine and one language's catalogue, as the server makes it) compiles it
-// as the worker does, imports scorekeeper.words.worker_cases and holds its whole conversation (every contract tapped in,
+// as the worker does, imports scorekeeper.phone.cases and holds its whole conversation (every contract tapped in,
 // refusals, views, forms). What is then in sys.modules from the standard library zip is kept,
 // compiled to bytecode (docstrings dropped: python -OO's code) so the phone does not compile
 // it at every start, and written to OUT_ZIP uncompressed (the server sends it compressed as a
@@ -30,9 +30,9 @@ for (const [index, spec] of bundles.entries()) {
   const digest = pyodide.runPython(`
 import hashlib, json, sys
 sys.path.insert(0, place)
-from scorekeeper.words.bytecode import compile_bundle
+from scorekeeper.phone.bytecode import compile_bundle
 compile_bundle(place, place + ".pyc.zip")  # as the worker does at its first start
-from scorekeeper.words.worker_cases import transcript
+from scorekeeper.phone.cases import transcript
 said = transcript(language)
 sys.path.remove(place + ".pyc.zip")
 for name in [name for name in sys.modules if name == "scorekeeper" or name.startswith("scorekeeper.")]:

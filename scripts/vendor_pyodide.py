@@ -8,7 +8,7 @@ It fetches the npm package with ``npm pack`` and checks it against the registry'
 the files a Web Worker loads (the loader, the interpreter's JavaScript and WebAssembly, the lock
 file without its package list: the engine loads no package), and trims the standard library to
 what the engine imports: under Node, the package's own engine (the bundle the server makes)
-holds every conversation of :mod:`scorekeeper.words.worker_cases` in each language, and the
+holds every conversation of :mod:`scorekeeper.phone.cases` in each language, and the
 modules that are then imported are kept, compiled to bytecode and stored uncompressed in the zip
 (``scripts/pyodide_trim.mjs``). Its answers must equal CPython's, in-process. Each file of 1 KB
 or more is compressed once, here, at the best each encoding offers, beside itself: ``<file>.br``
@@ -41,16 +41,16 @@ import brotli
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scorekeeper.phone.cases import transcript  # noqa: E402
 from scorekeeper.serving.engine import ENTRIES, bundle  # noqa: E402
 from scorekeeper.web.languages import LANGUAGES  # noqa: E402
-from scorekeeper.words.worker_cases import transcript  # noqa: E402
 
 DEFAULT_VERSION = "0.29.5"
 OUT = ROOT / "static" / "pyodide"
 KEPT = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm")
 STDLIB = "python_stdlib.zip"
 LOCK = "pyodide-lock.json"
-CASES = "scorekeeper.words.worker_cases"
+CASES = "scorekeeper.phone.cases"
 LICENCES = {
     "LICENSE.MPL-2.0.txt": Path("/usr/share/common-licenses/MPL-2.0"),
     "LICENSE.CPython.txt": Path(sysconfig.get_paths()["stdlib"]) / "LICENSE.txt",

@@ -7,7 +7,7 @@ each at an address that names its content, so a phone keeps them until they chan
   each compressible file is compressed once per process.
 - The bundle: this installed package's engine, made at run time from its own files (never a
   copy kept in the repository): the modules the worker's entry
-  (:mod:`scorekeeper.words.worker`) imports, followed through the package, and one language's
+  (:mod:`scorekeeper.phone.worker`) imports, followed through the package, and one language's
   compiled catalogue, the one Flask-Babel reads; a zip at ``/engine/bundle/<lang>-<digest>.zip``,
   its files stored uncompressed and the whole compressed on the wire (a quarter smaller).
 - The config: ``/engine/<lang>.json?v=<digest>``, which the page's script reads (its address
@@ -40,9 +40,9 @@ from .assets import STATIC_MAX_AGE, static_url
 
 PACKAGE = Path(__file__).resolve().parent.parent
 """The installed package the bundle is made from."""
-ENTRY = "scorekeeper.words.worker"
+ENTRY = "scorekeeper.phone.worker"
 """The module the worker imports; the bundle holds it and what it imports of the package."""
-ENTRIES = (ENTRY, "scorekeeper.words.bytecode")
+ENTRIES = (ENTRY, "scorekeeper.phone.bytecode")
 """What the worker imports: the engine, and before it what compiles the bundle in the phone."""
 RUNTIME_FOLDER = "pyodide"
 """The runtime's folder under ``static/``."""

@@ -2,7 +2,7 @@
 what the app fills in as the player taps.
 
 The web form (:class:`scorekeeper.web.forms.DealForm`, WTForms) and the engine in the phone
-(:mod:`scorekeeper.words.worker`, under Pyodide) both call these, so a tap is read the same way
+(:mod:`scorekeeper.phone.worker`, under Pyodide) both call these, so a tap is read the same way
 wherever it is judged. Every value is a row of tap targets ("chips") named after the engine's
 field: ``taker``, ``counts-3`` (a seat's count), ``order-0`` (a place), ``takers-S`` (a card);
 a chip's value is a seat, a count or a suit letter, or None while untapped.

@@ -2,7 +2,7 @@
 count's running sum, how many values are left to tap, the doubles noted so far.
 
 The server (:mod:`scorekeeper.web.present`, with Flask-Babel's catalogue) and the engine in the
-phone (:mod:`scorekeeper.words.worker`, with the same catalogue read by Python's own
+phone (:mod:`scorekeeper.phone.worker`, with the same catalogue read by Python's own
 :mod:`gettext`) both call these with their ``translate`` and ``plural`` callables, so a refusal
 is worded once.
 """

@@ -2,10 +2,10 @@
  *
  * It runs Pyodide (CPython for WebAssembly, vendored in static/pyodide/) with this app's own
  * engine, the bundle the server makes of its installed package, and hands every message to
- * scorekeeper.words.worker, which answers as JSON in the page's language. Nothing here knows a
+ * scorekeeper.phone.worker, which answers as JSON in the page's language. Nothing here knows a
  * rule: it loads, passes messages through and says when something went wrong.
  *
- * Messages in: {id, op, ...} (ops: scorekeeper/words/worker.py); the first is
+ * Messages in: {id, op, ...} (ops: scorekeeper/phone/worker.py); the first is
  * {id, op: "start", config, language}, which loads the runtime and the bundle. Messages out:
  * {id, answer} or {id, error}. Messages sent while it loads wait for it.
  */
@@ -28,12 +28,12 @@ async function load(config) {
   } else {  /* the first start on this phone: compile the bundle once, and keep it */
     pyodide.FS.writeFile("/engine-source.zip", new Uint8Array(source));
     pyodide.runPython("import sys; sys.path.insert(0, '/engine-source.zip')");
-    pyodide.pyimport("scorekeeper.words.bytecode").compile_bundle("/engine-source.zip", "/engine.zip");
+    pyodide.pyimport("scorekeeper.phone.bytecode").compile_bundle("/engine-source.zip", "/engine.zip");
     keep(key, pyodide.FS.readFile("/engine.zip"));
   }
   pyodide.runPython("import sys; '/engine.zip' in sys.path or sys.path.insert(0, '/engine.zip')");
   try {
-    const session = pyodide.pyimport("scorekeeper.words.worker").Session();
+    const session = pyodide.pyimport("scorekeeper.phone.worker").Session();
     performance.mark("sk:engine");
     return session;
   } catch (error) {

@@ -9,7 +9,7 @@
  * It knows no rule, no contract and no score: it moves the form's fields to the worker and the
  * worker's words into the page.
  *
- * For other scripts: `engine.ask({op, ...})` sends any message of scorekeeper/words/worker.py
+ * For other scripts: `engine.ask({op, ...})` sends any message of scorekeeper/phone/worker.py
  * once the engine is ready (a promise of the answer); the document gets an "sk:engine" event
  * when it is ready. Offline play (static/js/offline.js) starts from here once the config is
  * read, with the engine and the painting of a preview.

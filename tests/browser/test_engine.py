@@ -1,5 +1,5 @@
 """The engine in the phone, in Chromium at 390 × 844: the worker (this app's engine under
-Pyodide) answers every message of the parity conversation (scorekeeper.words.worker_cases:
+Pyodide) answers every message of the parity conversation (scorekeeper.phone.cases:
 every contract of the registry tapped in, refusals, doubles, corrections, views, blank forms)
 exactly as the same engine does in-process, in each language; once it is ready a tap paints
 its preview with no request, the same as the server paints it; without it (no WebAssembly, the
@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from scorekeeper.phone.cases import transcript
 from scorekeeper.web.languages import LANGUAGES
-from scorekeeper.words.worker_cases import transcript
 
 from .conftest import PHONE, block_engine
 from .driver import Player

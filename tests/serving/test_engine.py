@@ -45,9 +45,9 @@ def test_the_bundle_is_the_installed_package_as_it_is() -> None:
     assert "scorekeeper/translations/ar/LC_MESSAGES/messages.mo" in entries
     assert not any("/translations/en/" in name for name in entries)  # the page's language only
     modules = bundle_modules()
-    assert {"scorekeeper.words.worker", "scorekeeper.rules.replay", "scorekeeper"} <= set(modules)
+    assert {"scorekeeper.phone.worker", "scorekeeper.rules.replay", "scorekeeper"} <= set(modules)
     rooms = {name.split(".")[1] for name in modules if "." in name}
-    assert rooms == {"rules", "words"}  # no web, store, serving or stats: no Flask in the phone
+    assert rooms == {"phone", "rules", "words"}  # no web, store, serving or stats: no Flask there
     assert bundle("ar") == (data, digest)  # the same bytes every time (one digest per release)
 
 

@@ -1,11 +1,11 @@
 """The engine in the phone says what the server's preview paints: for the same taps on the same
-game, the worker's answer (scorekeeper.words.worker, run here in CPython) equals what the
+game, the worker's answer (scorekeeper.phone.worker, run here in CPython) equals what the
 server's preview fragment shows, read back from its HTML: the deal's scores by seat, how many
 values are left, each field's running sum and messages, every reason Save is refused and
 whether it is enabled, the doubles noted, the chips the app filled in and its marks, and the
 address a reload keeps.
 
-The games and taps are the parity test's (scorekeeper.words.worker_cases): every contract of
+The games and taps are the parity test's (scorekeeper.phone.cases): every contract of
 the registry, its sample deal and a deal it accepts, refusals, doubles and a correction, under
 several house rules. tests/browser/test_engine.py checks that the worker under Pyodide answers
 the same as here.
@@ -21,13 +21,13 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from scorekeeper.phone import cases
+from scorekeeper.phone.worker import SERVER, Engine
 from scorekeeper.rules import Game, dump_deal, dump_record, evaluate, replay
 from scorekeeper.rules.record import Record
 from scorekeeper.store.games import find_game
 from scorekeeper.web.forms import make_deal_form
 from scorekeeper.web.views.common import game_view
-from scorekeeper.words import worker_cases
-from scorekeeper.words.worker import SERVER, Engine
 from tests.conftest import Phone
 
 VOID = frozenset({"input", "br", "img", "meta", "link", "hr"})
@@ -216,7 +216,7 @@ def _stored(phone: Phone, game: Game) -> tuple[str, int]:
 @pytest.mark.parametrize("language", ["en", "ar", "ru"])
 def test_the_phone_says_what_the_server_paints(phone: Phone, language: str) -> None:
     compared = 0
-    for held in worker_cases.games().values():
+    for held in cases.games().values():
         token, version = _stored(phone, held)
         engine = Engine(language)
         engine.hold(token, dump_record(Record(held)), version)
@@ -224,17 +224,17 @@ def test_the_phone_says_what_the_server_paints(phone: Phone, language: str) -> N
         rules = held.house_rules
         for contract in held.definition.contracts:
             for raw in (
-                worker_cases.accepted_deal(contract, rules),
-                worker_cases.sample_deal(contract),
+                cases.accepted_deal(contract, rules),
+                cases.sample_deal(contract),
             ):
-                worker_cases.enter(sides, token, held, raw, version=version)
+                cases.enter(sides, token, held, raw, version=version)
         step = replay(held).next
         if step is not None:
-            doubled = worker_cases.doubled_deal(held, step.contracts)
+            doubled = cases.doubled_deal(held, step.contracts)
             if doubled is not None:
-                worker_cases.enter(sides, token, held, doubled, version=version)
+                cases.enter(sides, token, held, doubled, version=version)
         if held.deals:
             first = dump_deal(held.deals[0])
-            worker_cases.enter(sides, token, held, first, corrects=1, version=version)
+            cases.enter(sides, token, held, first, corrects=1, version=version)
         compared += sides.compared
     assert compared > 150  # taps judged on both sides, not passed to the server

@@ -2,7 +2,7 @@
 by this package's own engine under Pyodide, as JSON with every word in the page's language.
 
 The worker imports this module from the bundle the server makes of the installed package
-(:mod:`scorekeeper.web.engine`) and hands every message to :func:`answer` as JSON text; the
+(:mod:`scorekeeper.serving.engine`) and hands every message to :func:`answer` as JSON text; the
 page's script only moves values between the page and the worker and paints what comes back.
 The server stays the authority: a save is judged there again, and whatever the phone cannot
 judge alone (a form the game moved on under, a value no chip offers, a finished game) is
@@ -20,9 +20,9 @@ Messages (each an object with ``op``; answers are objects):
   those the phone keeps.
 - ``{"op": "view", "key": token, "pending": [deal, ...], "waiting": n}``: the game with deals
   not yet sent (raw deals, as a record holds them; `waiting`, optional: how many the phone
-  keeps in all) → :func:`scorekeeper.words.game_view.game_view`.
+  keeps in all) → :func:`scorekeeper.phone.view.game_view`.
 - ``{"op": "form", "key": token, "pending": [...], "contract": id}``: a blank deal form for
-  `contract` as the next deal → :func:`scorekeeper.words.game_view.blank_form`.
+  `contract` as the next deal → :func:`scorekeeper.phone.view.blank_form`.
 - ``{"op": "describe", "key": token, "deals": [deal, ...]}``: deals as a history row names
   them → ``{"deals": [{"name", "takes"}]}`` (a deal this phone kept beside another phone's).
 """
@@ -36,11 +36,12 @@ from typing import Any
 from urllib.parse import urlencode
 
 from ..rules import Evaluation, Replay, dump_deal, evaluate, record_from_json, replay
-from . import deal_form, deal_words, game_view
-from .catalogue import Words, read_catalogue
-from .deal_form import chip_groups, chip_text
-from .labels import signed
-from .names import all_name_forms
+from ..words import deal_form, deal_words
+from ..words.catalogue import Words, read_catalogue
+from ..words.deal_form import chip_groups, chip_text
+from ..words.labels import signed
+from ..words.names import all_name_forms
+from . import view as game_view
 
 SERVER: dict[str, Any] = {"local": False}
 """The answer when the phone cannot judge alone: the page asks the server, as without it."""
@@ -110,7 +111,7 @@ class Engine:
         return game_view.game_view(held.result, pending, self.words(held.result), waiting)
 
     def describe(self, key: str, deals: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
-        """Deals as a history row names them (:func:`~scorekeeper.words.game_view.described`)."""
+        """Deals as a history row names them (:func:`~scorekeeper.phone.view.described`)."""
         held = self.games[key]
         return game_view.described(held.result, deals, self.words(held.result))
 

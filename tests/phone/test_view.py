@@ -4,11 +4,11 @@ language; a pending deal the engine refuses stops there, with why."""
 
 from __future__ import annotations
 
+from scorekeeper.phone.cases import PLAYERS, _played, accepted_deal
+from scorekeeper.phone.worker import SERVER, Engine
 from scorekeeper.rules import Game, dump_deal, dump_record, replay, with_deal
 from scorekeeper.rules.record import Record, record_from_json
 from scorekeeper.words.labels import signed
-from scorekeeper.words.worker import SERVER, Engine
-from scorekeeper.words.worker_cases import PLAYERS, _played, accepted_deal
 
 TRIX = Game("trix", "solo", PLAYERS, 1)
 TURKISH = Game("turkish-king", "solo", PLAYERS, 0)

@@ -31,7 +31,7 @@ from ..rules import (
 )
 from ..rules.deal import FieldKind, FieldSpec
 from ..rules.record import Record
-from .deal_form import chip_groups, chip_text, chip_values
+from ..words.deal_form import chip_groups, chip_text, chip_values
 from .worker import Engine, answer
 
 PLAYERS = ("Rami", "Lina", "Omar", "Alexandrina Konstantinopolskaya")
