@@ -37,6 +37,7 @@ from werkzeug.http import parse_accept_header
 
 from ..words.catalogue import DOMAIN
 from .assets import STATIC_MAX_AGE, static_url
+from .offline import sync_url
 
 PACKAGE = Path(__file__).resolve().parent.parent
 """The installed package the bundle is made from."""
@@ -49,8 +50,9 @@ RUNTIME_FOLDER = "pyodide"
 VENDORED = "VENDORED.json"
 PAGE_SCRIPT = "js/engine.js"
 WORKER_SCRIPT = "js/engine-worker.js"
-OFFLINE_SCRIPTS = ("js/offline.js", "js/sync.js")
-"""The page's side of playing on offline, and the sync it shares with the service worker."""
+OFFLINE_SCRIPT = "js/offline.js"
+"""The page's side of playing on offline (the sync it shares with the service worker:
+:func:`scorekeeper.serving.offline.sync_url`)."""
 TYPES = {
     ".mjs": "text/javascript",
     ".js": "text/javascript",
@@ -294,8 +296,8 @@ def _config_for(static_folder: str, script_root: str, language: str) -> tuple[by
         "pyodide": record["version"],
         "script": static_url(PAGE_SCRIPT),
         "worker": static_url(WORKER_SCRIPT),
-        "offline": static_url(OFFLINE_SCRIPTS[0]),
-        "sync": static_url(OFFLINE_SCRIPTS[1]),
+        "offline": static_url(OFFLINE_SCRIPT),
+        "sync": sync_url(),
         "service_worker": url_for("offline.service_worker"),
         "runtime": runtime_url,
         "stdlib": runtime_url + record["stdlib"],

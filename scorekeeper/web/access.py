@@ -55,6 +55,7 @@ OPEN_ENDPOINTS = frozenset(
         "access.ask",
         "pages.set_language",
         "offline.service_worker",
+        "offline.sync_script",
         "engine.runtime",
         "engine.bundle_file",
         "engine.config",

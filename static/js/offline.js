@@ -30,7 +30,6 @@ let serviceWorker = null;  /* its registration, once active */
 let engine = false;       /* the engine is ready */
 let failed = false;       /* the engine will not be ready (no WebAssembly, no runtime) */
 const BACKOFF_S = [2, 4, 8, 16, 30, 60];
-const SYNC_TAG = "scorekeeper-sync";
 
 export function start(given) {
   options = given;
@@ -758,7 +757,7 @@ function restore() {
 }
 
 function backgroundSync() {
-  if (serviceWorker && serviceWorker.sync) { serviceWorker.sync.register(SYNC_TAG).catch(() => {}); }
+  if (serviceWorker && serviceWorker.sync) { serviceWorker.sync.register(sync.SYNC_TAG).catch(() => {}); }
 }
 
 /* ----- the service worker (secure contexts only) --------------------------------------- */

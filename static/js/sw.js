@@ -27,7 +27,7 @@
  * over plain HTTP on a LAN there is none, and the page plays on offline while it stays open.
  */
 
-import { forget as forgetDeals, loadAll, send } from "./static/js/sync.js";
+import { forget as forgetDeals, loadAll, send, SYNC_TAG } from "./static/js/sync.js";
 
 const PAGES = "scorekeeper-pages";
 const FILES = "scorekeeper-files";
@@ -35,7 +35,6 @@ const ROOT = new URL(self.registration.scope).pathname;  /* "/" (or the app's ro
 const GAME = new RegExp("^" + ROOT.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "g/[A-Za-z0-9_-]{1,64}$");
 const KEPT_FILES = ["static/", "engine/", "manifest/"].map((folder) => ROOT + folder);
 const NAVIGATE_WITHIN_MS = 3000;  /* then a kept copy answers, the network's answer kept later */
-export const SYNC_TAG = "scorekeeper-sync";
 
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));

@@ -31,9 +31,11 @@
  * a sync sent again is answered from the keys (POST /g/<token>/sync, scorekeeper/store/sync.py).
  */
 
+const FACTS = null;  /* filled in where the server serves this file (scorekeeper/serving/offline.py) */
+export const SYNC_TAG = FACTS.tag;  /* the Background Sync tag: the page registers, the worker answers */
+const MOST = FACTS.most;  /* entries a sync carries (scorekeeper.store.sync.MOST_PENDING) */
 const DATABASE = "scorekeeper-offline";
 const STORE = "games";
-const MOST = 40;  /* entries a sync carries (scorekeeper.store.sync.MOST_PENDING) */
 const ANSWER_WITHIN_MS = 20000;  /* then the answer counts as lost: sent again later */
 const RETRY = new Set([408, 425, 429, 500, 502, 503, 504]);
 

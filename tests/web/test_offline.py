@@ -12,6 +12,7 @@ from flask import Flask
 
 from scorekeeper.rules import GAMES
 from scorekeeper.serving.assets import minified_js
+from scorekeeper.store.sync import MOST_PENDING
 from scorekeeper.web.views.common import OFFLINE_HEADER
 from tests.conftest import Phone
 from tests.rules.builders import FULL_GAME
@@ -28,10 +29,16 @@ def test_the_service_worker_is_served_at_the_root_with_its_sync_by_content(
     assert response.headers["Cache-Control"] == "no-cache"  # the browser looks for updates
     assert "Set-Cookie" not in response.headers  # the same for everyone
     script = response.get_data(as_text=True)
-    imported = re.search(r'from"(/static/js/sync\.js\?v=[0-9a-f]{10})"', script)
+    imported = re.search(r'from"(/engine/sync\.js\?v=[0-9a-f]{10})"', script)
     assert imported is not None, script[:300]
     sync = phone.client.get(imported.group(1))
     assert sync.status_code == 200 and "export function send" in sync.get_data(as_text=True)
+    assert "immutable" in sync.headers["Cache-Control"] and "Set-Cookie" not in sync.headers
+    # the facts the phone shares with the server, from the server's one source
+    facts = re.search(r"const FACTS=(\{[^}]*\})", sync.get_data(as_text=True))
+    assert facts is not None
+    assert json.loads(facts.group(1)) == {"tag": "scorekeeper-sync", "most": MOST_PENDING}
+    assert phone.client.get("/engine/sync.js?v=0000000000").status_code == 404
     source = (app.static_folder or "") + "/js/sw.js"
     with open(source, "rb") as handle:  # minified as written, the import's address aside
         written = minified_js(handle.read()).decode()
@@ -47,8 +54,8 @@ def test_the_engine_config_names_the_offline_scripts_and_the_service_worker(
     assert found is not None
     config = phone.client.get(found.group(1).replace("&amp;", "&")).get_json()
     assert config["service_worker"] == "/sw.js"
-    for name in ("offline", "sync"):
-        assert re.fullmatch(rf"/static/js/{name}\.js\?v=[0-9a-f]{{10}}", config[name])
+    for name, folder in (("offline", "static/js"), ("sync", "engine")):
+        assert re.fullmatch(rf"/{folder}/{name}\.js\?v=[0-9a-f]{{10}}", config[name])
         assert config[name] in config["files"]  # kept by the service worker
         assert phone.client.get(config[name]).status_code == 200
 
