@@ -4,7 +4,7 @@ each at an address that names its content, so a phone keeps them until they chan
 - The runtime: Pyodide (CPython for WebAssembly), vendored in ``static/pyodide/`` by
   ``scripts/vendor_pyodide.py`` (``VENDORED.json``: its version, licences and each file's
   sha256), served at ``/engine/runtime/<digest>/<file>``; the digest covers every file, and
-  each compressible file is compressed once per process.
+  each is sent as the vendoring script compressed it (brotli, or gzip over plain HTTP).
 - The bundle: this installed package's engine, made at run time from its own files (never a
   copy kept in the repository): the modules the worker's entry
   (:mod:`scorekeeper.phone.worker`) imports, followed through the package, and one language's

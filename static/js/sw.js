@@ -13,8 +13,8 @@
  *   deals the phone kept for it.
  * - the files whose address names their content (static files with ?v=, the engine's runtime,
  *   bundle and config, the manifest) that a game page names (it asks for them to be kept), for
- *   the phone with no network: while the browser says it is online they are left to its HTTP
- *   cache (they are sent "immutable": it answers in a few milliseconds where a kept copy takes
+ *   the phone with no network: while the network answers they are left to the browser's HTTP
+ *   cache (they are sent "immutable": it answers in a few milliseconds where a kept copy took
  *   more than a hundred on a slow phone), and the kept copy answers only once the network has
  *   failed this worker (a game page's visit with no network: the page's files and the engine's
  *   follow it). The engine's files of an older release are dropped when the page names the
