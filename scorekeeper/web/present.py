@@ -4,26 +4,24 @@ returned."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup
 
-from ..rules import CONTRACTS, GAMES, SUIT_SYMBOLS, SUITS, TEAMS, Replay
-from ..rules.autofill import Sum
+from ..rules import CONTRACTS, GAMES, SUITS, TEAMS, Replay
 from ..rules.contracts import ContractKind, Item
-from ..rules.deal import FieldKind
 from ..rules.examples import house_rule_numbers
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
 from ..rules.house_rules import HouseRules, Winners
 from ..stats import TableStats
-from ..words import counts, deal_words, labels, names
+from ..words import counts, labels, names
 from ..words.chart import chart_summary, running_totals_svg
 from ..words.contracts import CONTRACT_WORDS, TextName
 from ..words.game_view import Totals, standings, team_standings
 from ..words.outlook import outlook_lines as outlook_words
+from ..words.page import bidi, fitted, form_words
 from ..words.takes import short_takes
 from ..words.wins_chart import running_wins_summary as wins_summary
 from ..words.wins_chart import running_wins_svg
@@ -42,16 +40,6 @@ def field_label(
     """A field of a deal form, or a problem's path, in the reader's words (as the game's house
     `rules` name it)."""
     return labels.field_label(contract, path, players, gettext, rules)
-
-
-def running_sum(total: Sum) -> str:
-    """A count field's running sum ("12 / 13", "5 / at most 13") in the reader's words."""
-    return deal_words.running_sum(total, gettext)
-
-
-def left_to_tap(count: int) -> str:
-    """How many values are still to tap, in the reader's words."""
-    return deal_words.left_to_tap(count, plural_form)
 
 
 def reason_label(reason: str | None) -> str:
@@ -214,17 +202,6 @@ HOUSE_RULE_WORDS = _house_rule_words()
 """By a house rule's choice (or a hint's name): its words on the setup form and the rules page."""
 
 
-RED_SUITS = ("♥", "♦")
-
-
-def suited(text: str) -> Markup:
-    """Text with its ♥ and ♦ marked red (the suit's shape still tells it, colour only helps)."""
-    marked = Markup.escape(text)
-    for symbol in RED_SUITS:
-        marked = Markup(marked.replace(symbol, Markup('<span class="red">%s</span>') % symbol))
-    return marked
-
-
 @lru_cache(maxsize=4096)
 def short_names(players: tuple[str, ...]) -> tuple[str, ...]:
     """The four names as a row of chips shows them without JavaScript (unique, never respelt)."""
@@ -236,40 +213,17 @@ def names_to_fit(players: Sequence[str]) -> bool:
     return any(len(set(forms)) > 1 for forms in names.all_name_forms(tuple(players)))
 
 
-def _fitted(forms: Sequence[str]) -> Markup:
-    """A name in a box that may be too narrow for it: the narrowest form, and the form at each
-    wider width (widest first, names_to_fit's widths) for static/js/fit.js to put the names
-    side by side at the first width where all of them fit."""
-    if len(set(forms)) == 1:  # fits everywhere: its place cuts it at its end, if at all
-        return Markup("<bdi>%s</bdi>") % forms[0]
-    return Markup('<bdi class="nm" data-forms="%s">%s</bdi>') % (
-        json.dumps(list(forms[:-1]), ensure_ascii=False),
-        forms[-1],
-    )
-
-
-def player_name(players: Sequence[str], seat: int) -> Markup:
-    """A player's name where its place may cut it (a chip, a score card, a column): the whole
-    name where it fits, else a shorter form no other of the four could be read as."""
-    return _fitted(names.all_name_forms(tuple(players))[seat])
-
-
 def team_box(players: Sequence[str], team: int) -> Markup:
     """A team's name where its place may cut it (a score card): as player_name, both names
     shortened to the same width."""
     forms = names.all_name_forms(tuple(players))
     first, second = TEAMS[team]
-    return _fitted(
+    return fitted(
         tuple(
             labels.pair_label(one, other, gettext)
             for one, other in zip(forms[first], forms[second], strict=True)
         )
     )
-
-
-def bidi(name: str) -> Markup:
-    """A player's name isolated from the surrounding text direction."""
-    return Markup("<bdi>%s</bdi>") % name
 
 
 def team_name(players: Sequence[str], team: int, *, isolated: bool = True) -> Markup | str:
@@ -338,6 +292,8 @@ def running_chart_summary(result: Replay, players: tuple[str, ...]) -> str:
 
 
 TEMPLATE_GLOBALS: dict[str, Any] = {
+    # the deal form's (the phone's worker renders its templates with the same, in its words)
+    **form_words(gettext, plural_form),
     # the reader's words
     "contract_name": contract_name,
     "text_names": text_names,
@@ -347,17 +303,11 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "reason_label": reason_label,
     "field_label": field_label,
     "house_rule_words": HOUSE_RULE_WORDS,
-    "running_sum": running_sum,
-    "left_to_tap": left_to_tap,
     "takes": takes,
     "zero_side": zero_side,
     "outlook_lines": outlook_lines,
     # numbers and names as every page shows them
-    "signed": labels.signed,
     "number": number,
-    "suited": suited,
-    "bidi": bidi,
-    "player_name": player_name,
     "short_names": short_names,
     "names_to_fit": names_to_fit,
     "team_name": team_name,
@@ -370,19 +320,14 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "running_wins_chart": running_wins_chart,
     "running_wins_summary": running_wins_summary,
     # the engine's names, for the templates to lay pages out by
-    "FieldKind": FieldKind,
     "ContractKind": ContractKind,
     "SUITS": SUITS,
-    "SUIT_SYMBOLS": SUIT_SYMBOLS,
     "TEAMS": TEAMS,
     "QUOTAS": {
         "trumps": TRUMPS_PER_PLAYER,
         "negatives": NEGATIVES_PER_PLAYER,
         "plays": PLAYS_PER_NEGATIVE,
     },
-    "CARD_LABELS": labels.CARD_LABELS,
-    "PLACE_LABELS": labels.PLACE_LABELS,
-    "LAST_TRICK_LABELS": labels.LAST_TRICK_LABELS,
     "CONTRACTS": CONTRACTS,
     "GAMES": GAMES,
 }

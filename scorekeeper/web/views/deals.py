@@ -7,7 +7,7 @@ a save only what the deal changed. Without JavaScript the same URLs answer whole
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, assert_never
 
 from flask import (
@@ -142,6 +142,14 @@ class DealFormShown:
     """A past deal's: the contracts it may be changed to, or why not (the engine's)."""
     carried: bool = False
     """Taps carried over from a form the game moved on under: not saved yet, which it says."""
+    values: Mapping[str, Any] = field(default_factory=dict)
+    """Each chip field's value (None while untapped): what the chips show checked."""
+    filled_now: frozenset[str] = frozenset()
+    """The chip fields the app filled in (their rows mark the chip)."""
+    autofilled: str = ""
+    """The form's mark of what the app filled in, sent back with the next tap."""
+    sent: frozenset[str] = frozenset()
+    """The field names the browser sent (a tap's preview: the doubles' note once they are)."""
 
     @classmethod
     def of(
@@ -190,6 +198,10 @@ class DealFormShown:
             inline,
             preview_on_load,
             edit_options(view.game, corrects - 1) if corrects and choosing else (),
+            values=form.values(),
+            filled_now=form.filled_now,
+            autofilled=form.autofilled.data or "",
+            sent=frozenset(request.form),
         )
 
 
@@ -198,7 +210,7 @@ def _render_form(
 ) -> tuple[str, int]:
     """A deal form: a whole page (`pages/deal.html`), the form alone (inside the game page:
     `fragments/deal_form.html`), or what a tap changes (`fragments/deal_preview.html`)."""
-    args = {field.name: getattr(shown, field.name) for field in fields(shown)}
+    args = {each.name: getattr(shown, each.name) for each in fields(shown)}
     return render_template(template, **view.game_args(**args)), status
 
 
