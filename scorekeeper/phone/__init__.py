@@ -3,6 +3,7 @@ engine (``rules``) and the reader's words (``words``) it imports.
 
 - :mod:`.worker`: the worker's one entry (``static/js/engine-worker.js`` hands it every
   message) and what it answers: a tap's preview, the game with the deals this phone keeps.
+- :mod:`.render`: the server's deal-form templates, rendered here with the same words.
 - :mod:`.view`: the game page's parts as the phone repaints them.
 - :mod:`.bytecode`: the bundle compiled once by the phone's own interpreter.
 - :mod:`.cases`: conversations through every path the worker answers (the parity test's, and

@@ -13,7 +13,9 @@ engine imports (``scripts/vendor_pyodide.py``). Nothing here is part of the app.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
+from html import unescape
 from typing import Any, Protocol
 
 from ..rules import (
@@ -184,12 +186,32 @@ def enter(
         said = talk.ask({"op": "preview", "key": key, "fields": list(state.items()), **kept})
         if not said.get("local"):
             return
-        state["autofilled"] = said["autofilled"]
-        for chip, shown in said["chips"].items():
-            if shown["value"] == "" and chip not in _form_fields(contract):
+        marks, rows = painted_state(said["html"])
+        state["autofilled"] = marks
+        for chip, shown in rows.items():
+            if shown == "" and chip not in _form_fields(contract):
                 state.pop(chip, None)  # a required row the app cleared: nothing checked
             else:
-                state[chip] = shown["value"]
+                state[chip] = shown
+
+
+MARKS = re.compile(r'id="deal-filled" value="([^"]*)"')
+ROW = re.compile(
+    r'<fieldset class="chip-row[^"]*" id="r-([^"]+)" hx-swap-oob="true">(.*?)</fieldset>', re.S
+)
+CHECKED = re.compile(r'<input type="radio" name="[^"]+" value="([^"]*)" checked')
+
+
+def painted_state(html: str) -> tuple[str, dict[str, str]]:
+    """What a preview's HTML puts in the form, as the page has it after the swap: the marks of
+    what the app filled in, and the value each row it drew again now has checked ("": none)."""
+    marks = MARKS.search(html)
+    assert marks is not None, html
+    rows = {}
+    for name, row in ROW.findall(html):
+        checked = CHECKED.search(row)
+        rows[unescape(name)] = unescape(checked.group(1)) if checked else ""
+    return unescape(marks.group(1)), rows
 
 
 def conversation(language: str) -> Conversation:

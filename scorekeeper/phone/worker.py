@@ -14,10 +14,11 @@ Messages (each an object with ``op``; answers are objects):
 - ``{"op": "game", "key": token, "version": n, "record": {...}}``: hold a game (a record,
   ``scorekeeper-game/1``) at the version the server gave → ``{"key", "version", "deals"}``.
 - ``{"op": "preview", "key": token, "fields": [[name, value], ...], "pending": [...]}``: a
-  deal form's fields as the browser would post them → what the server's preview paints
-  (:func:`preview`), and the deal as a record holds it once it may be saved (what the phone
-  keeps when it saves with no network); with `pending` (optional): a form for the deal after
-  those the phone keeps.
+  deal form's fields as the browser would post them → ``{"local", "html", "ok", "address",
+  "deal"}``: the HTML the server's preview sends for them (the same templates, rendered by
+  :mod:`scorekeeper.phone.render`), whether Save is on, the address a reload keeps, and the deal
+  as a record holds it once it may be saved (what the phone keeps when it saves with no
+  network); with `pending` (optional): a form for the deal after those the phone keeps.
 - ``{"op": "view", "key": token, "pending": [deal, ...], "waiting": n}``: the game with deals
   not yet sent (raw deals, as a record holds them; `waiting`, optional: how many the phone
   keeps in all) → :func:`scorekeeper.phone.view.game_view`.
@@ -35,13 +36,13 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from ..rules import Evaluation, Replay, dump_deal, evaluate, record_from_json, replay
+from ..rules import Replay, dump_deal, evaluate, record_from_json, replay
 from ..words import deal_form, deal_words
 from ..words.catalogue import Words, read_catalogue
 from ..words.deal_form import chip_groups, chip_text
-from ..words.labels import signed
-from ..words.names import all_name_forms
+from . import render
 from . import view as game_view
+from .render import environment_of
 
 SERVER: dict[str, Any] = {"local": False}
 """The answer when the phone cannot judge alone: the page asks the server, as without it."""
@@ -75,6 +76,11 @@ class Engine:
         """Hold a game's record (checked by the engine's loader) at the server's `version`."""
         result = replay(record_from_json(record).game)
         self.games[key] = Held(version, result)
+        # the preview's templates compiled now, while the page waits for nothing (once a
+        # language and game's words), not at the first tap
+        env = environment_of(self.words(result))
+        for name in render.TEMPLATES:
+            env.get_template(name)
         return {"key": key, "version": version, "deals": len(result.deals)}
 
     def preview(
@@ -172,16 +178,28 @@ def preview(
         words.translate,
         words.plural,
     )
+    context = {
+        "players": game.players,
+        "contract": contract,
+        "corrects": corrects,
+        "groups": chip_groups(contract),
+        "unset": list(left),
+        "filled": filled.changed,
+        "sums": filled.entry.sums,
+        "outdated": False,
+        "evaluation": evaluation,
+        "errors": errors,
+        "doubling": rules.doubling,
+        "values": filled.values,
+        "filled_now": filled.by_app,
+        "autofilled": filled.marks,
+        "sent": frozenset(sent),
+        "is_htmx": True,
+    }
     return {
         "local": True,
-        **_painted(result, evaluation, left, errors, words),
-        "boxes": _boxes(contract, errors, filled, words),
-        "doubled": _doubled(contract, sent, filled.values, result, words),
-        "autofilled": filled.marks,
-        "chips": {
-            name: {"value": chip_text(filled.values[name]), "by_app": name in filled.by_app}
-            for name in filled.changed
-        },
+        "html": render.render(environment_of(words), render.PREVIEW, context),
+        "ok": evaluation is not None and evaluation.ok,
         "address": _address(contract, filled) if corrects is None and rules.doubling else None,
         # what a save with no network keeps, as the game record holds it (the server judges it
         # again when it is sent)
@@ -189,79 +207,6 @@ def preview(
         if evaluation is not None and evaluation.ok and evaluation.deal is not None
         else None,
     }
-
-
-def name_box(players: Sequence[str], seat: int) -> dict[str, Any]:
-    """A player's name where its place may cut it: the narrowest form, and the wider ones
-    (widest first) for the page to fit (as ``scorekeeper.web.present.player_name`` draws it)."""
-    forms = all_name_forms(tuple(players))[seat]  # one a width, repeated where none changes
-    return {"text": forms[-1], "wider": list(forms[:-1]) if len(set(forms)) > 1 else []}
-
-
-def _painted(
-    result: Replay,
-    evaluation: Evaluation | None,
-    left: Sequence[str],
-    errors: Mapping[str, list[str]],
-    words: Words,
-) -> dict[str, Any]:
-    """The preview's own part and Save: the deal's scores by seat (or how many values are
-    left), every reason Save is refused, and whether it may be saved."""
-    players = result.game.players
-    scores = evaluation.scores if evaluation is not None else None
-    return {
-        "scores": None
-        if not scores
-        else [
-            {"name": name_box(players, seat), "score": signed(scores[seat])} for seat in range(4)
-        ],
-        "left": deal_words.left_to_tap(len(left), words.plural) if left and not scores else "",
-        "reasons": [message for messages in errors.values() for message in messages],
-        "ok": evaluation is not None and evaluation.ok,
-    }
-
-
-def _boxes(
-    contract: str, errors: Mapping[str, list[str]], filled: deal_form.FilledIn, words: Words
-) -> dict[str, Any]:
-    """Each field's box (its running sum once a count is tapped, its messages), and the
-    messages no field of the form shows."""
-    shown = ["contract", *(group.spec.name for group in chip_groups(contract))]
-    boxes: dict[str, Any] = {}
-    for name in shown:
-        total = filled.entry.sums.get(name)
-        boxes[name] = {
-            "sum": None
-            if total is None or not total.entered
-            else {
-                "text": deal_words.running_sum(total, words.translate),
-                "over": total.over,
-                "ltr": not total.at_most,
-            },
-            "messages": list(errors.get(name, [])),
-        }
-    boxes["other"] = {
-        "sum": None,
-        "messages": [m for name, ms in errors.items() if name not in shown for m in ms],
-    }
-    return boxes
-
-
-def _doubled(
-    contract: str,
-    sent: Mapping[str, str],
-    values: Mapping[str, Any],
-    result: Replay,
-    words: Words,
-) -> dict[str, Any] | None:
-    """The doubles noted so far, once their chips are in the form and the game doubles; None
-    leaves the note as it is."""
-    if not result.game.house_rules.doubling or not any(
-        name in sent for group in chip_groups(contract) if group.doubles for name in group.names
-    ):
-        return None
-    items = deal_words.doubled_items(contract, values, result.game.players, words.translate)
-    return {"label": words.translate(deal_words.DOUBLED), "items": [list(item) for item in items]}
 
 
 def _address(contract: str, filled: deal_form.FilledIn) -> str | None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import gzip
 import hashlib
+import importlib.util
 import io
 import json
 import threading
@@ -35,6 +36,7 @@ from flask import Blueprint, Flask, Response, abort, current_app, request, url_f
 from werkzeug.datastructures import Accept
 from werkzeug.http import parse_accept_header
 
+from ..settings import resource_dir
 from ..words.catalogue import DOMAIN
 from .assets import STATIC_MAX_AGE, static_url
 from .offline import sync_url
@@ -45,6 +47,12 @@ ENTRY = "scorekeeper.phone.worker"
 """The module the worker imports; the bundle holds it and what it imports of the package."""
 ENTRIES = (ENTRY, "scorekeeper.phone.bytecode")
 """What the worker imports: the engine, and before it what compiles the bundle in the phone."""
+PACKAGES = ("jinja2", "markupsafe")
+"""What the phone imports beyond this package and the standard library (pure Python: Jinja
+renders the templates, MarkupSafe escapes for it), bundled whole as installed."""
+TEMPLATES_OF = "scorekeeper.phone.render"
+"""The module whose ``TEMPLATES`` tuple names the templates the phone renders (bundled under
+``scorekeeper/templates/``, where a wheel keeps them)."""
 RUNTIME_FOLDER = "pyodide"
 """The runtime's folder under ``static/``."""
 VENDORED = "VENDORED.json"
@@ -172,18 +180,46 @@ def _modules(entries: tuple[str, ...]) -> list[str]:
     return bundle_modules(*entries)
 
 
+def phone_templates() -> tuple[str, ...]:
+    """The templates the phone renders, as its module names them."""
+    path = module_path(TEMPLATES_OF)
+    assert path is not None
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == ["TEMPLATES"]:
+            names = ast.literal_eval(node.value)
+            assert isinstance(names, tuple) and all(isinstance(n, str) for n in names)
+            return names
+    raise AssertionError(f"{TEMPLATES_OF} names no TEMPLATES")
+
+
+def package_files(name: str) -> list[tuple[str, Path]]:
+    """An installed package's Python files, by their place in a zip."""
+    spec = importlib.util.find_spec(name)
+    assert spec is not None and spec.submodule_search_locations, name
+    folder = Path(next(iter(spec.submodule_search_locations)))
+    return [(f"{name}/{path.name}", path) for path in sorted(folder.glob("*.py"))]
+
+
 @cache
 def bundle(language: str, entries: tuple[str, ...] = ENTRIES) -> tuple[bytes, str]:
-    """The bundle for `language` (the entries' modules as installed and the language's
-    catalogue) and its digest; made once a process."""
+    """The bundle for `language` (the entries' modules as installed, the packages and the
+    templates the phone needs, and the language's catalogue) and its digest; made once a
+    process."""
     with _PARSING:
         modules = _modules(entries)
+        templates = phone_templates()
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for name in modules:
             path = module_path(name)
             assert path is not None
             archive.writestr(_entry(path.relative_to(PACKAGE.parent).as_posix()), path.read_bytes())
+        for package in PACKAGES:
+            for place, path in package_files(package):
+                archive.writestr(_entry(place), path.read_bytes())
+        folder = Path(resource_dir("templates"))
+        for name in templates:
+            archive.writestr(_entry(f"scorekeeper/templates/{name}"), (folder / name).read_bytes())
         catalogue = PACKAGE / "translations" / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
         if catalogue.is_file():
             archive.writestr(

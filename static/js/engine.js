@@ -3,11 +3,11 @@
  * It starts the engine in the phone (static/js/engine-worker.js: this app's own engine under
  * Pyodide) and, once the worker holds the game a deal form was made for, answers the form's
  * taps in the phone: the preview htmx would ask the server for (htmx:confirm) is asked of the
- * worker and painted into the same places the server's answer fills, with no request. Whatever
+ * worker, which answers with the HTML the server would send, swapped by htmx, with no request. Whatever
  * the worker cannot say alone, and any failure, goes to the server as before; Save always does.
  *
- * It knows no rule, no contract and no score: it moves the form's fields to the worker and the
- * worker's words into the page.
+ * It knows no rule, no contract and no score, and builds no page: it moves the form's fields to
+ * the worker and the worker's HTML into the page.
  *
  * For other scripts: `engine.ask({op, ...})` sends any message of scorekeeper/phone/worker.py
  * once the engine is ready (a promise of the answer); the document gets an "sk:engine" event
@@ -105,66 +105,28 @@ document.addEventListener("htmx:confirm", (event) => {
   });
 });
 
-function element(tag, className, text, attributes) {
-  const made = document.createElement(tag);
-  if (className) { made.className = className; }
-  if (text !== undefined) { made.textContent = text; }
-  Object.entries(attributes || {}).forEach(([name, value]) => made.setAttribute(name, value));
-  return made;
-}
-
-function nameBox(name) {  /* as scorekeeper.web.present.player_name draws a name to fit */
-  const box = element("bdi", name.wider.length ? "nm" : "", name.text);
-  if (name.wider.length) { box.setAttribute("data-forms", JSON.stringify(name.wider)); }
-  return box;
-}
-
-/* Put `parts()` in `place` unless it shows `value` already (an unchanged box costs no layout). */
-function fill(place, value, parts) {
-  const key = JSON.stringify(value);
-  if (!place || place.skShown === key) { return; }
-  place.replaceChildren(...parts());
-  place.skShown = key;
-}
+/* The worker's answer is the HTML the server's preview would send (the same templates): the
+ * preview into #deal-preview, each part marked hx-swap-oob in the place of the element with its
+ * id, as htmx swaps the server's answer. Done here, not by htmx.swap: the parts carry no htmx
+ * attribute to process, and htmx's swap and settle of them cost a phone at 4× CPU 10-40 ms a
+ * tap where this costs 1-5. A part the page shows already as it is (most of them, at a tap) is
+ * left alone: no layout for it. */
+const parser = document.createElement("template");
 
 function paint(form, said) {
-  fill(document.getElementById("deal-preview"), [said.scores, said.left], () => {
-    if (!said.scores) { return said.left ? [element("p", "hint", said.left)] : []; }
-    const list = element("ol", "deal-scores");
-    said.scores.forEach((seat) => {
-      const item = list.appendChild(element("li"));
-      item.append(nameBox(seat.name), " ", element("strong", "", seat.score));
-    });
-    return [list];
-  });
-  fill(document.getElementById("save-reasons"), said.reasons,
-    () => said.reasons.map((text) => element("p", "error", text)));
-  const save = document.getElementById("deal-save");
-  if (save) { save.disabled = !said.ok; }
-  Object.entries(said.boxes).forEach(([name, box]) => fill(document.getElementById("e-" + name), box, () => {
-    const parts = box.sum ? [element("p", "sum" + (box.sum.over ? " over" : ""), box.sum.text,
-      box.sum.ltr ? { dir: "ltr" } : {})] : [];
-    box.messages.forEach((text) => parts.push(element("p", "error", text, { role: "alert" })));
-    return parts;
-  }));
-  if (said.doubled) {
-    fill(document.getElementById("doubled-note"), said.doubled, () => {
-      const parts = said.doubled.items.length ? [said.doubled.label, " "] : [];
-      said.doubled.items.forEach(([card, name], index) => {
-        const item = element("bdi", "", card ? card + " " : "");
-        item.append(element("bdi", "", name));
-        parts.push(...(index ? [" · ", item] : [item]));
-      });
-      return parts;
-    });
+  parser.innerHTML = said.html;
+  for (const part of [...parser.content.children]) {
+    if (!part.hasAttribute("hx-swap-oob")) { continue; }
+    part.remove();
+    part.removeAttribute("hx-swap-oob");
+    const shown = document.getElementById(part.id);
+    /* (a part with fields is always swapped: a field's state is not in its markup) */
+    if (shown && (part.matches("input, :has(input)") || shown.outerHTML !== part.outerHTML)) {
+      shown.replaceWith(part);
+    }
   }
-  form.elements.autofilled.value = said.autofilled;
-  Object.entries(said.chips).forEach(([name, chip]) => {
-    form.querySelectorAll("input[name='" + CSS.escape(name) + "']").forEach((radio) => {
-      radio.checked = radio.value === chip.value;
-      radio.toggleAttribute("data-filled", radio.checked && chip.by_app);
-    });
-  });
+  const preview = document.getElementById("deal-preview");
+  if (preview) { preview.replaceChildren(parser.content); }
   if (said.address && !form.skKept) {  /* (a form of the phone's alone stays on the game page) */
     history.replaceState({ htmx: true }, "", form.action + "?" + said.address);
   }
@@ -172,11 +134,5 @@ function paint(form, said) {
   document.dispatchEvent(new CustomEvent("sk:painted"));
 }
 
-/* The server's preview fills #deal-preview in place (its other parts come whole, out of band):
- * what the phone last showed there is no longer what it shows. */
-document.addEventListener("htmx:afterSwap", () => {
-  const preview = document.getElementById("deal-preview");
-  if (preview) { preview.skShown = undefined; }
-});
 document.addEventListener("htmx:afterSettle", hold);
 start();

@@ -13,6 +13,7 @@ import io
 import json
 import re
 import shutil
+import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -21,9 +22,11 @@ import brotli
 import pytest
 from flask import Flask
 
+from scorekeeper.phone import render
 from scorekeeper.rules import load_record
 from scorekeeper.serving import engine
-from scorekeeper.serving.engine import PACKAGE, bundle, bundle_modules
+from scorekeeper.serving.engine import PACKAGE, PACKAGES, bundle, bundle_modules, package_files
+from scorekeeper.settings import resource_dir
 from tests.conftest import Phone, page
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,8 +43,17 @@ def test_the_bundle_is_the_installed_package_as_it_is() -> None:
     data, digest = bundle("ar")
     assert digest == hashlib.sha256(data).hexdigest()[:12]
     entries = _entries(data)
+    installed = {place: path for package in PACKAGES for place, path in package_files(package)}
+    templates = Path(resource_dir("templates"))
     for name, content in entries.items():
-        assert content == (PACKAGE.parent / name).read_bytes(), name
+        if name in installed:  # Jinja and MarkupSafe, as installed
+            assert content == installed[name].read_bytes(), name
+        elif name.startswith("scorekeeper/templates/"):  # the templates the phone renders
+            assert content == (templates / name.removeprefix("scorekeeper/templates/")).read_bytes()
+        else:
+            assert content == (PACKAGE.parent / name).read_bytes(), name
+    assert set(installed) <= set(entries)
+    assert {f"scorekeeper/templates/{name}" for name in render.TEMPLATES} <= set(entries)
     assert "scorekeeper/translations/ar/LC_MESSAGES/messages.mo" in entries
     assert not any("/translations/en/" in name for name in entries)  # the page's language only
     modules = bundle_modules()
@@ -78,14 +90,14 @@ def test_a_changed_package_makes_another_bundle(
     )
 
 
-def _imported(path: Path) -> set[str]:
-    """The modules a file imports (a package: when it is imported; the top package's
-    create_app, which imports Flask, never runs in the phone)."""
+def _imported(path: Path, *, at_import: bool = False) -> set[str]:
+    """The modules a file imports (a package, or `at_import`: when it is imported; the top
+    package's create_app, which imports Flask, never runs in the phone)."""
     names: set[str] = set()
 
     def visit(node: ast.AST) -> None:
         for child in ast.iter_child_nodes(node):
-            if path.name == "__init__.py" and (
+            if (at_import or path.name == "__init__.py") and (
                 isinstance(child, ast.FunctionDef)
                 or (isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test))
             ):
@@ -105,13 +117,28 @@ def test_the_runtime_holds_every_module_the_bundle_imports() -> None:
     runtime was trimmed (so it is kept): a new import means running scripts/vendor_pyodide.py."""
     imported_there = set(VENDORED["imported"])  # from the trimmed zip, frozen or built in
     missing = set()
-    for name in {name for entry in engine.ENTRIES for name in bundle_modules(entry)}:
-        path = engine.module_path(name)
+    paths = [(engine.module_path(n), False) for e in engine.ENTRIES for n in bundle_modules(e)]
+    # Jinja's and MarkupSafe's modules the engine imports, as they import (a subprocess: this
+    # one holds every module Flask imported)
+    loaded = subprocess.run(
+        [sys.executable, "-c", f"import sys, {engine.ENTRY}; print(' '.join(sys.modules))"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    installed = {place: path for package in PACKAGES for place, path in package_files(package)}
+    for name in loaded:
+        place = name.replace(".", "/") + ".py"
+        package = name.replace(".", "/") + "/__init__.py"
+        if place in installed or package in installed:
+            paths.append((installed.get(place) or installed[package], True))
+    assert any(path is not None and path.parent.name == "jinja2" for path, _ in paths)
+    for path, at_import in paths:
         assert path is not None
-        for imported in _imported(path) - {"__future__"}:
-            if imported.split(".")[0] == "scorekeeper":
+        for imported in _imported(path, at_import=at_import) - {"__future__"}:
+            if imported.split(".")[0] in {"scorekeeper", *PACKAGES}:
                 continue
-            assert imported.split(".")[0] in sys.stdlib_module_names, (name, imported)
+            assert imported.split(".")[0] in sys.stdlib_module_names, (path, imported)
             if imported not in imported_there:
                 missing.add(imported)
     assert not missing, f"run scripts/vendor_pyodide.py: the runtime lacks {sorted(missing)}"
