@@ -137,3 +137,28 @@ def test_a_tap_after_deals_kept_here_is_judged_after_them() -> None:
     assert alone["ok"]  # without them, Diamonds is open
     refused = engine.preview("g", fields("ltoosh"), [*kept, *kept])  # a kept deal refused
     assert refused == SERVER
+
+
+def test_a_preview_rendered_in_the_phone_escapes_what_players_typed() -> None:
+    """The phone renders the server's templates with autoescape on: a name is text, never
+    markup (the parity test holds the rest equal to the server's HTML)."""
+    hostile = ('<img src=x onerror="alert(1)">', "Lina & Omar", "Omar", 'Dana"><b>')
+    engine = _engine(Game("trix", "solo", hostile, 0))
+    fields = [
+        ["contract", "diamonds"],
+        ["number", "1"],
+        ["version", "7"],
+        ["autofilled", ""],
+        ["counts-0", "5"],
+        ["counts-1", "4"],
+        ["counts-2", "3"],
+    ]
+    html = engine.preview("g", fields)["html"]
+    # a refusal that names a player: the engine's message, text inside the template
+    twice = [["contract", "trix"], ["number", "1"], ["version", "7"], ["autofilled", ""]]
+    twice += [["order-0", "0"], ["order-1", "0"], ["order-2", "1"], ["order-3", "2"]]
+    refused = engine.preview("g", twice)["html"]
+    assert "alert(1)" in refused and "<img" not in refused, refused
+    assert "<img" not in html and "<b>" not in html
+    assert "&lt;img src=x onerror=" in html and "&lt;b&gt;" in html
+    assert "Lina &amp; Omar" in html
