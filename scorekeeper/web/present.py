@@ -10,19 +10,15 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..rules import CONTRACTS, GAMES, SUITS, TEAMS, Replay
-from ..rules.contracts import ContractKind, Item
+from ..rules import CONTRACTS, GAMES, SUITS, Replay
+from ..rules.contracts import Item
 from ..rules.examples import house_rule_numbers
-from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
-from ..rules.house_rules import HouseRules, Winners
+from ..rules.house_rules import HouseRules
 from ..stats import TableStats
 from ..words import counts, labels, names
 from ..words.chart import chart_summary, running_totals_svg
-from ..words.contracts import CONTRACT_WORDS, TextName
 from ..words.game_view import Totals, standings, team_standings
-from ..words.outlook import outlook_lines as outlook_words
-from ..words.page import bidi, fitted, form_words
-from ..words.takes import short_takes
+from ..words.page import GameWords, bidi, form_words
 from ..words.wins_chart import running_wins_summary as wins_summary
 from ..words.wins_chart import running_wins_svg
 from .languages import (
@@ -33,6 +29,13 @@ from .languages import (
     plural_form,
 )
 
+WORDS = GameWords(gettext, current_language)
+"""The game page's template words in the request's language (the same the phone renders with)."""
+contract_name = WORDS.contract_name
+game_name = WORDS.game_name
+text_names = WORDS.text_names
+team_name = WORDS.team_name
+
 
 def field_label(
     contract: str, path: str, players: Sequence[str], rules: HouseRules | None = None
@@ -40,62 +43,6 @@ def field_label(
     """A field of a deal form, or a problem's path, in the reader's words (as the game's house
     `rules` name it)."""
     return labels.field_label(contract, path, players, gettext, rules)
-
-
-def reason_label(reason: str | None) -> str:
-    """Why a contract is closed, in a few words."""
-    return labels.reason_label(reason, gettext)
-
-
-def game_name(game: str) -> str:
-    """The game's display name."""
-    return labels.game_label(game, gettext)
-
-
-def contract_name(contract: str) -> str:
-    """The contract's display name in the reader's language."""
-    return labels.contract_label(contract, gettext)
-
-
-def text_names(contract: str) -> list[TextName]:
-    """The contract's names in the game texts written in the reader's language, where they
-    differ from the app's name (Russian «Без червей» beside «Не брать червей»): the texts the
-    app follows first, then another text's (seed 001's «لطّش» for the K♥ contract)."""
-    label = contract_name(contract)
-    return [
-        text for text in CONTRACT_WORDS[contract].texts_in(current_language()) if text.name != label
-    ]
-
-
-def text_name_label(text: TextName) -> str:
-    """A text's name as the rules page and the contract choice show it, saying whose it is:
-    «في نصّ آخر للقواعد: «لطّش»», so seed 001's name is never taken for the app's own."""
-    return gettext(text.marked, name=text.name)
-
-
-def takes(deal: Any, players: Sequence[str]) -> str:
-    """A deal's takes in short form, each name isolated (FSI…PDI) from the text around it."""
-    isolated = tuple(f"\u2068{name}\u2069" for name in players)
-    return short_takes(deal, isolated, gettext)
-
-
-def zero_side(result: Replay, seat: int) -> str:
-    """Under `winners` "positive" (Turkish tables' çıktı / battı): whether the seat's total is
-    above zero, below it or at it, in words; "" under any other rule."""
-    if result.game.house_rules.winners != Winners.POSITIVE:
-        return ""
-    total = result.totals[seat]
-    if total > 0:
-        return gettext("above zero")
-    if total < 0:
-        return gettext("below zero")
-    return gettext("at zero")
-
-
-def outlook_lines(result: Replay, players: Sequence[str]) -> list[str]:
-    """Can still win? What the deals left can still do, in the reader's words (the engine's
-    outlook); [] once the game is finished."""
-    return outlook_words(result, players, gettext)
 
 
 def winner_names(result: Replay) -> list[str]:
@@ -208,45 +155,6 @@ def short_names(players: tuple[str, ...]) -> tuple[str, ...]:
     return names.short_names(players)
 
 
-def names_to_fit(players: Sequence[str]) -> bool:
-    """Whether a name of the four has shorter forms (a page then fits them to its boxes)."""
-    return any(len(set(forms)) > 1 for forms in names.all_name_forms(tuple(players)))
-
-
-def team_box(players: Sequence[str], team: int) -> Markup:
-    """A team's name where its place may cut it (a score card): as player_name, both names
-    shortened to the same width."""
-    forms = names.all_name_forms(tuple(players))
-    first, second = TEAMS[team]
-    return fitted(
-        tuple(
-            labels.pair_label(one, other, gettext)
-            for one, other in zip(forms[first], forms[second], strict=True)
-        )
-    )
-
-
-def team_name(players: Sequence[str], team: int, *, isolated: bool = True) -> Markup | str:
-    """A partnership team in the reader's words ("Rami & Omar", "رامي و عمر"), each name
-    isolated from the text around it (not on a score card, which cuts the line at its end)."""
-    if not isolated:
-        return labels.team_label(players, team, gettext)
-    first, second = TEAMS[team]
-    return pair_name(players[first], players[second])
-
-
-def pair_name(first: str, second: str) -> Markup:
-    """Two partners as one team in the reader's words, each name isolated (a partnership of
-    the table's statistics, a team of a game)."""
-    return Markup(labels.pair_label(bidi(first), bidi(second), _markup))
-
-
-def _markup(text: str) -> Markup:
-    """`text` in the reader's language as a Markup template: what it is formatted with is
-    escaped unless it is Markup already (the catalogue's own text is escaped too)."""
-    return Markup.escape(gettext(text))
-
-
 def csrf_message() -> str:
     """Why a form without a valid CSRF token was refused."""
     return gettext(
@@ -294,40 +202,22 @@ def running_chart_summary(result: Replay, players: tuple[str, ...]) -> str:
 TEMPLATE_GLOBALS: dict[str, Any] = {
     # the deal form's (the phone's worker renders its templates with the same, in its words)
     **form_words(gettext, plural_form),
+    # the game page's (the phone's worker renders the parts it repaints with the same)
+    **WORDS.globals(),
     # the reader's words
-    "contract_name": contract_name,
-    "text_names": text_names,
-    "text_name_label": text_name_label,
-    "game_name": game_name,
     "game_outline": game_outline,
-    "reason_label": reason_label,
     "field_label": field_label,
     "house_rule_words": HOUSE_RULE_WORDS,
-    "takes": takes,
-    "zero_side": zero_side,
-    "outlook_lines": outlook_lines,
     # numbers and names as every page shows them
     "number": number,
     "short_names": short_names,
-    "names_to_fit": names_to_fit,
-    "team_name": team_name,
-    "team_box": team_box,
-    "pair_name": pair_name,
-    "team_standings": team_standings,
     # charts
     "running_chart": running_chart,
     "running_chart_summary": running_chart_summary,
     "running_wins_chart": running_wins_chart,
     "running_wins_summary": running_wins_summary,
     # the engine's names, for the templates to lay pages out by
-    "ContractKind": ContractKind,
     "SUITS": SUITS,
-    "TEAMS": TEAMS,
-    "QUOTAS": {
-        "trumps": TRUMPS_PER_PLAYER,
-        "negatives": NEGATIVES_PER_PLAYER,
-        "plays": PLAYS_PER_NEGATIVE,
-    },
     "CONTRACTS": CONTRACTS,
     "GAMES": GAMES,
 }
