@@ -803,7 +803,7 @@ class Scenario:
         for phone in self.phones:
             try:
                 phone.page.goto(phone.base + self.game, wait_until="load")
-                phone.page.locator("#kept").wait_for(state="detached", timeout=30_000)
+                phone.page.locator("#kept").wait_for(state="hidden", timeout=30_000)
                 self.idle(phone)
                 shown = [
                     t.strip()

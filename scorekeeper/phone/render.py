@@ -1,7 +1,12 @@
-"""The deal form's templates rendered in the phone: the same files the server renders
-(``templates/partials/chips.html``, ``templates/fragments/deal_preview.html``), by the same
-Jinja, with the same template words (:func:`scorekeeper.words.page.form_words`) in the page's
-catalogue, so a tap's preview is the HTML the server would send.
+"""The game page's parts rendered in the phone: the same files the server renders (a tap's
+preview: ``partials/chips.html``, ``fragments/deal_preview.html``; the game with the deals the
+phone keeps: ``fragments/kept_view.html`` by the page's macros), by the same Jinja, with the
+same template words (:mod:`scorekeeper.words.page`) in the page's catalogue, so the phone
+paints the HTML the server would send.
+
+What only the server knows of a game (its links, its files' addresses, its name and its share
+line) comes with its record (:class:`Page`, made by ``scorekeeper.web.views.offline``); the
+page's CSRF token comes with each question.
 
 The bundle carries the templates under ``scorekeeper/templates/`` (where a wheel keeps them);
 run from a checkout (the tests, in CPython), they are read from its ``templates/`` folder.
@@ -9,19 +14,77 @@ run from a checkout (the tests, in CPython), they are read from its ``templates/
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urlencode
 
 import jinja2
 
 from ..words.catalogue import Words
-from ..words.page import form_words
+from ..words.page import GameWords, form_words
+from ..words.share import result_text
 
-TEMPLATES = ("partials/chips.html", "fragments/deal_preview.html")
+TEMPLATES = (
+    "partials/chips.html",
+    "fragments/deal_preview.html",
+    "partials/macros.html",
+    "partials/game_parts.html",
+    "fragments/kept_view.html",
+)
 """What the phone renders, and so what the bundle carries (``scorekeeper.serving.engine`` reads
 this tuple from this file: keep it a tuple of strings)."""
 PREVIEW = TEMPLATES[1]
+VIEW = TEMPLATES[4]
+LINK = re.compile(r"<(?:[a-z]+:)?(\w+)>")
+"""A value's place in a route (werkzeug's ``<converter:name>``)."""
+QUERY_SAFE = "!$'()*,/:;?@"
+"""What werkzeug leaves unquoted in a query string (its ``_urlencode``)."""
+
+
+@dataclass(frozen=True)
+class Page:
+    """What the server tells the phone of a game's page: its row as the templates read it
+    (``token``, ``table_id``, ``name``), the first line of its shared result and the shared
+    picture's name, the page's direction, its routes by endpoint (werkzeug's rules under the
+    app's root) and the addresses of the static files the templates name."""
+
+    row: Mapping[str, Any]
+    share_title: str = ""
+    share_file: str = ""
+    rtl: bool = False
+    links: Mapping[str, str] = field(default_factory=dict)
+    static: Mapping[str, str] = field(default_factory=dict)
+    csrf: str = ""
+
+    @classmethod
+    def of(cls, given: Mapping[str, Any]) -> Page:
+        """A page as the server's record answer describes it."""
+        return cls(
+            row=dict(given.get("row", {})),
+            share_title=str(given.get("share_title", "")),
+            share_file=str(given.get("share_file", "")),
+            rtl=bool(given.get("rtl", False)),
+            links=dict(given.get("links", {})),
+            static=dict(given.get("static", {})),
+        )
+
+    def url_for(self, endpoint: str, **values: Any) -> str:
+        """The address the server's ``url_for`` builds: the route's values in place, the rest
+        as the query string."""
+        rule = self.links[endpoint]
+        address = LINK.sub(lambda m: quote(str(values.pop(m[1])), safe="!$&'()*+,/:;=@"), rule)
+        query = [(name, value) for name, value in values.items() if value is not None]
+        return address + ("?" + urlencode(query, safe=QUERY_SAFE) if query else "")
+
+
+CURRENT: ContextVar[Page] = ContextVar("page")
+"""The page being rendered (templates import macros without context: what they call of the
+page comes from here)."""
 CHECKOUT = Path(__file__).resolve().parent.parent.parent / "templates"
 
 
@@ -47,6 +110,16 @@ def environment(words: Words) -> jinja2.Environment:
     )
     env.install_gettext_callables(words.translate, words.plural, newstyle=True)  # type: ignore[attr-defined]
     env.globals.update(form_words(words.translate, words.plural))
+    env.globals.update(GameWords(words.translate, lambda: words.language).globals())
+    env.globals.update(
+        url_for=lambda endpoint, **values: CURRENT.get().url_for(endpoint, **values),
+        static_url=lambda name: CURRENT.get().static[name],
+        csrf_token=lambda: CURRENT.get().csrf,
+        share_text=lambda result, *_: result_text(
+            result, CURRENT.get().share_title, words.translate, rtl=CURRENT.get().rtl
+        ),
+        share_file=lambda *_: CURRENT.get().share_file,
+    )
     return env
 
 
@@ -62,6 +135,14 @@ def environment_of(words: Words) -> jinja2.Environment:
     return _ENVIRONMENTS[key]
 
 
-def render(env: jinja2.Environment, name: str, context: dict[str, Any]) -> str:
-    """A template rendered with `context`."""
-    return env.get_template(name).render(context)
+def render(
+    env: jinja2.Environment, name: str, context: dict[str, Any], page: Page | None = None
+) -> str:
+    """A template rendered with `context` for `page`."""
+    if page is None:
+        return env.get_template(name).render(context)
+    token = CURRENT.set(page)
+    try:
+        return env.get_template(name).render(context)
+    finally:
+        CURRENT.reset(token)

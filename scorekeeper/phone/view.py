@@ -1,7 +1,8 @@
-"""A game as its page shows it, computed by the engine in the phone from the stored record plus
-the deals this phone has not sent yet: the totals, the history, what comes next and what
-remains; and a blank deal form's data. Every word in the page's language, every number the
-engine's (the worker's ``view`` and ``form`` messages, :mod:`scorekeeper.phone.worker`).
+"""A game as the phone shows it, computed by the engine in the phone from the stored record
+plus the deals this phone has not sent yet: the context the game's parts are rendered with
+(``fragments/kept_view.html``: the worker's ``view`` message, :mod:`scorekeeper.phone.worker`)
+and a blank deal form's data (its ``form`` message). Every word in the page's language, every
+number the engine's.
 
 Names inside a sentence are isolated from the text around them
 (:func:`scorekeeper.words.game_view.isolated`).
@@ -10,32 +11,21 @@ Names inside a sentence are isolated from the text around them
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from ..rules import ContractKind, Replay, evaluate, parse_deal
-from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
+from ..rules import Replay, evaluate, parse_deal
 from ..rules.messages import N_, ngettext
 from ..words import deal_form, deal_words, labels
 from ..words.catalogue import Words
-from ..words.game_view import isolated, kingdom_grid
-from ..words.share import result_text
+from ..words.game_view import isolated, kingdom_grid, standings
 from ..words.takes import short_takes
 
-WHERE_KINGDOM = N_("Kingdom %(k)d of %(total)d")
-WHERE_DEAL = N_("Deal %(n)d of %(total)d")
-KING_CHOOSES = N_("%(name)s is king and chooses")
-DECLARES = N_("%(name)s declares")
-DEALS = N_("Deals: %(name)s")
-LEADS = N_("Leads: %(name)s")
-MUST_NEGATIVE = N_("%(name)s has declared both trumps and must choose a negative contract.")
-MUST_TRUMP = N_("%(name)s has declared three negatives and must choose trump.")
 CANNOT_CHOOSE = N_("%(contract)s cannot be chosen now.")
-FORCED = {ContractKind.NEGATIVE: MUST_NEGATIVE, ContractKind.TRUMP: MUST_TRUMP}
 KINGDOM = N_("Kingdom %(k)d")
 DEAL = N_("Deal %(n)d")
 KING = N_("King: %(name)s")
 DECLARER = N_("Declarer: %(name)s")
-UNDO = N_("Undo deal %(n)d")
 WAITING = ngettext(
     "%(n)d deal on this phone is waiting for the server.",
     "%(n)d deals on this phone are waiting for the server.",
@@ -63,125 +53,73 @@ def with_pending(
     return result, None
 
 
-def game_view(
+@dataclass(frozen=True)
+class Kept:
+    """What the phone keeps of a game besides the deals it shows (static/js/offline.js says):
+    how many deals wait for the server in all (`waiting`; None: those shown), every entry kept
+    (`entries`: key, number, deal), the one that waits for the player (`blocked`: its key,
+    outcome, message, number) and the deal in the game that stops it (`in_game`), whether
+    sending stopped (`stopped`: "access", "reload"), whether the page is a secure context and
+    whether the engine holds the game as the phone keeps it (`current`)."""
+
+    waiting: int | None = None
+    entries: Sequence[Mapping[str, Any]] = ()
+    blocked: Mapping[str, Any] | None = None
+    in_game: Mapping[str, Any] | None = None
+    stopped: str | None = None
+    secure: bool = True
+    current: bool = True
+
+
+def kept_view(
     stored: Replay,
     pending: Sequence[Mapping[str, Any]],
     words: Words,
-    waiting: int | None = None,
-) -> dict[str, Any]:
-    """What the game page shows of the game with `pending` deals after the stored ones; how
-    many deals the phone keeps for the server (`waiting`: all of them, shown or not; the
-    pending ones by default), in a sentence."""
+    row: Mapping[str, Any],
+    kept: Kept | None = None,
+) -> tuple[dict[str, Any], dict[str, Any] | None, str]:
+    """The context of ``fragments/kept_view.html`` for the game with `pending` deals after the
+    `stored` ones (`row`: the game's row as the templates read it; `kept`: what the phone keeps
+    and what waits for the player), the first pending deal the engine refused (its index and
+    why) and the sentence saying how many deals wait for the server."""
+    kept = kept or Kept()
     result, refused = with_pending(stored, pending, words)
-    kept = len(pending) if waiting is None else waiting
+    count = len(pending) if kept.waiting is None else kept.waiting
+    waiting = words.plural(WAITING.singular, WAITING.plural, count) % {"n": count} if count else ""
     game = result.game
-    players = game.players
-    translate = words.translate
-    return {
+    blocked = kept.blocked
+    mine = []
+    if blocked is not None:
+        entries = list(kept.entries)
+        said = described(stored, [entry.get("deal", {}) for entry in entries], words)
+        mine = [
+            {"key": entry.get("key"), "number": entry.get("number"), **words_of}
+            for entry, words_of in zip(entries, said, strict=True)
+        ]
+    numbers = {entry["key"]: entry["number"] for entry in mine}
+    context = {
+        "result": result,
+        "game": game,
+        "players": game.players,
+        "definition": game.definition,
+        "partnership": result.team_totals is not None,
+        "row": row,
+        "standings": standings(result),
+        "grid": kingdom_grid(result) if game.definition.kingdoms else None,
         "stored": len(stored.deals),
-        "deals": len(result.deals),
-        "refused": refused,
-        "finished": result.finished,
-        "players": list(players),
-        "totals": [labels.signed(total) for total in result.totals],
-        "team_totals": None
-        if result.team_totals is None
-        else [labels.signed(total) for total in result.team_totals],
-        "teams": None
-        if result.team_totals is None
-        else [labels.team_label(players, team, translate) for team in range(2)],
-        "winners": None if result.winners is None else list(result.winners),
-        "winning_teams": None if result.winning_teams is None else list(result.winning_teams),
-        "history": [
-            {
-                "number": deal.number,
-                "contract": deal.contract,
-                "name": labels.contract_label(deal.contract, translate),
-                "where": translate(KINGDOM) % {"k": deal.kingdom + 1}
-                if deal.kingdom is not None
-                else "",
-                "chooser": players[deal.chooser],
-                "takes": short_takes(deal.deal, tuple(map(isolated, players)), translate),
-                "scores": [labels.signed(score) for score in deal.scores],
-                "running": [labels.signed(total) for total in deal.running],
-                "team_scores": None
-                if result.team_totals is None
-                else [labels.signed(score) for score in deal.team_scores],
-                "team_running": None
-                if result.team_totals is None
-                else [labels.signed(total) for total in deal.team_running],
-            }
-            for deal in result.deals
-        ],
-        "next": _next_step(result, words),
-        "grid": kingdom_grid(result) if result.game.definition.kingdoms else None,
-        "quotas": None
-        if result.quotas is None
-        else [
-            {
-                "trumps": f"{quota.trumps}/{TRUMPS_PER_PLAYER}",
-                "negatives": f"{quota.negatives}/{NEGATIVES_PER_PLAYER}",
-            }
-            for quota in result.quotas
-        ],
-        "negative_plays": None
-        if result.negative_plays is None
-        else [
-            {
-                "contract": contract,
-                "name": labels.contract_label(contract, translate),
-                "plays": f"{plays}/{PLAYS_PER_NEGATIVE}",
-                "done": plays >= PLAYS_PER_NEGATIVE,
-            }
-            for contract, plays in result.negative_plays.items()
-        ],
-        "waiting": words.plural(WAITING.singular, WAITING.plural, kept) % {"n": kept}
-        if kept
-        else "",
-        "undo": translate(UNDO) % {"n": len(result.deals)} if result.deals else "",
-        "standings": None
-        if result.winners is None
-        else result_text(result, "", translate).split("\n")[1:],
+        "last_kept": len(result.deals) if len(result.deals) > len(stored.deals) else None,
+        "waiting": waiting,
+        "blocked": blocked,
+        "blocked_number": None
+        if blocked is None
+        else numbers.get(blocked.get("key")) or blocked.get("number"),
+        "mine": mine,
+        "in_game": None if kept.in_game is None else described(stored, [kept.in_game], words)[0],
+        "stopped": kept.stopped,
+        "secure": kept.secure,
+        "current": kept.current,
     }
-
-
-def _next_step(result: Replay, words: Words) -> dict[str, Any] | None:
-    """The next step's words and menu (None once the game is finished)."""
-    step = result.next
-    if step is None:
-        return None
-    translate = words.translate
-    definition = result.game.definition
-    players = result.game.players
-    chooser = isolated(players[step.chooser])
-    where = translate(WHERE_DEAL) % {"n": step.number, "total": definition.deals_total}
-    if step.kingdom is not None:
-        kingdom = translate(WHERE_KINGDOM) % {"k": step.kingdom + 1, "total": definition.kingdoms}
-        where = f"{kingdom} · {where}"
-    roles = translate(LEADS) % {"name": isolated(players[step.leader])}
-    if step.dealer is not None:
-        roles = translate(DEALS) % {"name": isolated(players[step.dealer])} + " · " + roles
-    forced = result.quotas[step.chooser].forced if result.quotas else None
-    note = None if forced is None else FORCED.get(forced)
-    return {
-        "number": step.number,
-        "kingdom": step.kingdom,
-        "chooser": step.chooser,
-        "where": where,
-        "heading": translate(KING_CHOOSES if step.kingdom is not None else DECLARES)
-        % {"name": chooser},
-        "roles": roles,
-        "note": "" if note is None else translate(note) % {"name": chooser},
-        "options": [
-            {
-                "contract": option.contract,
-                "name": labels.contract_label(option.contract, translate),
-                "open": option.open,
-                "reason": labels.reason_label(option.reason, translate),
-            }
-            for option in step.options
-        ],
-    }
+    return context, refused, waiting
 
 
 def blank_form(

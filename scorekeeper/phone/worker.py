@@ -11,28 +11,32 @@ answered ``{"local": false}``, so the page asks the server as it would without t
 Messages (each an object with ``op``; answers are objects):
 
 - ``{"op": "start", "language": "ar"}``: read the language's catalogue → ``{"language"}``.
-- ``{"op": "game", "key": token, "version": n, "record": {...}}``: hold a game (a record,
-  ``scorekeeper-game/1``) at the version the server gave → ``{"key", "version", "deals"}``.
+- ``{"op": "game", "key": token, "version": n, "record": {...}, "page": {...}}``: hold a
+  game (a record, ``scorekeeper-game/1``) at the version the server gave, with what the server
+  says of its page (:class:`scorekeeper.phone.render.Page`; optional: a deal form's taps need
+  none) → ``{"key", "version", "deals"}``.
 - ``{"op": "preview", "key": token, "fields": [[name, value], ...], "pending": [...]}``: a
   deal form's fields as the browser would post them → ``{"local", "html", "ok", "address",
   "deal"}``: the HTML the server's preview sends for them (the same templates, rendered by
   :mod:`scorekeeper.phone.render`), whether Save is on, the address a reload keeps, and the deal
   as a record holds it once it may be saved (what the phone keeps when it saves with no
   network); with `pending` (optional): a form for the deal after those the phone keeps.
-- ``{"op": "view", "key": token, "pending": [deal, ...], "waiting": n}``: the game with deals
-  not yet sent (raw deals, as a record holds them; `waiting`, optional: how many the phone
-  keeps in all) → :func:`scorekeeper.phone.view.game_view`.
+- ``{"op": "view", "key": token, "pending": [deal, ...], "csrf": token, "waiting": n,
+  "entries": [...], "blocked": {...}, "in_game": deal, "stopped": why, "secure": bool,
+  "version": n}``: the game with deals not yet sent (raw deals, as a record holds them) →
+  ``{"html", "refused", "waiting", "stored", "deals"}``: the game's parts as the server renders
+  them, with the panel of what the phone keeps (``fragments/kept_view.html``; the fields after
+  `csrf` are :class:`scorekeeper.phone.view.Kept`'s, all optional), the first pending deal the
+  engine refuses (its index and why), how many deals wait in a sentence.
 - ``{"op": "form", "key": token, "pending": [...], "contract": id}``: a blank deal form for
   `contract` as the next deal → :func:`scorekeeper.phone.view.blank_form`.
-- ``{"op": "describe", "key": token, "deals": [deal, ...]}``: deals as a history row names
-  them → ``{"deals": [{"name", "takes"}]}`` (a deal this phone kept beside another phone's).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlencode
 
@@ -42,7 +46,7 @@ from ..words.catalogue import Words, read_catalogue
 from ..words.deal_form import chip_groups, chip_text
 from . import render
 from . import view as game_view
-from .render import environment_of
+from .render import Page, environment_of
 
 SERVER: dict[str, Any] = {"local": False}
 """The answer when the phone cannot judge alone: the page asks the server, as without it."""
@@ -52,10 +56,12 @@ MAX_NUMBER_DIGITS = 12
 
 @dataclass(frozen=True)
 class Held:
-    """A game the phone holds: the engine's replay of its record, at the server's version."""
+    """A game the phone holds: the engine's replay of its record, at the server's version,
+    and what the server said of its page."""
 
     version: int
     result: Replay
+    page: Page = field(default_factory=lambda: Page(row={}))
 
 
 class Engine:
@@ -70,12 +76,19 @@ class Engine:
 
     def words(self, result: Replay) -> Words:
         """The game's words in the page's language."""
-        return Words(self.catalogue, result.game.kind)
+        return Words(self.catalogue, result.game.kind, self.language)
 
-    def hold(self, key: str, record: Mapping[str, Any], version: int) -> dict[str, Any]:
-        """Hold a game's record (checked by the engine's loader) at the server's `version`."""
+    def hold(
+        self,
+        key: str,
+        record: Mapping[str, Any],
+        version: int,
+        page: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Hold a game's record (checked by the engine's loader) at the server's `version`,
+        with what the server says of its `page`."""
         result = replay(record_from_json(record).game)
-        self.games[key] = Held(version, result)
+        self.games[key] = Held(version, result, Page.of(page or {}))
         # the preview's templates compiled now, while the page waits for nothing (once a
         # language and game's words), not at the first tap
         env = environment_of(self.words(result))
@@ -109,17 +122,27 @@ class Engine:
         return self.pending[1]
 
     def view(
-        self, key: str, pending: Sequence[Mapping[str, Any]], waiting: int | None = None
+        self,
+        key: str,
+        pending: Sequence[Mapping[str, Any]],
+        csrf: str = "",
+        kept: game_view.Kept | None = None,
     ) -> dict[str, Any]:
-        """The game with `pending` deals after the stored ones (`waiting`: how many deals the
-        phone keeps for the server, if not those)."""
+        """The game's parts with `pending` deals after the stored ones, as the server renders
+        them, and the panel of what the phone `kept` (`csrf`: the page's token, for its
+        forms)."""
         held = self.games[key]
-        return game_view.game_view(held.result, pending, self.words(held.result), waiting)
-
-    def describe(self, key: str, deals: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
-        """Deals as a history row names them (:func:`~scorekeeper.phone.view.described`)."""
-        held = self.games[key]
-        return game_view.described(held.result, deals, self.words(held.result))
+        words = self.words(held.result)
+        row = {**held.page.row, "version": held.version}
+        context, refused, waiting = game_view.kept_view(held.result, pending, words, row, kept)
+        page = replace(held.page, csrf=csrf)
+        return {
+            "html": render.render(environment_of(words), render.VIEW, context, page),
+            "refused": refused,
+            "waiting": waiting,
+            "stored": len(held.result.deals),
+            "deals": len(context["result"].deals),
+        }
 
     def form(self, key: str, pending: Sequence[Mapping[str, Any]], contract: str) -> dict[str, Any]:
         """A blank deal form for `contract` as the next deal after `pending` ones."""
@@ -249,20 +272,35 @@ def answer(engine: Engine | None, message: str) -> tuple[Engine | None, str]:
         raise ValueError("the engine is not started")
     match op:
         case "game":
-            said = engine.hold(str(asked["key"]), asked["record"], int(asked["version"]))
+            said = engine.hold(
+                str(asked["key"]), asked["record"], int(asked["version"]), asked.get("page")
+            )
         case "preview":
             said = engine.preview(str(asked["key"]), asked["fields"], asked.get("pending", []))
         case "view":
-            waiting = asked.get("waiting")
             said = engine.view(
                 str(asked["key"]),
                 asked.get("pending", []),
-                None if waiting is None else int(waiting),
+                str(asked.get("csrf", "")),
+                _kept(asked),
             )
-        case "describe":
-            said = {"deals": engine.describe(str(asked["key"]), asked["deals"])}
         case "form":
             said = engine.form(str(asked["key"]), asked.get("pending", []), str(asked["contract"]))
         case _:
             raise ValueError(f"unknown op {op!r}")
     return engine, json.dumps(said, ensure_ascii=False)
+
+
+def _kept(asked: Mapping[str, Any]) -> game_view.Kept:
+    """What a "view" message says the phone keeps besides the deals it shows."""
+    waiting = asked.get("waiting")
+    blocked = asked.get("blocked")
+    return game_view.Kept(
+        waiting=None if waiting is None else int(waiting),
+        entries=list(asked.get("entries", [])),
+        blocked=None if blocked is None else dict(blocked),
+        in_game=asked.get("in_game"),
+        stopped=None if asked.get("stopped") is None else str(asked["stopped"]),
+        secure=bool(asked.get("secure", True)),
+        current=bool(asked.get("current", True)),
+    )

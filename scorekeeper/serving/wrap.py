@@ -6,7 +6,7 @@ from flask import Flask, abort, request
 from werkzeug.exceptions import ServiceUnavailable
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import assets, bodies, engine, live_poll, offline
+from . import assets, bodies, engine, live_poll, offline, phone_page
 from .gateway import BODY_BUSY, BODY_TIMED_OUT, BUSY_RETRY_AFTER_S
 
 PUBLIC_ENDPOINTS = assets.PUBLIC_ENDPOINTS | engine.ENDPOINTS | offline.ENDPOINTS
@@ -36,10 +36,12 @@ def init_app(app: Flask) -> None:
 
 
 def front(app: Flask) -> None:
-    """Put the live poll's shortcut in front of the finished app, and tell the gateway how much
-    body each request's route takes (call last). Behind `PROXIES` reverse proxies, the
+    """Answer the phone's questions about a game (a route that names a game by the web's
+    converter), put the live poll's shortcut in front of the finished app, and tell the gateway
+    how much body each request's route takes (call last). Behind `PROXIES` reverse proxies, the
     client's address and scheme are the ones they forward (werkzeug's ProxyFix): the access
     code's and the imports' limits count each phone, not the proxy, and links are https://."""
+    phone_page.init_app(app)  # (its route names a game by the web's converter)
     proxies = int(app.config.get("PROXIES") or 0)
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]

@@ -25,10 +25,18 @@ def share_text(
     """A finished game's result as a message to share, in the reader's language (its title:
     the game's name, else which game, and the day it was played, where it was played: `offset`
     minutes east of UTC, else the server's zone)."""
+    rtl = direction(current_language()) == "rtl"
+    return result_text(
+        result, share_title(result.game.kind, name, moment, offset), gettext, rtl=rtl
+    )
+
+
+def share_title(game: str, name: str | None, moment: datetime, offset: int | None = None) -> str:
+    """A shared result's first line: the game's name, else which game, and its day."""
     language = current_language()
     rtl = direction(language) == "rtl"
-    title = f"{plain_name(name or labels.game_label(result.game.kind, gettext), rtl=rtl)} · "
-    return result_text(result, title + dates.day_text(moment, language, offset), gettext, rtl=rtl)
+    title = plain_name(name or labels.game_label(game, gettext), rtl=rtl)
+    return f"{title} · {dates.day_text(moment, language, offset)}"
 
 
 def share_file(

@@ -32,9 +32,12 @@ class Words:
     """A game's words in one language, from a catalogue read by Python's :mod:`gettext`: the
     ``translate`` and ``plural`` callables the pure wording functions take."""
 
-    def __init__(self, catalogue: gettext.NullTranslations, game: str) -> None:
+    def __init__(
+        self, catalogue: gettext.NullTranslations, game: str, language: str = "en"
+    ) -> None:
         self.catalogue = catalogue
         self.context = context_of(game)
+        self.language = language
 
     def translate(self, message: str) -> str:
         """`message` in the catalogue's language (in the game's context where it has one)."""

@@ -20,15 +20,13 @@ from ..rules.cards import TEAMS, team_totals
 from ..rules.games import PARTNERSHIP
 from ..rules.messages import N_
 from ..rules.replay import Replay
-from .labels import Translate, identity, pair_label, signed, team_label
+from .labels import LIST_SEPARATOR, Translate, identity, pair_label, signed, team_label
 from .names import name_forms
 
 TITLE = N_("Running totals")
 NO_DEALS = N_("No deals yet.")
 AFTER_DEAL = N_("After deal {number} of {total}: {totals}")
 ENTRY = N_("{name} {total}")
-LIST_SEPARATOR = N_(", ")
-"""Between the players of the caption: the reader's comma (Arabic "،")."""
 
 WIDTH = 360
 LEFT, RIGHT, TOP, BOTTOM = 40, 10, 10, 180

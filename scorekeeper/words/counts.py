@@ -14,7 +14,7 @@ from ..rules.games import GAMES, PARTNERSHIP
 from ..rules.house_rules import HouseRules
 from ..rules.messages import N_, Counted, ngettext
 from .contracts import item_count
-from .labels import HAND_CONTEXT, SENTENCE_END, Translate, game_label, identity
+from .labels import HAND_CONTEXT, LIST_SEPARATOR, SENTENCE_END, Translate, game_label, identity
 
 DEALS = ngettext("%(num)d deal", "%(num)d deals", "num")
 HANDS = ngettext("%(num)d hand", "%(num)d hands", "num")
@@ -26,7 +26,6 @@ DEAL_WORDS: dict[str, Counted] = {HAND_CONTEXT: HANDS}
 KINGDOM_OUTLINE = N_("%(game)s: %(kingdoms)s of %(contracts)s, %(deals)s")
 OUTLINE = N_("%(game)s: %(deals)s")
 SOLO_ONLY = N_("%(outline)s, solo only")
-LIST_SEPARATOR = N_(", ")
 COUNTS_ADD_UP = N_(
     "Counts add up: %(counts)s; the K♥ has one taker; trick 12 and trick 13 each have one "
     "winner (the same player may win both)."

@@ -114,6 +114,8 @@ its pages say يد in Arabic, as the glossary chose (English keeps "deal")."""
 WORD_CONTEXTS: dict[str, frozenset[str]] = {HAND_CONTEXT: HAND_MESSAGES}
 """Game id → the messages it says in words of its own (translated in its context)."""
 
+LIST_SEPARATOR = N_(", ")
+"""Between the items of a list in a sentence: the reader's comma (Arabic "،")."""
 APP_NAME = N_("Scorekeeper")
 APP_FULL_NAME = N_("Scorekeeper — Trix, Trix Complex, Turkish King")
 APP_DESCRIPTION = N_("Keep score at a real card table: Trix, Trix Complex and Turkish King.")

@@ -10,9 +10,8 @@ from ..rules import Replay
 from ..rules.house_rules import Winners
 from ..rules.messages import N_
 from ..rules.outlook import outlook
-from .chart import LIST_SEPARATOR
 from .game_view import isolated
-from .labels import Translate, signed, team_label
+from .labels import LIST_SEPARATOR, Translate, signed, team_label
 
 EACH_PLAYER = N_("Each player can still add %(lowest)s to %(highest)s.")
 EACH_TEAM = N_("Each team can still add %(lowest)s to %(highest)s.")

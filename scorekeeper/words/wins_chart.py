@@ -17,7 +17,6 @@ from .chart import (
     DASHES,
     LEFT,
     LEGEND_ROW,
-    LIST_SEPARATOR,
     MARGIN_BELOW,
     MARKERS,
     RIGHT,
@@ -27,7 +26,7 @@ from .chart import (
     Canvas,
     svg_text,
 )
-from .labels import Translate, identity
+from .labels import LIST_SEPARATOR, Translate, identity
 
 TITLE = N_("Wins over time")
 NO_GAMES = N_("No finished games yet.")

@@ -188,4 +188,5 @@ window.addEventListener("load", whenIdle);
 document.addEventListener("visibilitychange", acquire);
 /* htmx swaps pages in place (hx-boost): look again after each swap. */
 document.addEventListener("htmx:afterSettle", settled);
+document.addEventListener("sk:shown", scripts);  /* (the game's parts the phone's engine painted) */
 settled();  /* (a module: the page is parsed) */

@@ -12,7 +12,7 @@
  * For other scripts: `engine.ask({op, ...})` sends any message of scorekeeper/phone/worker.py
  * once the engine is ready (a promise of the answer); the document gets an "sk:engine" event
  * when it is ready. Offline play (static/js/offline.js) starts from here once the config is
- * read, with the engine and the painting of a preview.
+ * read, with the engine, the painting of a preview and the swap of the worker's HTML.
  */
 
 const worker = { ready: null, post: null, held: new Map() };
@@ -33,7 +33,7 @@ function start() {
     .then((config) => {
       /* the game goes on with no network (static/js/offline.js): the deals kept on the phone
        * are sent even before (or without) the engine */
-      import(config.offline).then((offline) => offline.start({ engine, paint, fieldsOf, config }), () => {});
+      import(config.offline).then((offline) => offline.start({ engine, paint, swap, fieldsOf, config }), () => {});
       const thread = new Worker(config.worker, { type: "module" });
       thread.addEventListener("message", (event) => {
         const { id, answer, error } = event.data, promise = waiting.get(id);
@@ -105,33 +105,41 @@ document.addEventListener("htmx:confirm", (event) => {
   });
 });
 
-/* The worker's answer is the HTML the server's preview would send (the same templates): the
- * preview into #deal-preview, each part marked hx-swap-oob in the place of the element with its
- * id, as htmx swaps the server's answer. Done here, not by htmx.swap: the parts carry no htmx
- * attribute to process, and htmx's swap and settle of them cost a phone at 4× CPU 10-40 ms a
- * tap where this costs 1-5. A part the page shows already as it is (most of them, at a tap) is
- * left alone: no layout for it. */
+/* The worker's answer is the HTML the server would send (the same templates): the preview into
+ * #deal-preview, each part marked hx-swap-oob in the place of the element with its id (swap). */
+function paint(form, said) {
+  const preview = document.getElementById("deal-preview");
+  const rest = swap(said.html);
+  if (preview) { preview.replaceChildren(rest); }
+  if (said.address && !form.skKept) {  /* (a form of the phone's alone stays on the game page) */
+    history.replaceState({ htmx: true }, "", form.action + "?" + said.address);
+  }
+  form.classList.remove("stale");
+  document.dispatchEvent(new CustomEvent("sk:painted"));
+}
+
+/* Each part of `html` marked hx-swap-oob in the place of the element with its id, as htmx
+ * swaps the server's answer (a part whose element `keep` says stays is left out); what is not
+ * marked is returned. Done here, not by htmx.swap: htmx's swap and settle of a preview's parts
+ * cost a phone at 4× CPU 10-40 ms a tap where this costs 1-5. A part the page shows already as
+ * it is (most of them, at a tap) is left alone: no layout for it; a part with htmx attributes
+ * is processed by htmx once in place. */
 const parser = document.createElement("template");
 
-function paint(form, said) {
-  parser.innerHTML = said.html;
+function swap(html, keep) {
+  parser.innerHTML = html;
   for (const part of [...parser.content.children]) {
     if (!part.hasAttribute("hx-swap-oob")) { continue; }
     part.remove();
     part.removeAttribute("hx-swap-oob");
     const shown = document.getElementById(part.id);
     /* (a part with fields is always swapped: a field's state is not in its markup) */
-    if (shown && (part.matches("input, :has(input)") || shown.outerHTML !== part.outerHTML)) {
+    if (shown && !(keep && keep(shown)) && (part.matches("input, :has(input)") || shown.outerHTML !== part.outerHTML)) {
       shown.replaceWith(part);
+      if (part.matches("[hx-get], [hx-post], :has([hx-get], [hx-post])")) { htmx.process(part); }
     }
   }
-  const preview = document.getElementById("deal-preview");
-  if (preview) { preview.replaceChildren(parser.content); }
-  if (said.address && !form.skKept) {  /* (a form of the phone's alone stays on the game page) */
-    history.replaceState({ htmx: true }, "", form.action + "?" + said.address);
-  }
-  form.classList.remove("stale");
-  document.dispatchEvent(new CustomEvent("sk:painted"));
+  return parser.content;
 }
 
 document.addEventListener("htmx:afterSettle", hold);

@@ -84,6 +84,7 @@
   window.fitReady = true;
   document.addEventListener("htmx:afterSettle", fitNames);
   document.addEventListener("sk:painted", fitNames);  /* a preview painted in the phone */
+  document.addEventListener("sk:shown", fitNames);  /* the game's parts painted in the phone */
   window.addEventListener("resize", fitSoon);
   /* a script's font arrives after the first measure (Devanagari, Arabic): measure again */
   if (document.fonts) { document.fonts.addEventListener("loadingdone", fitSoon); }

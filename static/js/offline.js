@@ -240,7 +240,8 @@ async function show() {
   const state = here.state;
   const form = document.querySelector("form#deal-form[data-local]");
   if (form) { refit(form); }
-  if (!waits(state) && !state.stopped && pageVersion() >= state.version) {
+  const quiet = !waits(state) && !state.stopped && pageVersion() >= state.version;
+  if (quiet && !here.painted) {
     notice(null);
     return;
   }
@@ -248,44 +249,37 @@ async function show() {
     /* (the engine is not ready, or holds an older game than the page): what it last said, if
      * as many deals wait now */
     const said = lastSaid();
-    notice(null, said && said.waiting === state.pending.length ? said.text : null);
+    notice(said && said.waiting === state.pending.length ? said.text : null);
     return;
   }
-  const chain = shown(state);
+  /* the game's parts as the server renders them, with the deals kept here (or, once none
+   * is, as the server has it): the worker renders the same templates */
+  const chain = shown(state), blocked = state.blocked;
   const view = await options.engine.ask({
-    op: "view", key: here.key, pending: chain.map((entry) => entry.deal), waiting: state.pending.length,
+    op: "view", key: here.key, pending: chain.map((entry) => entry.deal), csrf: token(),
+    waiting: state.pending.length, entries: blocked ? state.pending : [], blocked: blocked,
+    in_game: blocked ? inGame(state) : null, stopped: state.stopped,
+    secure: window.isSecureContext, current: here.held === state.version,
   });
-  const described = state.blocked ? await describe(state) : null;
   lastSaid({ waiting: state.pending.length, text: view.waiting });
-  paintScores(view);
-  paintStep(view);
-  paintHistory(view);
-  paintGrid(view);
-  paintQuotas(view);
-  paintUndo(view, chain);
+  /* (an open deal form's header carries #play too, as the skip link's target: it stays) */
+  options.swap(view.html, (part) => part.id === "play" && part.closest("form#deal-form"));
+  here.painted = !quiet;
+  document.dispatchEvent(new CustomEvent("sk:shown"));  /* (names fitted, a part's script fetched) */
   const chart = document.getElementById("chart");
-  if (chart) { chart.hidden = true; }  /* the server's, until it has these deals (the follow poll) */
+  if (chart && chain.length) { chart.hidden = true; }  /* the server's, until it has these deals (the follow poll) */
   const known = document.getElementById("notes-version");
   if (known && Number(known.value) < state.version) { known.value = state.version; }
-  notice(view, view.waiting, described);
   keepPainted();
   markReady();  /* (a choice answered, a deal dropped: the phone can go on again) */
 }
 
-/* Every deal waiting here as the history names it, and the deal in the game that stops them
- * (another phone's in the place of ours, or ours stored before its undo). */
-async function describe(state) {
+/* The deal in the game that stops this phone's: another phone's in the place of ours, or ours
+ * stored before its undo. */
+function inGame(state) {
   const blocked = state.blocked;
-  const stored = blocked.outcome === "conflict" ? blocked.stored
-    : blocked.outcome === "too-late" && state.record ? state.record.deals[blocked.number - 1] || null : null;
-  const deals = state.pending.map((entry) => entry.deal);
-  const said = (await options.engine.ask({
-    op: "describe", key: here.key, deals: stored ? [...deals, stored] : deals,
-  })).deals;
-  return {
-    mine: state.pending.map((entry, index) => ({ key: entry.key, number: entry.number, ...said[index] })),
-    stored: stored ? said[said.length - 1] : null,
-  };
+  if (blocked.outcome === "conflict") { return blocked.stored || null; }
+  return blocked.outcome === "too-late" && state.record ? state.record.deals[blocked.number - 1] || null : null;
 }
 
 /* The page as painted here, kept by the service worker as this game's copy: a reload with no
@@ -309,200 +303,13 @@ function lastSaid(said) {
   } catch (error) { return null; }
 }
 
-function setText(place, text) {
-  if (place && place.textContent !== text) { place.textContent = text; }
-}
-
-function paintScores(view) {
-  const board = document.getElementById("scoreboard");
-  if (!board) { return; }
-  view.totals.forEach((total, seat) => {
-    const item = board.querySelector(".totals .seat-" + seat);
-    if (!item) { return; }
-    setText(item.querySelector(".total"), total);
-    item.classList.toggle("winner", !view.team_totals && Boolean(view.winners && view.winners.includes(seat)));
-  });
-  (view.team_totals || []).forEach((total, team) => {
-    const item = board.querySelector(".teams .team-" + team);
-    if (!item) { return; }
-    setText(item.querySelector(".total"), total);
-    item.classList.toggle("winner", Boolean(view.winning_teams && view.winning_teams.includes(team)));
-  });
-}
-
-function paintStep(view) {
-  /* (an open deal form's header carries the id too, as the skip link's target: it stays) */
-  const play = document.getElementById("play");
-  if (!play || play.closest("form#deal-form")) { return; }
-  let section;
-  if (view.next) {
-    const next = view.next;
-    section = element("section", "next", null, { id: "play", "aria-labelledby": "next-title" });
-    section.append(element("p", "where", next.where), element("h2", "", next.heading, { id: "next-title" }),
-      element("p", "roles", next.roles));
-    if (next.note) { section.append(element("p", "note", next.note)); }
-    const menu = section.appendChild(element("div", "contracts"));
-    next.options.forEach((option) => {
-      if (option.open) {
-        menu.append(element("a", "button contract", option.name, {
-          href: here.game + "/deal?contract=" + encodeURIComponent(option.contract),
-          "data-contract": option.contract, "hx-boost": "false",  /* (this page's to open: a kept copy is boosted) */
-        }));
-      } else {
-        const closed = menu.appendChild(element("span", "button contract closed", option.name, { "aria-disabled": "true" }));
-        closed.append(element("small", "", option.reason));
-      }
-    });
-  } else {
-    section = element("section", "finished", null, { id: "play" });
-    section.append(element("h2", "", words.finished));
-    (view.standings || []).forEach((line) => section.append(element("p", "", line)));
-  }
-  section.dataset.local = "on";
-  play.replaceWith(section);
-}
-
-function paintHistory(view) {
-  let rows = document.getElementById("history-rows");
-  const history = document.getElementById("history");
-  if (!rows && history && here.kit) {  /* no deal stored yet: the kit's table */
-    const table = here.kit.querySelector("template[data-kit=history]").content.cloneNode(true);
-    history.querySelectorAll(":scope > p.muted").forEach((empty) => empty.remove());
-    history.append(table);
-    rows = document.getElementById("history-rows");
-  }
-  if (!rows) { return; }
-  rows.querySelectorAll("tr[data-local]").forEach((row) => row.remove());
-  const server = rows.querySelectorAll("tr > th[scope=row]").length;
-  view.history.filter((deal) => deal.number > server).forEach((deal) => {
-    const numbers = element("tr", "", null, { "data-local": "" });
-    numbers.append(element("th", "", String(deal.number), { scope: "row", rowspan: "2" }));
-    const cells = view.team_totals ? [[deal.team_scores, deal.team_running, 2]] : [];
-    cells.push([deal.scores, deal.running, 4]);
-    cells.forEach(([scores, running, count]) => {
-      for (let index = 0; index < count; index++) {
-        const cell = numbers.appendChild(element("td", "num"));
-        cell.append(element("span", "score", scores[index]), element("span", "running", running[index]));
-      }
-    });
-    const details = element("tr", "deal-details", null, { "data-local": "" });
-    const cell = details.appendChild(element("td", "", null, { colspan: view.team_totals ? "6" : "4" }));
-    const who = element("span", "muted", deal.where ? deal.where + " · " : "");
-    who.append(element("bdi", "", deal.chooser));
-    cell.append(element("strong", "", deal.name), " ", who, " ", element("span", "takes", deal.takes));
-    if (deal.number > view.stored) { cell.append(" ", element("span", "muted", "· " + words.onPhone)); }
-    rows.append(numbers, details);
-  });
-}
-
-function paintGrid(view) {
-  const grid = document.querySelector("#grid tbody");
-  if (!grid || !view.grid) { return; }
-  grid.querySelectorAll("tr").forEach((row, kingdom) => {
-    row.querySelectorAll("td").forEach((cell, column) => {
-      const number = view.grid[kingdom] && view.grid[kingdom][column];
-      const text = number ? "#" + number : "·";
-      if (cell.textContent !== text) {
-        cell.replaceChildren(element("span", number ? "played" : "muted", text));
-      }
-    });
-  });
-}
-
-function paintQuotas(view) {
-  const quotas = document.getElementById("quotas");
-  if (!quotas || !view.quotas) { return; }
-  quotas.querySelectorAll("tbody tr").forEach((row, seat) => {  /* (the table's columns, in order) */
-    const cells = row.querySelectorAll("td");
-    Object.values(view.quotas[seat]).forEach((text, column) => setText(cells[column], text));
-  });
-  quotas.querySelectorAll(".negatives li").forEach((item, index) => {
-    const plays = view.negative_plays[index];
-    setText(item, plays.name + " " + plays.plays);
-    item.classList.toggle("done", plays.done);
-  });
-}
-
-/* Undo: the server's button for a stored deal; for a deal this phone keeps, a button that
- * drops it here (static/js/sync.js withdraws it at the server when it may have gone out). */
-function paintUndo(view, chain) {
-  const undo = document.getElementById("undo");
-  if (!undo) { return; }
-  const last = chain[chain.length - 1];
-  if (undo.skServer === undefined) { undo.skServer = [...undo.childNodes]; }
-  if (!last && !here.state.blocked) {
-    undo.replaceChildren(...undo.skServer);
-  } else if (last) {  /* (one that went out is withdrawn at the server first) */
-    undo.replaceChildren(element("button", "button", view.undo, { type: "button", "data-kept": "undo" }));
-  } else {
-    undo.replaceChildren();
-  }
-}
-
-/* What this phone keeps, said above the next step: how many deals wait for the server, and
- * what waits for the player. */
-function notice(view, waiting, described) {
-  let box = document.getElementById("kept");
-  const state = here && here.state;
-  if (!state || (!waits(state) && !state.stopped)) {
-    if (box) { box.remove(); }
-    return;
-  }
-  if (!box) {
-    box = element("div", "flash flash-warning", null, { id: "kept", role: "status" });
-    const anchor = document.getElementById("play") || document.querySelector("form#deal-form");
-    if (anchor) { anchor.before(box); } else { return; }
-  }
-  const parts = [];  /* (lines: a flash's paragraphs would stand apart) */
-  if (waiting) { parts.push(element("div", "", waiting)); }
-  if (!window.isSecureContext && words.insecure) { parts.push(element("div", "hint", words.insecure)); }
-  const blocked = state.blocked;
-  if (blocked) {
-    parts.push(element("p", "error", blocked.message || fill(words.tooLate, blocked.number)));
-    if (described && described.mine.length) {
-      parts.push(element("div", "", words.yours));
-      const list = element("ul", "kept-deals");
-      described.mine.forEach((mine) => {
-        const item = list.appendChild(element("li", mine.key === blocked.key ? "blocked" : ""));
-        item.append(element("strong", "", fill(words.deal, mine.number) + " " + mine.name), " ",
-          element("span", "takes", mine.takes));
-      });
-      parts.push(list);
-    }
-    if (described && described.stored) { parts.push(deal(words.stored, described.stored)); }
-    const choices = element("p", "row");
-    if (blocked.outcome === "too-late") {
-      choices.append(
-        element("button", "button primary", fill(words.undoServer, blocked.number), { type: "button", "data-kept": "undo-server", "data-key": blocked.key }),
-        element("button", "button", words.keep, { type: "button", "data-kept": "keep", "data-key": blocked.key }));
-    } else {
-      const mine = state.pending.find((entry) => entry.key === blocked.key);
-      choices.append(element("button", "button", fill(words.dropDeal, mine ? mine.number : blocked.number),
-        { type: "button", "data-kept": "drop", "data-key": blocked.key }));
-      if (blocked.outcome !== "refused" && here.held === state.version) {
-        choices.append(element("button", "button primary", words.next, { type: "button", "data-kept": "next", "data-key": blocked.key }));
-      }
-    }
-    parts.push(choices);
-  }
-  if (state.stopped === "access") {
-    parts.push(element("div", "", null));
-    parts[parts.length - 1].append(element("a", "", words.access,
-      { href: new URL("access", new URL(options.config.service_worker, location.href)).pathname + "?next=" + encodeURIComponent(here.game) }));
-  } else if (state.stopped) {
-    parts.push(element("div", "", words.reload));
-  }
-  if (parts.length) { box.replaceChildren(...parts); } else { box.remove(); }  /* (nothing to say yet) */
-}
-
-function fill(text, number) {  /* a word with the deal's number in it ("{n}") */
-  return String(text || "").replace("{n}", String(number));
-}
-
-function deal(label, said) {
-  const line = element("div", "", label + " ");
-  line.append(element("strong", "", said.name), " ", element("span", "takes", said.takes));
-  return line;
+/* What the page says of the deals kept here before its engine can paint them (the panel the
+ * server's page holds, hidden while nothing waits): how many wait, or nothing. */
+function notice(text) {
+  const box = document.getElementById("kept");
+  if (!box) { return; }
+  box.replaceChildren(...(text ? [text] : []));
+  box.hidden = !text;
 }
 
 function say(messages, kind) {
@@ -744,16 +551,9 @@ function trySync() {
     }
     await show();
     if (outcome === "done" && !document.querySelector("form#deal-form[data-local]")) {
-      restore();
       poll();  /* the page as the server has it now */
     }
   }));
-}
-
-/* Nothing kept any more: the parts painted here give way to the server's (the follow poll). */
-function restore() {
-  const undo = document.getElementById("undo");
-  if (undo && undo.skServer) { undo.replaceChildren(...undo.skServer); undo.skServer = undefined; }
 }
 
 function backgroundSync() {
@@ -792,36 +592,36 @@ function listen() {
   /* a tap of a contract, and Save: this phone's to judge while deals wait here or it has no
    * network (else the server's, as always) */
   document.addEventListener("htmx:confirm", (event) => {
-    const elt = event.detail.elt;
-    const local = (kept().length > 0 || !online()) && ready();
-    if ((kept().length > 0 || !online()) && !ready() && coming() && elt.closest(".contracts") && elt.hasAttribute("hx-get")) {
-      event.preventDefault();  /* (a step the phone can take once its engine is ready: never "No connection") */
-      const contract = new URL(elt.getAttribute("hx-get"), location.href).searchParams.get("contract");
-      whenReady(() => openForm(contract));
-    } else if (elt.matches("form#deal-form[data-local]") && (kept().length || !online())) {
+    const elt = event.detail.elt, mine = kept().length > 0 || !online();
+    const contract = elt.closest(".contracts") && elt.hasAttribute("hx-get")
+      ? new URL(elt.getAttribute("hx-get"), location.href).searchParams.get("contract") : null;
+    if (elt.matches("form#deal-form[data-local]") && mine) {
       event.preventDefault();
       later(async () => { if (await keepDeal(elt, false) === "unjudged") { notSent(elt); } });
-    } else if (local && elt.closest(".contracts") && elt.hasAttribute("hx-get")) {
+    } else if (contract && mine && ready()) {
       event.preventDefault();
-      const contract = new URL(elt.getAttribute("hx-get"), location.href).searchParams.get("contract");
       later(() => openForm(contract));
+    } else if (contract && mine && coming()) {
+      event.preventDefault();  /* (a step the phone can take once its engine is ready: never "No connection") */
+      whenReady(() => openForm(contract));
+    } else if (contract && kept().length) {
+      event.preventDefault();  /* (the server's next step is not this phone's: what waits here first) */
+      const box = document.getElementById("kept");
+      if (box) { box.scrollIntoView(); }
     }
   });
   document.addEventListener("click", (event) => {
-    const target = event.target.closest("[data-contract], [data-kept], form#deal-form[data-local] a.button");
+    const target = event.target.closest("[data-kept], form#deal-form[data-local] a.button");
     if (!target || !here) { return; }
     event.preventDefault();
-    if (target.hasAttribute("data-contract")) {  /* (a next step painted here) */
-      if (ready()) { later(() => openForm(target.getAttribute("data-contract"))); }
-      else if (coming()) { whenReady(() => openForm(target.getAttribute("data-contract"))); }
-      else if (document.getElementById("kept")) { document.getElementById("kept").scrollIntoView(); }
-    } else if (target.getAttribute("data-kept") === "undo") {
+    if (target.getAttribute("data-kept") === "undo") {
       later(undoKept);
     } else if (target.hasAttribute("data-kept")) {
       later(() => choose(target.getAttribute("data-kept"), target.getAttribute("data-key")));
     } else if (target.matches("form a.button")) {  /* Cancel: the next step again */
       later(async () => {
         target.closest("form").replaceWith(element("section", "", null, { id: "play" }));
+        here.painted = true;  /* (the engine paints the step in its place) */
         await show();
         if (!kept().length) { poll(); }
       });

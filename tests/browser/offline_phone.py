@@ -192,7 +192,7 @@ def totals_of(deals: list[dict[str, Any]]) -> list[str]:
 
 def back_online(context: BrowserContext, page: Page) -> None:
     context.set_offline(False)
-    expect(page.locator("#kept")).to_have_count(0, timeout=60_000)
+    expect(page.locator("#kept")).to_be_hidden(timeout=60_000)
 
 
 NO_BACKGROUND_SYNC = """() => {

@@ -112,7 +112,7 @@ def test_a_deal_saved_while_a_sync_is_in_flight_is_kept_and_sent(phone: Player) 
         late.fulfill(response=late.fetch())
         held.stop()
         # the answer ("Deal 1 saved.") leaves deal 2 kept, and it goes in the next round
-        expect(page.locator("#kept")).to_have_count(0, timeout=60_000)
+        expect(page.locator("#kept")).to_be_hidden(timeout=60_000)
     assert stored_deals(page, game) == DEALS[:2]
     assert totals_shown(page) == totals_of(DEALS[:2])
     expect(page.locator("#flash")).not_to_contain_text("Saved on this phone")  # §5: it left
@@ -138,7 +138,7 @@ def test_an_undo_during_a_sync_the_server_stored_first_is_said_and_undone_there(
     expect(page.locator("#flash")).not_to_contain_text("Deal 2 saved.")
     assert stored_deals(page, game) == DEALS[:2]
     page.locator("#kept [data-kept=undo-server]").click()  # "Undo deal 2 in the game"
-    expect(page.locator("#kept")).to_have_count(0, timeout=60_000)
+    expect(page.locator("#kept")).to_be_hidden(timeout=60_000)
     assert stored_deals(page, game) == DEALS[:1]
     expect(page.locator("#history-rows th[scope=row]")).to_have_count(1, timeout=30_000)
     assert totals_shown(page) == totals_of(DEALS[:1])
@@ -325,5 +325,5 @@ def test_over_plain_http_two_senders_and_a_save_in_flight_lose_nothing(
             to = late.request.url.replace(LAN_NAME, "127.0.0.1")
             late.fulfill(response=late.fetch(url=to))
             held.stop()
-            expect(page.locator("#kept")).to_have_count(0, timeout=60_000)
+            expect(page.locator("#kept")).to_be_hidden(timeout=60_000)
         assert stored_deals(page, game.replace(LAN_NAME, "127.0.0.1")) == DEALS[:2]

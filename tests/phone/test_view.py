@@ -1,47 +1,75 @@
 """The game as the phone's engine shows it with deals not yet sent (the worker's "view" and
-"form" messages): the engine's replay of the record plus those deals, worded in the page's
-language; a pending deal the engine refuses stops there, with why."""
+"form" messages): the engine's replay of the record plus those deals, rendered by the server's
+templates in the page's language (tests/web/test_engine_view.py holds it equal to the server's
+page); a pending deal the engine refuses stops there, with why; the panel of what the phone
+keeps."""
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+
 from scorekeeper.phone.cases import PLAYERS, _played, accepted_deal
+from scorekeeper.phone.view import Kept
 from scorekeeper.phone.worker import SERVER, Engine
 from scorekeeper.rules import Game, dump_deal, dump_record, replay, with_deal
 from scorekeeper.rules.record import Record, record_from_json
+from scorekeeper.serving.phone_page import phone_links
 from scorekeeper.words.labels import signed
 
 TRIX = Game("trix", "solo", PLAYERS, 1)
 TURKISH = Game("turkish-king", "solo", PLAYERS, 0)
 
 
-def _engine(game: Game, language: str = "en") -> Engine:
+@pytest.fixture
+def page(app: Flask) -> dict[str, Any]:
+    """What the server says of a game's page, as its record answer does (the app's routes)."""
+    with app.test_request_context():
+        return {"row": {"token": "g", "table_id": None, "name": None}, **phone_links()}
+
+
+def _engine(game: Game, language: str = "en", page: dict[str, Any] | None = None) -> Engine:
     engine = Engine(language)
-    engine.hold("g", dump_record(Record(game)), 7)
+    engine.hold("g", dump_record(Record(game)), 7, page)
     return engine
 
 
-def test_the_view_is_the_replay_of_the_record_and_the_pending_deals() -> None:
+ROW = re.compile(r'<th scope="row" rowspan="2">(\d+)</th>')
+
+
+def test_the_view_is_the_replay_of_the_record_and_the_pending_deals(page: dict[str, Any]) -> None:
     pending = [accepted_deal("diamonds", TRIX.house_rules), accepted_deal("trix", TRIX.house_rules)]
-    view = _engine(TRIX).view("g", pending)
+    view = _engine(TRIX, page=page).view("g", pending, "t0k3n")
     record = {**dump_record(Record(TRIX)), "deals": pending}
     expected = replay(record_from_json(record).game)
     assert (view["stored"], view["deals"], view["refused"]) == (0, 2, None)
-    assert view["totals"] == [signed(total) for total in expected.totals]
-    assert [row["scores"] for row in view["history"]] == [
-        [signed(score) for score in deal.scores] for deal in expected.deals
+    html = view["html"]
+    scoreboard = html[
+        html.index('id="scoreboard"') : html.index("</section>", html.index('id="scoreboard"'))
     ]
-    assert expected.next is not None and view["next"]["number"] == expected.next.number
-    closed = {option["contract"] for option in view["next"]["options"] if not option["open"]}
-    assert closed == {"diamonds", "trix"}
-    assert view["next"]["heading"] == f"\u2068{PLAYERS[1]}\u2069 is king and chooses"
+    totals = re.findall(r'<span class="total">([^<]+)</span>', scoreboard)
+    assert totals == [signed(total) for total in expected.totals]
+    assert ROW.findall(html) == ["1", "2"] and html.count("On this phone") == 2
+    assert 'class="edit"' not in html  # the server has not seen them: nothing to edit there
+    assert expected.next is not None
+    assert f"<bdi>{PLAYERS[1]}</bdi> is king and chooses" in html
+    closed = re.findall(r'<span class="button contract closed" aria-disabled="true">([^<]+)', html)
+    assert closed == ["Diamonds", "Trix"]
+    assert '<a class="button contract" href="/g/g/deal?contract=ltoosh"' in html
+    assert 'data-kept="undo">Undo deal 2</button>' in html
+    assert 'id="kept"' in html and "2 deals on this phone are waiting" in html
 
 
-def test_a_refused_pending_deal_stops_the_view_there() -> None:
+def test_a_refused_pending_deal_stops_the_view_there(page: dict[str, Any]) -> None:
     good = accepted_deal("diamonds", TRIX.house_rules)
-    view = _engine(TRIX, "ar").view("g", [good, good])  # Diamonds twice in one kingdom
+    view = _engine(TRIX, "ar", page).view("g", [good, good])  # Diamonds twice in one kingdom
     assert view["deals"] == 1 and view["refused"]["pending"] == 1
     assert view["refused"]["messages"] and all(m for m in view["refused"]["messages"])
     assert "Diamonds" not in view["refused"]["messages"][0]  # said in Arabic
+    assert ROW.findall(view["html"]) == ["1"]
 
 
 def test_a_blank_form_for_the_next_deal() -> None:
@@ -61,31 +89,36 @@ def test_a_blank_form_for_the_next_deal() -> None:
     assert engine.form("g", [], "nothing")["open"] is False
 
 
-def test_the_view_counts_the_deals_the_phone_keeps_in_the_readers_words() -> None:
+def test_the_view_counts_the_deals_the_phone_keeps_in_the_readers_words(
+    page: dict[str, Any],
+) -> None:
     deal = accepted_deal("diamonds", TRIX.house_rules)
-    assert _engine(TRIX).view("g", [])["waiting"] == ""
-    assert _engine(TRIX).view("g", [deal])["waiting"] == (
-        "1 deal on this phone is waiting for the server."
-    )
+
+    def waiting(language: str, pending: list[Any], count: int | None = None) -> str:
+        view = _engine(TRIX, language, page).view("g", pending, "", Kept(waiting=count))
+        assert (view["waiting"] in view["html"]) and (
+            ('id="kept" role="status" hidden' in view["html"]) == (not view["waiting"])
+        )
+        return str(view["waiting"])
+
+    assert waiting("en", []) == ""
+    assert waiting("en", [deal]) == "1 deal on this phone is waiting for the server."
     # all it keeps, shown or not (those after one another phone's deal took its place)
-    assert _engine(TRIX).view("g", [deal], waiting=3)["waiting"] == (
-        "3 deals on this phone are waiting for the server."
-    )
-    russian = [_engine(TRIX, "ru").view("g", [deal], waiting=n)["waiting"] for n in (1, 3, 5)]
+    assert waiting("en", [deal], 3) == "3 deals on this phone are waiting for the server."
+    russian = [waiting("ru", [deal], n) for n in (1, 3, 5)]
     assert len(set(russian)) == 3 and all("сдач" in said for said in russian)
-    arabic = [_engine(TRIX, "ar").view("g", [deal], waiting=n)["waiting"] for n in (1, 2, 3, 11)]
+    arabic = [waiting("ar", [deal], n) for n in (1, 2, 3, 11)]
     assert len(set(arabic)) == 4 and "waiting" not in arabic[0]
 
 
-def test_the_view_names_undo_and_the_final_standings() -> None:
-    view = _engine(TURKISH, "ar").view("g", [accepted_deal("trump", TURKISH.house_rules)])
-    assert "1" in view["undo"] and "اليد" in view["undo"]  # Turkish King's hand, in its words
-    assert view["standings"] is None and view["winning_teams"] is None
-    assert _engine(TRIX).view("g", [])["undo"] == ""
+def test_the_view_names_undo_and_the_final_standings(page: dict[str, Any]) -> None:
+    view = _engine(TURKISH, "ar", page).view("g", [accepted_deal("trump", TURKISH.house_rules)])
+    undo = re.search(r'data-kept="undo">([^<]+)<', view["html"])
+    assert undo is not None and "1" in undo[1] and "اليد" in undo[1]  # Turkish King's hand
+    assert "Undo deal" not in _engine(TRIX, page=page).view("g", [])["html"]  # nothing to undo
     played = _played(TRIX, 19)
     last = accepted_deal(replay(played).next.contracts[0], TRIX.house_rules)  # type: ignore[union-attr]
-    finished = _engine(played).view("g", [last])
-    assert finished["finished"] and finished["next"] is None
+    finished = _engine(played, page=page).view("g", [last])["html"]
     expected = replay(
         record_from_json(
             {
@@ -94,18 +127,52 @@ def test_the_view_names_undo_and_the_final_standings() -> None:
             }
         ).game
     )
-    assert len(finished["standings"]) == 4
-    assert finished["standings"][0].startswith("1. ")
-    winners = [PLAYERS[seat] for seat in expected.winners or ()]
-    assert all(name in " ".join(finished["standings"]) for name in winners)
-    assert "Winner" in finished["standings"][0]
+    assert '<section class="finished" id="play"' in finished and "Final standings" in finished
+    assert 'id="night"' not in finished  # the night's standings wait for the server
+    winners = re.findall(r'<li class="winner"><bdi>([^<]+)</bdi>', finished)
+    assert winners == [PLAYERS[seat] for seat in expected.winners or ()]
+    assert 'class="share-result"' in finished and "Same four again" in finished
 
 
-def test_a_deal_kept_here_is_named_as_a_history_row_names_it() -> None:
+def test_the_panel_names_the_deals_kept_here_and_the_choices(page: dict[str, Any]) -> None:
+    """Another phone's deal took the place of one kept here: the panel lists this phone's deals
+    as the history names them, the deal in the game, and the choices for the one that waits."""
     mine = {"contract": "diamonds", "counts": [3, 4, 5, 1]}
-    said = _engine(TRIX).describe("g", [mine, {"contract": "nothing"}])
-    assert said[0] == {"name": "Diamonds", "takes": "3 · 4 · 5 · 1"}
-    assert said[1] == {"name": "nothing", "takes": ""}  # not a deal: its id, nothing more
+    entries = [
+        {"key": "k1", "number": 1, "deal": mine},
+        {"key": "k2", "number": 2, "deal": {"contract": "nothing"}},
+    ]
+    stored = {"contract": "ltoosh", "tricks": [3, 3, 3, 4]}
+    blocked = {
+        "key": "k1",
+        "outcome": "conflict",
+        "message": "Deal 1 was entered on another phone.",
+        "number": 1,
+    }
+    engine = _engine(TRIX, page=page)
+    html = engine.view(
+        "g", [], "", Kept(waiting=2, entries=entries, blocked=blocked, in_game=stored)
+    )["html"]
+    listed = '<li class="blocked"><strong>Deal 1: Diamonds</strong> <span class="takes">'
+    assert listed + "3 · 4 · 5 · 1</span></li>" in html
+    assert "<strong>Deal 2: nothing</strong>" in html  # not a deal: its id, nothing more
+    assert "In the game: <strong>Ltoosh</strong>" in html
+    assert 'data-kept="drop" data-key="k1">Drop my deal 1</button>' in html
+    assert 'data-kept="next"' in html
+    assert (
+        'data-kept="next"'
+        not in engine.view("g", [], "", Kept(entries=entries, blocked=blocked, current=False))[
+            "html"
+        ]
+    )
+    late = {"key": "k9", "outcome": "too-late", "message": None, "number": 3}
+    html = engine.view("g", [], "", Kept(entries=entries, blocked=late))["html"]
+    assert "Deal 3 reached the server before your undo" in html
+    assert 'data-kept="undo-server" data-key="k9">Undo deal 3 in the game</button>' in html
+    assert '<div class="row undo" id="undo" hx-swap-oob="true"></div>' in html
+    access = engine.view("g", [mine], "", Kept(stopped="access"))["html"]
+    assert '<a href="/access?next=/g/g">' in access
+    assert "cannot be reloaded" in engine.view("g", [mine], "", Kept(secure=False))["html"]
 
 
 def test_a_tap_after_deals_kept_here_is_judged_after_them() -> None:
@@ -162,3 +229,15 @@ def test_a_preview_rendered_in_the_phone_escapes_what_players_typed() -> None:
     assert "<img" not in html and "<b>" not in html
     assert "&lt;img src=x onerror=" in html and "&lt;b&gt;" in html
     assert "Lina &amp; Omar" in html
+
+
+def test_the_view_rendered_in_the_phone_escapes_what_players_typed(page: dict[str, Any]) -> None:
+    hostile = ('<img src=x onerror="alert(1)">', "Lina & Omar", "Omar", 'Dana"><b>')
+    game = Game("trix", "partnership", hostile, 0)
+    deal = accepted_deal("diamonds", game.house_rules)
+    entries = [{"key": "k1", "number": 1, "deal": deal}]
+    blocked = {"key": "k1", "outcome": "conflict", "message": "<script>x</script>", "number": 1}
+    view = _engine(game, page=page).view("g", [deal], "", Kept(entries=entries, blocked=blocked))
+    html = view["html"]
+    assert "<img" not in html and "<b>" not in html and "<script>" not in html
+    assert "&lt;img src=x onerror=" in html and "&lt;script&gt;" in html

@@ -170,7 +170,7 @@ def test_win_ticks(high: int, ticks: list[int]) -> None:
 def test_the_summary_lists_players_with_the_readers_comma() -> None:
     """Arabic lists with "،", as the game chart's caption does (the catalogue's ", ")."""
     from scorekeeper.stats.model import RunningLine, RunningWins
-    from scorekeeper.words.chart import LIST_SEPARATOR
+    from scorekeeper.words.labels import LIST_SEPARATOR
     from scorekeeper.words.wins_chart import running_wins_summary
 
     running = RunningWins(

@@ -14,7 +14,6 @@ from flask import (
     Blueprint,
     abort,
     flash,
-    jsonify,
     make_response,
     redirect,
     render_template,
@@ -23,7 +22,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from ...rules import Evaluation, Option, Record, Replay, dump_record, edit_options, evaluate
+from ...rules import Evaluation, Option, Replay, edit_options, evaluate
 from ...rules.autofill import Sum
 from ...rules.messages import N_
 from ...store import deals
@@ -279,14 +278,6 @@ def blank_form(view: GameView, contract: str) -> str:
     form.fill_in(view.game.house_rules)
     shown = DealFormShown.of(view, form, inline=True)
     return _render_form(view, shown, "fragments/deal_form.html")[0]
-
-
-@bp.get("/g/<token:token>/deal/record")
-def record(token: str) -> Any:
-    """The game's record and version, for the engine in the phone to judge a deal form's taps
-    against (static/js/engine.js asks it when a form opens; the server judges every save)."""
-    view = _started(token)
-    return jsonify(version=view.row.version, record=dump_record(Record(view.game)))
 
 
 @bp.get("/g/<token:token>/deal/<number:number>/edit")
