@@ -1,8 +1,9 @@
 """Conversations with the engine in the phone that go through every path it answers: each
 contract of the registry entered tap by tap (its sample deal, and a deal it accepts), deals it
 refuses (too many counts, a player placed twice, a closed contract, a finished game), doubles,
-a correction of a past deal, a game view with pending deals, a deal entered after one pending
-(what the phone does with no network), a blank form; in each language.
+a correction of a past deal, the game's parts with pending deals (and the panel of what waits
+for the player), a deal entered after one pending (what the phone does with no network), a
+blank form; in each language.
 
 Two users: the parity test, which sends the same messages to the worker in Chromium and
 compares its answers with these (made in-process by the same module), and the runtime's
@@ -34,6 +35,8 @@ from ..rules import (
 from ..rules.deal import FieldKind, FieldSpec
 from ..rules.record import Record
 from ..words.deal_form import chip_groups, chip_text, chip_values
+from ..words.page import called_by
+from . import render
 from .worker import Engine, answer
 
 PLAYERS = ("Rami", "Lina", "Omar", "Alexandrina Konstantinopolskaya")
@@ -218,7 +221,10 @@ def conversation(language: str) -> Conversation:
     """The whole conversation in `language`: every game held, then talked about."""
     talk = Conversation(language)
     for key, held in games().items():
-        talk.ask({"op": "game", "key": key, "version": 1, "record": _record(held)})
+        talk.ask(
+            {"op": "game", "key": key, "version": 1, "record": _record(held), "page": page(key)}
+        )
+        talk.ask({"op": "view", "key": key, "pending": [], "csrf": "t0k3n"})
         step = replay(held).next
         contracts = held.definition.contracts
         for contract in contracts:
@@ -237,7 +243,28 @@ def conversation(language: str) -> Conversation:
             talk.ask({"op": "view", "key": key, "pending": [first]})
             talk.ask({"op": "view", "key": key, "pending": [first, first]})
             talk.ask({"op": "view", "key": key, "pending": [first], "waiting": 3})
-            talk.ask({"op": "describe", "key": key, "deals": [first, {"contract": "?"}]})
+            number = len(held.deals) + 1
+            mine = [
+                {"key": "k1", "number": number, "deal": first},
+                {"key": "k2", "number": number + 1, "deal": {"contract": "?"}},
+            ]
+            for blocked in (
+                {"key": "k1", "outcome": "conflict", "message": "<b>taken</b>", "number": number},
+                {"key": "k2", "outcome": "too-late", "message": None, "number": number},
+            ):
+                talk.ask(
+                    {
+                        "op": "view",
+                        "key": key,
+                        "pending": [],
+                        "waiting": 2,
+                        "entries": mine,
+                        "blocked": blocked,
+                        "in_game": first,
+                        "stopped": "access",
+                        "secure": False,
+                    }
+                )
             after = evaluate(replay(held), first).after
             if after is not None and after.next is not None:  # a deal after one kept
                 following = accepted_deal(after.next.contracts[0], held.house_rules)
@@ -248,6 +275,20 @@ def conversation(language: str) -> Conversation:
             enter(talk, key, held, dump_deal(held.deals[0]), corrects=1)
             enter(talk, key, held, accepted_deal(contracts[0], held.house_rules), version=0)
     return talk
+
+
+def page(token: str) -> dict[str, Any]:
+    """A game's page as the server describes it to the phone (``scorekeeper.phone.render.Page``)
+    with stand-ins for its routes and files: one for each the phone's templates call (the
+    parity of the worker across runtimes needs the same page on both, not the server's)."""
+    endpoints, statics = called_by(map(render.template_source, render.TEMPLATES))
+    return {
+        "row": {"token": token, "table_id": None, "name": "Friday <night>"},
+        "share_title": "Friday <night> · 1 December 2026",
+        "share_file": "friday-night-2026-12-01.png",
+        "links": {name: f"/{name}" for name in endpoints},  # (every value in the query)
+        "static": {name: f"/static/{name}?v=1" for name in statics},
+    }
 
 
 def doubled_deal(held: Game, open_contracts: list[str]) -> dict[str, Any] | None:

@@ -10,7 +10,6 @@ again when the phone sends it.
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from typing import Any
 
@@ -20,13 +19,11 @@ from ..rules import Record, dump_record
 from ..web.languages import current_language, direction
 from ..web.sharing import share_file, share_title
 from ..web.views.common import GameView, game_or_404, game_view
+from ..words.page import called_by
 from .assets import static_url
 from .engine import phone_templates
 
 bp = Blueprint("phone_page", __name__)
-
-CALLED = re.compile(r"""\b(url_for|static_url)\(\s*['"]([^'"]+)['"]""")
-"""A template's call of a route or a static file by its name."""
 
 
 @bp.get("/g/<token:token>/deal/record")
@@ -72,14 +69,9 @@ def phone_links() -> dict[str, dict[str, str]]:
 @cache
 def phone_calls() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The endpoints and static files the templates the phone renders call by name."""
-    loader = current_app.jinja_env.loader
-    assert loader is not None
-    called: dict[str, set[str]] = {"url_for": set(), "static_url": set()}
-    for name in phone_templates():
-        source = loader.get_source(current_app.jinja_env, name)[0]
-        for function, argument in CALLED.findall(source):
-            called[function].add(argument)
-    return tuple(sorted(called["url_for"])), tuple(sorted(called["static_url"]))
+    env = current_app.jinja_env
+    assert env.loader is not None
+    return called_by(env.loader.get_source(env, name)[0] for name in phone_templates())
 
 
 def init_app(app: Flask) -> None:

@@ -7,7 +7,8 @@ templates with them."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from markupsafe import Markup
@@ -197,3 +198,17 @@ class GameWords:
 def names_to_fit(players: Sequence[str]) -> bool:
     """Whether a name of the four has shorter forms (a page then fits them to its boxes)."""
     return any(len(set(forms)) > 1 for forms in names.all_name_forms(tuple(players)))
+
+
+CALLED = re.compile(r"""\b(url_for|static_url)\(\s*['"]([^'"]+)['"]""")
+"""A template's call of a route or a static file by its name."""
+
+
+def called_by(sources: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The routes (by endpoint) and the static files templates call by name, given their
+    texts: what the server tells the phone the addresses of, for the templates it renders."""
+    called: dict[str, set[str]] = {"url_for": set(), "static_url": set()}
+    for source in sources:
+        for function, argument in CALLED.findall(source):
+            called[function].add(argument)
+    return tuple(sorted(called["url_for"])), tuple(sorted(called["static_url"]))

@@ -156,11 +156,15 @@ async function change(work) {
 async function follow() {
   if (waits(here.state) || !online()) { return; }
   const version = pageVersion(), language = document.documentElement.lang;
-  if (version && version !== here.state.version) {
+  const facts = here.state.facts;
+  if (version && (version !== here.state.version || !facts || facts.language !== language)) {
     const response = await fetch(here.game + "/deal/record", { credentials: "same-origin" });
     if (!response.ok) { return; }
     const game = await response.json();
-    await change((state) => (waits(state) ? undefined : Object.assign(state, { version: game.version, record: game.record })));
+    await change((state) => (waits(state) ? undefined : Object.assign(state, {
+      version: game.version, record: game.record, facts: { language: language, ...game.page },
+    })));
+    here.held = null;  /* (held again with the page's facts) */
     await hold();
   }
   const kit = here.state.kit;
@@ -211,8 +215,8 @@ function parseKit(html) {
 
 async function hold() {
   const state = here.state;
-  if (!state.record || here.held === state.version) { return; }
-  await options.engine.ask({ op: "game", key: here.key, version: state.version, record: state.record });
+  if (!state.record || !state.facts || here.held === state.version) { return; }
+  await options.engine.ask({ op: "game", key: here.key, version: state.version, record: state.record, page: state.facts });
   here.held = state.version;
   markReady();
 }
@@ -301,6 +305,10 @@ function lastSaid(said) {
     if (said) { sessionStorage.setItem(key, JSON.stringify(said)); return said; }
     return JSON.parse(sessionStorage.getItem(key));
   } catch (error) { return null; }
+}
+
+function setText(place, text) {
+  if (place && place.textContent !== text) { place.textContent = text; }
 }
 
 /* What the page says of the deals kept here before its engine can paint them (the panel the
@@ -495,7 +503,7 @@ async function undoOnServer(blocked) {
   if (!game) { notSentHere(); return; }
   const undone = game.record.deals.length < blocked.number;
   await change((fresh) => {
-    Object.assign(fresh, { version: game.version, record: game.record });
+    Object.assign(fresh, { version: game.version, record: game.record, facts: { language: document.documentElement.lang, ...game.page } });
     if (undone && fresh.blocked && fresh.blocked.key === blocked.key) {
       fresh.blocked = null;
       sync.rebase(fresh);

@@ -254,7 +254,7 @@ def test_a_kept_deal_under_another_phones_undo_waits_for_the_tables_say(
     expect(kept.locator("ul.kept-deals li")).to_contain_text("Deal 3:")
     assert stored_deals(page, game) == DEALS[:1]  # nothing moved without a say
     page.locator("#kept [data-kept=next]").click()
-    expect(kept).to_have_count(0, timeout=60_000)
+    expect(kept).to_be_hidden(timeout=60_000)
     assert stored_deals(page, game) == [DEALS[0], DEALS[2]]
 
 
