@@ -8,8 +8,11 @@ What only the server knows of a game (its links, its files' addresses, its name 
 line) comes with its record (:class:`Page`, made by ``scorekeeper.web.views.offline``); the
 page's CSRF token comes with each question.
 
-The bundle carries the templates under ``scorekeeper/templates/`` (where a wheel keeps them);
-run from a checkout (the tests, in CPython), they are read from its ``templates/`` folder.
+The bundle carries the templates under ``scorekeeper/templates/`` (where a wheel keeps them),
+and compiled by the server (``scorekeeper/templates/compiled/``: Jinja's modules, which the
+phone compiles to bytecode once with the rest of the bundle), so the phone never compiles a
+template; run from a checkout (the tests, in CPython), they are compiled from its
+``templates/`` folder.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from urllib.parse import quote, urlencode
 import jinja2
 
 from ..words.catalogue import Words
-from ..words.page import GameWords, form_words
+from ..words.page import COMPILED, TEMPLATE_OPTIONS, GameWords, form_words
 from ..words.share import result_text
 
 TEMPLATES = (
@@ -96,18 +99,21 @@ def template_source(name: str) -> str:
     return (CHECKOUT / name).read_text(encoding="utf-8")
 
 
-def environment(words: Words) -> jinja2.Environment:
-    """A Jinja environment as the server's (``scorekeeper.web``: HTML escaped, blocks trimmed,
-    gettext new-style) in `words`' language."""
-    env = jinja2.Environment(
-        loader=jinja2.FunctionLoader(
-            lambda name: (template_source(name), None, lambda: True) if name in TEMPLATES else None
-        ),
-        autoescape=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        extensions=["jinja2.ext.i18n"],
+def loader() -> jinja2.BaseLoader:
+    """The templates compiled into the bundle by the server (nothing to compile in the phone),
+    else (the tests, in CPython) their sources."""
+    compiled = files("scorekeeper").joinpath("templates", COMPILED)
+    if compiled.is_dir():
+        return jinja2.ModuleLoader(str(compiled))
+    return jinja2.FunctionLoader(
+        lambda name: (template_source(name), None, lambda: True) if name in TEMPLATES else None
     )
+
+
+def environment(words: Words) -> jinja2.Environment:
+    """A Jinja environment as the server's (HTML escaped, blocks trimmed, gettext new-style:
+    :data:`~scorekeeper.words.page.TEMPLATE_OPTIONS`) in `words`' language."""
+    env = jinja2.Environment(loader=loader(), **TEMPLATE_OPTIONS)
     env.install_gettext_callables(words.translate, words.plural, newstyle=True)  # type: ignore[attr-defined]
     env.globals.update(form_words(words.translate, words.plural))
     env.globals.update(GameWords(words.translate, lambda: words.language).globals())

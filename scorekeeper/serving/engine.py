@@ -32,12 +32,14 @@ from pathlib import Path
 from typing import Any
 
 import brotli
+import jinja2
 from flask import Blueprint, Flask, Response, abort, current_app, request, url_for
 from werkzeug.datastructures import Accept
 from werkzeug.http import parse_accept_header
 
 from ..settings import resource_dir
 from ..words.catalogue import DOMAIN
+from ..words.page import COMPILED, TEMPLATE_OPTIONS
 from .assets import STATIC_MAX_AGE, static_url
 from .offline import sync_url
 
@@ -192,6 +194,24 @@ def phone_templates() -> tuple[str, ...]:
     raise AssertionError(f"{TEMPLATES_OF} names no TEMPLATES")
 
 
+def phone_templates_files(names: tuple[str, ...]) -> list[tuple[str, bytes]]:
+    """The templates the phone renders, by their place in the bundle: each as written, and
+    compiled by Jinja with the options both sides read them with, for its ``ModuleLoader``
+    (the same bytes in every process: Jinja's code generation is deterministic)."""
+    folder = Path(resource_dir("templates"))
+    env = jinja2.Environment(**TEMPLATE_OPTIONS)
+    env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]  # (as both sides)
+    found: list[tuple[str, bytes]] = []
+    for name in names:
+        source = (folder / name).read_text(encoding="utf-8")
+        place = f"scorekeeper/templates/{name}"
+        code = env.compile(source, name, place, raw=True, defer_init=True)
+        found.append((place, source.encode("utf-8")))
+        module = jinja2.ModuleLoader.get_module_filename(name)
+        found.append((f"scorekeeper/templates/{COMPILED}/{module}", code.encode("utf-8")))
+    return found
+
+
 def package_files(name: str) -> list[tuple[str, Path]]:
     """An installed package's Python files, by their place in a zip."""
     spec = importlib.util.find_spec(name)
@@ -217,9 +237,8 @@ def bundle(language: str, entries: tuple[str, ...] = ENTRIES) -> tuple[bytes, st
         for package in PACKAGES:
             for place, path in package_files(package):
                 archive.writestr(_entry(place), path.read_bytes())
-        folder = Path(resource_dir("templates"))
-        for name in templates:
-            archive.writestr(_entry(f"scorekeeper/templates/{name}"), (folder / name).read_bytes())
+        for place, data in phone_templates_files(templates):
+            archive.writestr(_entry(place), data)
         catalogue = PACKAGE / "translations" / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
         if catalogue.is_file():
             archive.writestr(

@@ -24,6 +24,18 @@ from .game_view import team_standings
 from .outlook import outlook_lines as outlook_words
 from .takes import short_takes
 
+TEMPLATE_OPTIONS: dict[str, Any] = {
+    "autoescape": True,
+    "trim_blocks": True,
+    "lstrip_blocks": True,
+    "extensions": ["jinja2.ext.i18n"],
+}
+"""How the templates are read wherever they are rendered (Jinja's options): the server's
+environment (Flask's, which escapes the HTML templates, with Flask-Babel's gettext), the
+phone's, and the templates compiled for the phone's bundle."""
+COMPILED = "compiled"
+"""Where the bundle keeps the phone's templates compiled (under its ``scorekeeper/templates``),
+as Jinja's ``ModuleLoader`` reads them."""
 RED_SUITS = ("♥", "♦")
 
 

@@ -19,11 +19,14 @@ import zipfile
 from pathlib import Path
 
 import brotli
+import jinja2
 import pytest
 from flask import Flask
 
-from scorekeeper.phone import render
-from scorekeeper.rules import load_record
+from scorekeeper.phone import cases, render
+from scorekeeper.phone.worker import Engine
+from scorekeeper.rules import dump_record, load_record
+from scorekeeper.rules.record import Record
 from scorekeeper.serving import engine
 from scorekeeper.serving.engine import PACKAGE, PACKAGES, bundle, bundle_modules, package_files
 from scorekeeper.settings import resource_dir
@@ -48,12 +51,19 @@ def test_the_bundle_is_the_installed_package_as_it_is() -> None:
     for name, content in entries.items():
         if name in installed:  # Jinja and MarkupSafe, as installed
             assert content == installed[name].read_bytes(), name
+        elif name.startswith("scorekeeper/templates/compiled/"):  # and compiled, below
+            continue
         elif name.startswith("scorekeeper/templates/"):  # the templates the phone renders
             assert content == (templates / name.removeprefix("scorekeeper/templates/")).read_bytes()
         else:
             assert content == (PACKAGE.parent / name).read_bytes(), name
     assert set(installed) <= set(entries)
     assert {f"scorekeeper/templates/{name}" for name in render.TEMPLATES} <= set(entries)
+    compiled = {
+        f"scorekeeper/templates/compiled/{jinja2.ModuleLoader.get_module_filename(name)}"
+        for name in render.TEMPLATES
+    }
+    assert compiled == {name for name in entries if "/compiled/" in name}
     assert "scorekeeper/translations/ar/LC_MESSAGES/messages.mo" in entries
     assert not any("/translations/en/" in name for name in entries)  # the page's language only
     modules = bundle_modules()
@@ -250,3 +260,32 @@ def test_a_deal_form_gets_the_game_it_judges_against(app: Flask, phone: Phone) -
     assert record.game == phone.record().game
     assert page(phone.game_page()).text  # (the game page still answers)
     assert phone.client.get("/g/AAAAAAAAAAAAAAAAAAAAAA/deal/record").status_code == 404
+
+
+def test_the_phone_renders_the_templates_the_server_compiled_into_its_bundle(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Jinja's modules in the bundle render what the templates compiled from their sources
+    render (the phone, under Pyodide, imports the bundle's: tests/browser/test_engine.py)."""
+    entries = _entries(bundle("ar")[0])
+    folder = tmp_path / "compiled"
+    folder.mkdir()
+    for name, content in entries.items():
+        if "/compiled/" in name:
+            (folder / name.rsplit("/", 1)[1]).write_bytes(content)
+
+    def rendered() -> list[str]:
+        said = []
+        for name in ("trix-started", "turkish-started", "trix-finished"):
+            held = cases.games()[name]
+            engine = Engine("ar")
+            engine.hold("g", dump_record(Record(held)), 1, cases.page("g"))
+            said.append(engine.view("g", [], "t0k3n")["html"])
+        return said
+
+    assert isinstance(render.loader(), jinja2.FunctionLoader)  # (a checkout: the sources)
+    from_sources = rendered()
+    monkeypatch.setattr(render, "loader", lambda: jinja2.ModuleLoader(str(folder)))
+    monkeypatch.setattr(render, "_ENVIRONMENTS", {})
+    assert rendered() == from_sources
+    assert all('id="scoreboard"' in html for html in from_sources)

@@ -6,6 +6,7 @@ from flask import Flask, Response, render_template
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from ...words.page import TEMPLATE_OPTIONS
 from .. import caches, present, sharing
 from ..json_answers import json_error, wants_json
 from . import (
@@ -46,8 +47,9 @@ def register(app: Flask) -> None:
         app.register_blueprint(blueprint)
     for room in (present, sharing, caches, nights):
         app.jinja_env.globals.update(room.TEMPLATE_GLOBALS)
-    app.jinja_env.trim_blocks = True
-    app.jinja_env.lstrip_blocks = True
+    # (escaped: Flask's own choice for HTML templates; gettext: Flask-Babel's)
+    app.jinja_env.trim_blocks = TEMPLATE_OPTIONS["trim_blocks"]
+    app.jinja_env.lstrip_blocks = TEMPLATE_OPTIONS["lstrip_blocks"]
 
     @app.context_processor
     def _htmx() -> dict[str, object]:
