@@ -16,7 +16,7 @@ from typing import Any
 
 from ..rules import Replay, evaluate, parse_deal
 from ..rules.messages import N_, ngettext
-from ..words import deal_form, deal_words, labels
+from ..words import deal_words, labels
 from ..words.catalogue import Words
 from ..words.game_view import isolated, kingdom_grid, standings
 from ..words.takes import short_takes
@@ -125,9 +125,10 @@ def kept_view(
 def blank_form(
     stored: Replay, pending: Sequence[Mapping[str, Any]], contract: str, words: Words
 ) -> dict[str, Any]:
-    """A new deal form for `contract` as the next deal after the `pending` ones: its heading,
-    its chip groups with their words, and what it shows before the first tap (the running
-    sums, how many values are left); ``open`` false, with why, when it cannot be chosen."""
+    """A new deal form for `contract` as the next deal after the `pending` ones: its number and
+    its heading's words (what the kit's blank form leaves to fill in; its preview before the
+    first tap is the worker's ``preview``); ``open`` false, with why, when it cannot be
+    chosen."""
     result, refused = with_pending(stored, pending, words)
     translate = words.translate
     step = result.next
@@ -138,33 +139,15 @@ def blank_form(
             "refused": refused,
             "message": translate(CANNOT_CHOOSE) % {"contract": name},
         }
-    game = result.game
-    players = game.players
-    rules = game.house_rules
-    filled = deal_form.fill_in(contract, {}, "", rules)
-    chooser = isolated(players[step.chooser])
+    chooser = isolated(result.game.players[step.chooser])
     where = translate(DEAL) % {"n": step.number}
     if step.kingdom is not None:
         where = translate(KINGDOM) % {"k": step.kingdom + 1} + " · " + where
     return {
         "open": True,
-        "contract": contract,
-        "name": labels.contract_label(contract, translate),
         "number": step.number,
         "where": where,
         "roles": translate(KING if step.kingdom is not None else DECLARER) % {"name": chooser},
-        "doubling": rules.doubling,
-        "groups": [
-            {
-                "name": group.spec.name,
-                "kind": str(group.spec.kind),
-                "label": labels.field_label(contract, group.spec.name, players, translate, rules),
-                "chips": list(group.names),
-                "choices": [deal_form.chip_text(choice) for choice in group.choices],
-            }
-            for group in deal_form.chip_groups(contract)
-        ],
-        "left": deal_words.left_to_tap(len(deal_form.unset(contract, filled.values)), words.plural),
     }
 
 

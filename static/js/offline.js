@@ -349,7 +349,8 @@ function newKey() {  /* an entry key: a UUID v4, lowercase (crypto.randomUUID ne
   return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
 }
 
-/* A contract tapped: its form from the kit, filled in by the engine (number, who chooses). */
+/* A contract tapped: its form from the kit, filled in by the engine (number, who chooses), its
+ * preview before the first tap the worker's. */
 async function openForm(contract) {
   const state = here.state, chain = shown(state).map((entry) => entry.deal);
   const template = here.kit.querySelector(`template[data-contract="${CSS.escape(contract)}"]`);
@@ -363,7 +364,6 @@ async function openForm(contract) {
   form.elements.autofilled.value = "";
   setText(form.querySelector(".deal-head .where"), made.where);
   setText(form.querySelector(".deal-head .roles"), made.roles);
-  form.querySelector("#deal-preview").replaceChildren(element("p", "hint", made.left));
   form.querySelector("#deal-save").disabled = true;
   form.dataset.local = "on";
   form.dataset.engine = "on";  /* its taps: the engine's alone (static/js/engine.js) */
@@ -374,6 +374,9 @@ async function openForm(contract) {
   htmx.process(form);
   const heading = form.querySelector("h1");
   if (heading) { heading.focus(); }
+  /* what the form shows before the first tap, as a tap's preview: the worker's HTML */
+  const said = await options.engine.ask({ op: "preview", key: here.key, fields: options.fieldsOf(form), pending: chain });
+  if (said.local && form.isConnected) { options.paint(form, said); }
 }
 
 /* A local form after the kept deals changed (sent, dropped): the deal after them now. */

@@ -298,6 +298,34 @@ def test_cancel_in_a_form_opened_online_returns_to_one_game_page(phone: Player) 
     expect(page.locator("#scoreboard")).to_have_count(1)
 
 
+def test_with_no_network_cancel_and_drop_show_the_game_as_it_stands(phone: Player) -> None:
+    """Cancel in a form the phone opened with no network shows the next step again (the
+    worker paints it: the server is not there to), and once the only deal kept here is
+    dropped, the game is painted as the server has it: its history, its undo."""
+    page, context = phone.page, phone.page.context
+    game = new_game(phone)
+    enter_online(phone, DEALS[0], 1)
+    context.set_offline(True)
+    try:
+        page.locator(f'#play a.contract[href*="contract={DEALS[1]["contract"]}"]').click()
+        page.locator("form#deal-form[data-local]").wait_for(timeout=ENGINE_READY)
+        expect(page.locator("#deal-preview")).to_contain_text("left to tap")  # the worker's
+        page.locator("form#deal-form a.button").click()  # Cancel
+        expect(page.locator("#play .contracts a.contract").first).to_be_visible()
+        expect(page.locator("#play .where")).to_contain_text("Deal 2 of 20")
+        enter_here(phone, DEALS[1])
+        expect(page.locator("#history-rows th[scope=row]")).to_have_count(2)
+        page.locator("#undo [data-kept=undo]").click()  # "Undo deal 2": dropped here
+        expect(page.locator("#kept")).to_be_hidden()
+        expect(page.locator("#history-rows th[scope=row]")).to_have_count(1)
+        expect(page.locator("#history-rows")).not_to_contain_text("On this phone")
+        expect(page.locator("#undo button")).to_have_text("Undo deal 1")  # the server's form
+        expect(page.locator("#undo form")).to_have_count(1)
+    finally:
+        back_online(context, page)
+    assert stored_deals(page, game) == DEALS[:1]
+
+
 def test_over_plain_http_two_senders_and_a_save_in_flight_lose_nothing(
     browser: Browser, server: str
 ) -> None:

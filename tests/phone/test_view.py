@@ -81,9 +81,15 @@ def test_a_blank_form_for_the_next_deal() -> None:
     )
     engine = _engine(game)
     form = engine.form("g", [], "no-hearts")
-    assert form["open"] and form["number"] == 2
-    assert [group["name"] for group in form["groups"]] == ["counts"]
-    assert form["left"] == "4 values left to tap."
+    assert form == {
+        "open": True,
+        "number": 2,
+        "where": "Deal 2",
+        "roles": "Declarer: \u2068Lina\u2069",
+    }
+    fields = [["contract", "no-hearts"], ["number", "2"], ["version", "7"], ["autofilled", ""]]
+    blank = engine.preview("g", fields)["html"]  # before the first tap: the preview's words
+    assert "4 values left to tap." in blank
     refused = engine.form("g", [accepted_deal("no-hearts", game.house_rules)], "no-hearts")
     assert refused["open"] is True  # another player declares it: still open
     assert engine.form("g", [], "nothing")["open"] is False
