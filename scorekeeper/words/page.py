@@ -18,12 +18,17 @@ from ..rules.contracts import ContractKind
 from ..rules.deal import FieldKind
 from ..rules.games import NEGATIVES_PER_PLAYER, PLAYS_PER_NEGATIVE, TRUMPS_PER_PLAYER
 from ..rules.house_rules import Winners
+from ..rules.messages import N_
 from . import deal_words, labels, names
 from .contracts import CONTRACT_WORDS, TextName
 from .game_view import team_standings
 from .outlook import outlook_lines as outlook_words
 from .takes import short_takes
 
+ABOVE_ZERO = N_("above zero")
+BELOW_ZERO = N_("below zero")
+AT_ZERO = N_("at zero")
+"""Where a total stands under `winners` "positive" (Turkish tables' çıktı / battı)."""
 TEMPLATE_OPTIONS: dict[str, Any] = {
     "autoescape": True,
     "trim_blocks": True,
@@ -137,11 +142,7 @@ class GameWords:
         if result.game.house_rules.winners != Winners.POSITIVE:
             return ""
         total = result.totals[seat]
-        if total > 0:
-            return self.translate("above zero")
-        if total < 0:
-            return self.translate("below zero")
-        return self.translate("at zero")
+        return self.translate(ABOVE_ZERO if total > 0 else BELOW_ZERO if total < 0 else AT_ZERO)
 
     def outlook_lines(self, result: Replay, players: Sequence[str]) -> list[str]:
         """Can still win? What the deals left can still do, in the reader's words (the

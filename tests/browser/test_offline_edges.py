@@ -213,7 +213,13 @@ def test_an_offline_reload_paints_the_kept_deals_first_and_a_tap_waits_for_the_e
         enter_here(phone, DEALS[0])
         enter_here(phone, DEALS[1])
         shown = totals_shown(page)
-        page.wait_for_timeout(500)  # (the painted page reaches the service worker)
+        page.wait_for_function(  # the painted page reached the service worker
+            """async (path) => {
+              const kept = await (await caches.open("scorekeeper-pages")).match(path);
+              return Boolean(kept) && (await kept.text()).includes("2 deals on this phone are");
+            }""",
+            arg=path_of(page, game),
+        )
         response = page.reload(wait_until="commit")
         assert response is not None
         first = response.text()  # what is painted before any script runs
