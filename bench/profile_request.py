@@ -6,15 +6,14 @@ what a phone sends, for one of:
 - `page`: GET /g/<token> of a Trix game 10 deals in;
 - `preview`: the Diamonds form's preview after three counts (as throughput.py sends it);
 - `save`: the in-page form's save of a Turkish King game's first deal (a new game each call),
-  as a form from before entry keys sends it;
-- `save-keyed`: the same save with the fresh entry key every form now carries (its key is
-  written beside the game, in the same transaction);
+  with the fresh entry key every form carries (its key is written beside the game, in the same
+  transaction);
 - `hello`: a bare Flask "hello" (bench/hello_app.py), the baseline.
 
 Prints milliseconds per request (best of 5 batches), then with `--profile` the cProfile listing
 of one batch by cumulative time (`LINES=150` in the environment for more than 40 lines).
 
-    python bench/profile_request.py page|preview|save|save-keyed|hello [--calls 300] [--profile]
+    python bench/profile_request.py page|preview|save|hello [--calls 300] [--profile]
     python bench/profile_request.py --smoke   # each kind, 2 calls: the code runs
 """
 
@@ -54,7 +53,7 @@ def caller(
     return call
 
 
-KINDS = ("page", "preview", "save", "save-keyed", "hello")
+KINDS = ("page", "preview", "save", "hello")
 
 
 def main() -> None:
@@ -119,6 +118,7 @@ def measure(what: str, calls: int, batches: int, *, profile: bool) -> None:
                     "contract": "diamonds",
                     "number": "1",
                     "version": "2",
+                    "entry_key": str(uuid.uuid4()),
                     "counts-0": "5",
                     "counts-1": "4",
                     "counts-2": "3",
@@ -139,9 +139,7 @@ def measure(what: str, calls: int, batches: int, *, profile: bool) -> None:
                         htmx | {"HX-Target": "deal-preview"},
                         preview,
                     )
-                body = save
-                if what == "save-keyed":
-                    body += "&" + urlencode({"entry_key": str(uuid.uuid4())})
+                body = save + "&" + urlencode({"entry_key": str(uuid.uuid4())})  # (its own)
                 return caller(
                     app, "POST", f"/g/{next(saves)}/deal", htmx | {"HX-Target": "deal-form"}, body
                 )

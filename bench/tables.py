@@ -56,6 +56,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 import zlib
 from collections import Counter
 from collections.abc import Iterator
@@ -320,7 +321,12 @@ class Simulation:
                 f"/g/{table.token}/deal?contract={fields['contract']}",
                 htmx | {"HX-Target": "play"},
             )
-            base = {"contract": fields["contract"], "number": str(number), "version": str(version)}
+            base = {
+                "contract": fields["contract"],
+                "number": str(number),
+                "version": str(version),
+                "entry_key": str(uuid.uuid4()),  # (every form has one: its save is stored once)
+            }
             chips = [(k, v) for k, v in fields.items() if k != "contract"]
             entered: dict[str, str] = {}
             for name, value in chips:
@@ -487,6 +493,7 @@ def warm_up(bases: list[str], tables: list[Table], session: Session) -> None:
                     "csrf_token": session.csrf,
                     "number": "1",
                     "version": "2",
+                    "entry_key": str(uuid.uuid4()),
                     **table.plan[0],
                 }
                 client.request("POST", f"/g/{table.token}/deal/preview", form=fields, headers=htmx)

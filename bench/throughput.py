@@ -27,6 +27,7 @@ import re
 import shutil
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -264,6 +265,7 @@ def run(quick: bool = False, smoke: bool = False) -> Results:
                     "contract": "diamonds",
                     "number": "1",
                     "version": "2",
+                    "entry_key": str(uuid.uuid4()),  # (every form has one)
                     "counts-0": "5",
                     "counts-1": "4",
                     "counts-2": "3",
@@ -308,7 +310,14 @@ def run(quick: bool = False, smoke: bool = False) -> Results:
                 )
             log("throughput: saving deals")
             bodies = [
-                urlencode({"number": str(k + 1), "version": str(k + 2), **form_fields(raw)})
+                urlencode(
+                    {
+                        "number": str(k + 1),
+                        "version": str(k + 2),
+                        "entry_key": str(uuid.uuid4()),  # (one a deal; each game stores it once)
+                        **form_fields(raw),
+                    }
+                )
                 for k, raw in enumerate(plan)
             ]
             inline = htmx | {"HX-Target": "deal-form"}

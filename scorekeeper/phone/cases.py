@@ -141,6 +141,10 @@ class Conversation:
         return reply
 
 
+FORM_KEY = "3f6c2a1e-8b4d-4c7e-9a2f-5d1b7e0c4a68"
+"""The entry key a form carries (every form the app renders has one: ``store.entries``)."""
+
+
 def _form_fields(contract: str) -> dict[str, str]:
     """What a fresh form sends before a tap: the "nobody" chips checked."""
     return {
@@ -178,6 +182,7 @@ def enter(
         "number": str(corrects or len(held.deals) + len(pending or ()) + 1),
         "version": str(version),
         "autofilled": "",
+        "entry_key": FORM_KEY,
         **({} if corrects is None else {"editing": str(corrects)}),
         **_form_fields(contract),
     }

@@ -4,16 +4,15 @@ Every rule about a save that races another phone lives here, not in the views: a
 (the same entry twice), a form made before another phone saved or undid a deal, a deal sent to a
 finished game. Each call answers with one outcome; the views only turn it into a response.
 
-An entry made with a key (every form the app renders has one, `store.entries`) is stored at
-most once per key, and whatever is not written now is answered from the key: this entry's own
-save is never taken for another phone's. Forms without a key (made before keys existed) are
-still told apart by their content.
+Every entry has a key (made when its form opened, `store.entries`; a restore makes its own):
+it is stored at most once per key, and whatever is not written now is answered from the key:
+this entry's own save is never taken for another phone's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..rules import (
@@ -43,8 +42,8 @@ class Entry:
     """The game's version when the form was made."""
     correction: bool = False
     """Whether it corrects past deal `number` (else it is the next deal)."""
-    key: str | None = None
-    """The key made when the form opened (None: a form from before keys)."""
+    key: str = field(kw_only=True)
+    """The key made when the form opened."""
 
 
 @dataclass(frozen=True)
@@ -140,11 +139,11 @@ def stored_as(row: GameRow, found: EntryRow | None) -> Kept | None:
 def enter_deal(row: GameRow, current: Replay, entry: Entry) -> Outcome:
     """Judge `entry` against the game (`current` is its replay) and store it if it may be.
 
-    A keyed entry is written with its key (the database refuses a key the game holds); when
+    The entry is written with its key (the database refuses a key the game holds); when
     nothing is written, an entry the game stored before by its key is answered as `Kept`, and
     one whose key was withdrawn as `Withdrawn`."""
     outcome = _enter(row, current, entry)
-    if entry.key is None or isinstance(outcome, Saved):
+    if isinstance(outcome, Saved):
         return outcome
     found = find_entry(row, entry.key)
     if found is not None and found.kind == EntryKind.WITHDRAWN:
@@ -160,13 +159,8 @@ def _enter(row: GameRow, current: Replay, entry: Entry) -> Outcome:
     if not (1 <= entry.number <= last and 1 <= entry.version <= row.version):
         return Impossible()
     index = entry.number - 1
-    twin = not entry.correction and entry.number != count + 1  # a double tap, or another phone's
-    keyless = entry.key is None  # (a keyed entry's own saves are found by its key, after)
-    repeat = entry.correction and keyless and entry.version != row.version  # Save tapped twice?
-    if twin or repeat:
-        same = _holds(row, index, _parsed(current, entry))
-        if twin or same:
-            return AlreadySaved(same)
+    if not entry.correction and entry.number != count + 1:  # a double tap, or another phone's
+        return AlreadySaved(_holds(row, index, _parsed(current, entry)))
     if not entry.correction and current.next is None:
         return Finished()
     if entry.version != row.version:
@@ -175,15 +169,13 @@ def _enter(row: GameRow, current: Replay, entry: Entry) -> Outcome:
     evaluation = evaluate(current, entry.raw, index if entry.correction else None)
     if evaluation.after is None or evaluation.deal is None:
         return Refused(evaluation)
-    keyed = None
-    if entry.key is not None:
-        kind = EntryKind.EDIT if entry.correction else EntryKind.DEAL
-        keyed = Keyed(entry.key, kind, entry.number, dump_deal(evaluation.deal))
+    kind = EntryKind.EDIT if entry.correction else EntryKind.DEAL
+    keyed = Keyed(entry.key, kind, entry.number, dump_deal(evaluation.deal))
     try:
         write_deals(row, evaluation.after, entry.version, keyed)
     except StaleStateError:  # unless the write that won was this very entry (a double tap)
         if _holds(row, index, evaluation.deal):
-            return Saved(None) if keyless else AlreadySaved(True)
+            return AlreadySaved(True)
         return Stale(raced=True)
     return Saved(evaluation.after)
 
@@ -193,11 +185,7 @@ def check_entry(row: GameRow, current: Replay, entry: Entry) -> Outcome | None:
     nothing written. `Kept`: the game stored it (by its key); `AlreadySaved`: another entry
     stands in its place (`same`: one exactly like it); `Stale`: another phone changed the
     game since the form was made, nothing in its place (a correction: not this one); None:
-    not saved, and it may be sent again (it is never stored twice). A form without a key is
-    told by its content."""
-    if entry.key is None:
-        held = holds_entry(row, current, entry)
-        return None if held is None else AlreadySaved(held)
+    not saved, and it may be sent again (it is never stored twice)."""
     found = kept(row, entry.key)
     if found is not None:
         return found
@@ -206,19 +194,6 @@ def check_entry(row: GameRow, current: Replay, entry: Entry) -> Outcome | None:
     if entry.version != row.version:
         return Stale()
     return None
-
-
-def holds_entry(row: GameRow, current: Replay, entry: Entry) -> bool | None:
-    """After a save from a form without a key whose answer was lost: whether the game holds
-    it, by its content. True: exactly this entry is deal `number`; False: another entry is
-    (another phone's); None: nothing was saved in its place (a correction: the game is as the
-    form found it), so far."""
-    index = entry.number - 1
-    if not 0 <= index < len(row.deals) or (entry.correction and entry.version == row.version):
-        return None
-    if not entry.correction and entry.version == row.version:
-        return None  # the game has not changed since the form was made
-    return _holds(row, index, _parsed(current, entry))
 
 
 def undo_deal(row: GameRow, current: Replay, number: int, version: int) -> Outcome:

@@ -136,7 +136,7 @@ def _send(row: GameRow, current: Replay, pending: Pending) -> SyncOutcome:
         if before is None or before.kind == EntryKind.WITHDRAWN:  # the phone must look again
             return kept(row, pending.key) or Stale()
         base = before.version
-    entry = Entry(pending.raw, pending.number, base, pending.correction, pending.key)
+    entry = Entry(pending.raw, pending.number, base, pending.correction, key=pending.key)
     outcome = enter_deal(row, current, entry)
     match outcome:
         case AlreadySaved():  # (keyed: never this entry, whose own save is Kept)

@@ -98,8 +98,8 @@ class NumberField(Field):
 
 
 class EntryKeyField(Field):
-    """The key a deal form was made with (`store.entries`), or None for a form from before
-    keys; anything but the one accepted shape is a tampered form."""
+    """The key a deal form was made with (`store.entries`): every form the app renders has
+    one; none, or anything but the one accepted shape, is a tampered form."""
 
     widget = HiddenInput()
     data: str | None
@@ -109,9 +109,7 @@ class EntryKeyField(Field):
 
     def process_formdata(self, valuelist: list[str]) -> None:
         self.data = None
-        if not valuelist or valuelist[0] == "":
-            return
-        if not is_entry_key(valuelist[0]):
+        if not valuelist or not is_entry_key(valuelist[0]):
             raise ValueError("not an entry key")
         self.data = valuelist[0]
 
@@ -173,7 +171,7 @@ class DealForm(FlaskForm):
             corrects if corrects is not None else self.number.data or 0,
             self.version.data or 0,
             corrects is not None,
-            self.entry_key.data,
+            key=self.entry_key.data or "",
         )
 
     def fill_in(self, rules: HouseRules) -> dict[str, Any]:

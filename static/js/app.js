@@ -64,13 +64,11 @@ function failed(event) {
    * said. Stored, or another phone's deal in its place, or the game changed: the game page
    * says so (this phone's own save is never called another phone's); else "Not saved"
    * (true: a save sent again with its key is never stored twice). The question unanswered
-   * too: only why, and to try again. (The form goes along: a form from before keys is
-   * asked about by its taps.) */
+   * too: only why, and to try again. (The form goes along, its key with it.) */
   if (elt.id === "deal-form" && event.detail.target !== slot) {  /* (not the question's) */
-    let key = elt.querySelector("input[name=entry_key]");
     htmx.ajax("POST", elt.action + "/check", {
       source: elt, target: slot, swap: "outerHTML",
-      values: key ? {why: why, entry_key: key.value} : {why: why}
+      values: {why: why, entry_key: elt.elements.entry_key.value}
     });
     return;
   }
@@ -109,8 +107,7 @@ document.addEventListener("htmx:beforeRequest", (event) => {
  * error at every poll of a page with no form open */
 function formAsked() {  /* which form a poll would ask about now ("": none) */
   let form = document.getElementById("deal-form");
-  let key = form && form.querySelector("[name=entry_key]");
-  return form ? (key ? key.value : "form") : "";
+  return form ? form.elements.entry_key.value : "";
 }
 document.addEventListener("htmx:configRequest", (event) => {
   let elt = event.detail.elt, form = document.getElementById("deal-form");

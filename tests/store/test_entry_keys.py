@@ -83,8 +83,6 @@ def test_the_key_is_written_with_the_deal(three_deals: GameRow) -> None:
         # a correction from a form older than deal 3: not this one's, even alike
         (DIAMONDS, 3, 1, {"key": ANOTHER, "correction": True}, Stale()),
         (OTHER_DIAMONDS, 3, 1, {"key": ANOTHER, "correction": True}, Stale()),
-        # the same, without a key: told by its content ("Save changes" tapped twice)
-        (DIAMONDS, 3, 1, {"correction": True}, AlreadySaved(True)),
     ],
 )
 def test_each_entry_gets_its_outcome(
@@ -113,7 +111,8 @@ def test_a_keyed_correction_is_kept_once(three_deals: GameRow) -> None:
 
 
 def test_a_kept_deal_changed_or_undone_since_no_longer_stands(three_deals: GameRow) -> None:
-    assert isinstance(enter(three_deals, OTHER_DIAMONDS, 3, 2, correction=True), Saved)
+    edit = enter(three_deals, OTHER_DIAMONDS, 3, 2, correction=True, key=ANOTHER)
+    assert isinstance(edit, Saved)
     assert enter(three_deals, DIAMONDS, 3, 1, key=MINE) == Kept(3, False, 2, stands=False)
     found = fresh(three_deals)
     assert isinstance(undo_deal(found, replay(game_of(found)), 3, 3), Saved)
@@ -138,10 +137,6 @@ def test_a_refused_entry_writes_no_key(three_deals: GameRow) -> None:
         (LTOOSH, 4, 1, {"key": ANOTHER}, Stale()),  # made before deal 3, nothing in place
         (OTHER_DIAMONDS, 3, 2, {"key": ANOTHER, "correction": True}, None),  # a lost edit
         (OTHER_DIAMONDS, 2, 1, {"key": ANOTHER, "correction": True}, Stale()),
-        # forms from before keys: told by their content
-        (DIAMONDS, 3, 1, {}, AlreadySaved(True)),
-        (OTHER_DIAMONDS, 3, 1, {}, AlreadySaved(False)),
-        (LTOOSH, 4, 2, {}, None),
     ],
 )
 def test_a_lost_answer_is_asked_about(

@@ -103,8 +103,7 @@ def _still_held(view: GameView, form: DealForm, saving: bool = False) -> None:
 def _own_save_is_in(view: GameView, form: DealForm) -> None:
     """A form the game moved on under whose own entry the game stored (by its key: a save
     whose answer was lost, then a tap, a check or a carry): the game page says so."""
-    key = form.entry_key.data
-    found = None if key is None else deals.kept(view.row, key)
+    found = deals.kept(view.row, form.entry_key.data or "")
     if found is not None:
         flash(*kept_said(found))
         abort(_to_game(view.row.token, inline=is_htmx()))
@@ -342,13 +341,10 @@ def _said(outcome: deals.Outcome, entry: Entry, players: tuple[str, ...]) -> tup
     match outcome:
         case deals.Kept():  # this very entry, stored before (by its key)
             return kept_said(outcome)
-        case deals.Saved(result=None):  # a double tap: its twin's answer updated the page
-            return gettext("Deal %(number)d saved.", number=number), "success"
-        case deals.AlreadySaved(same=True) if entry.key is not None:
+        case deals.AlreadySaved(same=True):
             # another phone entered it exactly so first (this entry's own save is Kept)
             return gettext("Deal %(number)d is in the game.", number=number), "success"
-        case deals.Saved() | deals.AlreadySaved(same=True):
-            # AlreadySaved: saved by an earlier tap whose answer was lost (a form without a key)
+        case deals.Saved():
             if entry.correction:
                 return gettext("Deal %(number)d changed.", number=number), "success"
             return gettext("Deal %(number)d saved.", number=number), "success"
@@ -421,14 +417,12 @@ def check_deal(token: str) -> Any:
     """After a save went wrong (no answer, a 5xx): what became of it, asked by the form's key
     before anything is said (htmx). Stored, or another phone's deal in its place, or the game
     changed: the game page, which says so; else "Not saved" above Save, with why (a save sent
-    again is never stored twice). A form from before keys is asked about by its content."""
+    again is never stored twice)."""
     view = _started(token)
     form = _bound_form(view)  # (a form whose own save is in the game goes to the game page)
     form.fill_in(view.game.house_rules)
     entry = form.entry()
-    outcome = None
-    if entry.key is not None or not form.chip_errors():
-        outcome = deals.check_entry(view.row, view.result, entry)
+    outcome = deals.check_entry(view.row, view.result, entry)
     if outcome is None:
         reason = gettext(NOT_THROUGH.get(request.form.get("why", ""), NOT_THROUGH["stale"]))
         return render_template(

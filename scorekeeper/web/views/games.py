@@ -20,6 +20,7 @@ from werkzeug.wrappers import Response
 from ...rules.text import PLAYER_NAME_LENGTH, clean_text, player_key
 from ...store import deals
 from ...store import tables as table_store
+from ...store.entries import new_entry_key
 from ...store.games import (
     StaleStateError,
     create_game,
@@ -308,9 +309,8 @@ def restore(token: str) -> Response:
         and undone.get("number") == number
         and isinstance(undone.get("deal"), dict)
     ):
-        outcome = deals.restore_deal(
-            row, game_view(row).result, deals.Entry(undone["deal"], number, version)
-        )
+        entry = deals.Entry(undone["deal"], number, version, key=new_entry_key())
+        outcome = deals.restore_deal(row, game_view(row).result, entry)
     if isinstance(outcome, deals.Saved):
         flash(gettext("Deal %(number)d restored.", number=number), "success")
     elif not isinstance(outcome, deals.AlreadySaved):
