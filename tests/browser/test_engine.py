@@ -135,6 +135,8 @@ def test_a_tap_is_painted_with_no_request(
     _open_diamonds(with_engine)
     _ready(page)
     expect(page.locator("form#deal-form[data-engine=on]")).to_have_count(1, timeout=60_000)
+    # (the phone has followed the game in the background: its record, its offline kit)
+    page.wait_for_selector("html[data-offline-ready]", state="attached", timeout=ENGINE_READY)
     sent: list[str] = []
     page.on(
         "request",

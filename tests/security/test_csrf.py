@@ -89,6 +89,7 @@ def test_htmx_token_in_hx_headers_is_accepted(app: Flask, phone: Phone) -> None:
         "contract": "diamonds",
         "number": "3",
         "version": str(phone.row().version),
+        "entry_key": "3f6c2a1e-8b4d-4c7e-9a2f-5d1b7e0c4a68",  # (every form has one)
         "counts-0": "4",
         "counts-1": "3",
         "counts-2": "3",
