@@ -84,6 +84,7 @@ class Side:
         from scorekeeper.rules import replay
         from scorekeeper.store.db import db
         from scorekeeper.store.deals import Entry, Saved, enter_deal, undo_deal
+        from scorekeeper.store.entries import new_entry_key
         from scorekeeper.store.games import find_game, game_of
 
         with self.app.app_context():
@@ -93,7 +94,8 @@ class Side:
             number, last = len(row.deals), dict(row.deals[-1])
             undone = undo_deal(row, current, number, row.version)
             assert isinstance(undone, Saved) and undone.result is not None
-            entered = enter_deal(row, undone.result, Entry(last, number, row.version))
+            entry = Entry(last, number, row.version, key=new_entry_key())
+            entered = enter_deal(row, undone.result, entry)
             assert isinstance(entered, Saved), entered
             db.session.remove()
 
